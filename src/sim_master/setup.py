@@ -1,0 +1,27 @@
+from glob import glob
+
+from setuptools import find_packages, setup
+
+PACKAGE = "sim_master"
+
+setup(
+    name=PACKAGE,
+    version="0.1.0",
+    packages=find_packages(exclude=["test", "test.*"]),
+    data_files=[
+        ("share/ament_index/resource_index/packages", ["resource/" + PACKAGE]),
+        ("share/" + PACKAGE, ["package.xml"]),
+        ("share/" + PACKAGE + "/hook", glob("hook/*")),
+        ("share/" + PACKAGE + "/worlds", glob("worlds/*.sdf")),
+        ("share/" + PACKAGE + "/worlds/models", glob("worlds/models/*.sdf")),
+        ("share/" + PACKAGE + "/launch", glob("launch/*.xml")),
+    ],
+    install_requires=["setuptools"],
+    zip_safe=False,
+    maintainer="soccersim developers",
+    maintainer_email="dev@soccersim.invalid",
+    description="Simulation master: MuJoCo engine, worlds, single and distributed mode, logs, and the soccersim command.",
+    license="Apache-2.0",
+    extras_require={"test": ["pytest"]},
+    entry_points={"console_scripts": ["soccersim = sim_master.cli:main"]},
+)

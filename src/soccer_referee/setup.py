@@ -1,0 +1,23 @@
+from glob import glob
+
+from setuptools import find_packages, setup
+
+PACKAGE = "soccer_referee"
+
+setup(
+    name=PACKAGE,
+    version="0.1.0",
+    packages=find_packages(exclude=["test", "test.*"]),
+    data_files=[
+        ("share/ament_index/resource_index/packages", ["resource/" + PACKAGE]),
+        ("share/" + PACKAGE, ["package.xml"]),
+    ],
+    install_requires=["setuptools"],
+    zip_safe=False,
+    maintainer="soccersim developers",
+    maintainer_email="dev@soccersim.invalid",
+    description="Soccer referee: play modes, rule books and the referee that enforces them; ROS 2 node around the pure core.",
+    license="Apache-2.0",
+    extras_require={"test": ["pytest"]},
+    entry_points={"console_scripts": []},
+)
