@@ -15,6 +15,18 @@ def _version(_: argparse.Namespace) -> int:
     return 0
 
 
+def _launch(args: argparse.Namespace) -> int:
+    from sim_master.launching.runner import main_run
+
+    launch_args: dict[str, str] = {}
+    for item in args.launch_args:
+        name, sep, value = item.partition(":=")
+        if not sep:
+            raise SystemExit(f"soccersim launch: expected name:=value, got {item!r}")
+        launch_args[name] = value
+    return main_run(args.file, launch_args, args.duration)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="soccersim",
@@ -24,10 +36,23 @@ def build_parser() -> argparse.ArgumentParser:
     commands.required = True
     version = commands.add_parser("version", help="print the version")
     version.set_defaults(run=_version)
+
+    launch = commands.add_parser(
+        "launch", help="run a ROS 2 launch XML file (the ros2 launch subset our files use)")
+    launch.add_argument("file", help="path to a .launch.xml file")
+    launch.add_argument("launch_args", nargs="*", metavar="NAME:=VALUE")
+    launch.add_argument("--duration", type=float, default=None,
+                        help="stop every node after this many wall-clock seconds")
+    launch.set_defaults(run=_launch)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    # Executables started by launch files get ROS arguments; they are not ours to parse.
+    if "--ros-args" in argv:
+        argv = list(argv[: list(argv).index("--ros-args")])
     args = build_parser().parse_args(argv)
     run: Command = args.run
     return run(args)

@@ -1,0 +1,130 @@
+"""Starts the processes of a LaunchDescription and stops every one of them on exit.
+
+Each node runs in its own session so that its whole process group can be signalled
+(a node may start children of its own). Stop order per process: SIGINT, SIGTERM after a
+grace period, SIGKILL after a second one — rclpy nodes quit on SIGINT, scripts started in
+the background ignore it, and nothing may outlive the runner.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from typing import Final
+
+from ament_index_python.packages import PackageNotFoundError, get_package_prefix
+
+from sim_master.launching.description import LaunchDescription, NodeAction
+
+GRACE_S: Final = 3.0
+
+
+class LaunchError(RuntimeError):
+    """A node's executable cannot be found."""
+
+
+@dataclass(slots=True)
+class Running:
+    action: NodeAction
+    process: subprocess.Popen[bytes]
+
+
+def node_command(action: NodeAction) -> list[str]:
+    """The command line `ros2 run` would build for a <node>."""
+    try:
+        prefix = get_package_prefix(action.package)
+    except PackageNotFoundError as exc:
+        raise LaunchError(f"package {action.package!r} not found (source install/setup.bash)") from exc
+    exe = os.path.join(prefix, "lib", action.package, action.executable)
+    if not os.access(exe, os.X_OK):
+        raise LaunchError(f"executable {action.executable!r} not found in package {action.package!r}")
+    cmd = [exe, *action.arguments, "--ros-args"]
+    if action.name:
+        cmd += ["-r", f"__node:={action.name}"]
+    if action.namespace:
+        cmd += ["-r", f"__ns:={action.namespace}"]
+    for key, value in action.parameters.items():
+        cmd += ["-p", f"{key}:={value}"]
+    for src, dst in action.remappings:
+        cmd += ["-r", f"{src}:={dst}"]
+    return cmd
+
+
+class LaunchRunner:
+    """Runs nodes until one marked on_exit=shutdown ends, all end, a signal, or a timeout."""
+
+    def __init__(self, description: LaunchDescription, *, log=print) -> None:  # type: ignore[no-untyped-def]
+        self._description = description
+        self._log = log
+        self._running: list[Running] = []
+        self._stop_requested = False
+
+    def run(self, duration: float | None = None) -> int:
+        commands = [(a, node_command(a)) for a in self._description.nodes]
+        old = {s: signal.signal(s, self._on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+        exit_code = 0
+        try:
+            for action, cmd in commands:
+                env = {**os.environ, **action.env}
+                proc = subprocess.Popen(cmd, env=env, start_new_session=True)
+                self._running.append(Running(action, proc))
+                self._log(f"[launch] started {action.label} (pid {proc.pid})")
+            deadline = None if duration is None else time.monotonic() + duration
+            while not self._stop_requested:
+                if deadline is not None and time.monotonic() >= deadline:
+                    self._log("[launch] duration reached")
+                    break
+                alive = [r for r in self._running if r.process.poll() is None]
+                ended = [r for r in self._running if r.process.poll() is not None]
+                trigger = next((r for r in ended if r.action.shutdown_on_exit), None)
+                if trigger is not None:
+                    code = trigger.process.returncode
+                    self._log(f"[launch] {trigger.action.label} exited ({code}): shutting down")
+                    exit_code = code if code and code > 0 else 0
+                    break
+                if not alive:
+                    break
+                time.sleep(0.05)
+        finally:
+            self.stop_all()
+            for s, handler in old.items():
+                signal.signal(s, handler)
+        failed = [r for r in self._running
+                  if r.process.returncode not in (0, -signal.SIGINT, -signal.SIGTERM)
+                  and not r.action.shutdown_on_exit]
+        for r in failed:
+            self._log(f"[launch] {r.action.label} ended with {r.process.returncode}")
+        return exit_code
+
+    def stop_all(self) -> None:
+        for sig, wait in ((signal.SIGINT, GRACE_S), (signal.SIGTERM, GRACE_S), (signal.SIGKILL, 5.0)):
+            alive = [r for r in self._running if r.process.poll() is None]
+            for r in alive:
+                _signal_group(r.process, sig)
+            deadline = time.monotonic() + wait
+            while alive and time.monotonic() < deadline:
+                alive = [r for r in alive if r.process.poll() is None]
+                time.sleep(0.02)
+        # Children of the nodes (same process groups) must not survive either.
+        for r in self._running:
+            _signal_group(r.process, signal.SIGKILL)
+
+    def _on_signal(self, signum: int, _frame: object) -> None:
+        self._stop_requested = True
+
+
+def _signal_group(proc: subprocess.Popen[bytes], sig: int) -> None:
+    try:
+        os.killpg(proc.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def main_run(path: str, args: dict[str, str], duration: float | None) -> int:
+    from sim_master.launching.xml_loader import load_launch_file
+
+    description = load_launch_file(path, args)
+    return LaunchRunner(description, log=lambda m: print(m, file=sys.stderr, flush=True)).run(duration)
