@@ -56,6 +56,7 @@ class Heard:
     message: str
     from_self: bool = False
     from_teammate: bool = True
+    team: str = ""  # speaker's team name (SimSpark labels heard messages with it)
 
 
 @dataclass(slots=True)
