@@ -27,6 +27,12 @@ def _launch(args: argparse.Namespace) -> int:
     return main_run(args.file, launch_args, args.duration)
 
 
+def _server(args: argparse.Namespace) -> int:
+    from sim_master.commands.server import run_server
+
+    return run_server(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="soccersim",
@@ -36,6 +42,12 @@ def build_parser() -> argparse.ArgumentParser:
     commands.required = True
     version = commands.add_parser("version", help="print the version")
     version.set_defaults(run=_version)
+
+    from sim_master.commands.server import add_server_arguments
+
+    server = commands.add_parser("server", help="run the simulation server (all ports, one process)")
+    add_server_arguments(server)
+    server.set_defaults(run=_server)
 
     launch = commands.add_parser(
         "launch", help="run a ROS 2 launch XML file (the ros2 launch subset our files use)")
@@ -51,9 +63,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
     # Executables started by launch files get ROS arguments; they are not ours to parse.
+    ros_args: list[str] = []
     if "--ros-args" in argv:
-        argv = list(argv[: list(argv).index("--ros-args")])
+        cut = list(argv).index("--ros-args")
+        argv, ros_args = list(argv[:cut]), list(argv[cut:])
     args = build_parser().parse_args(argv)
+    args.ros_args = ros_args
     run: Command = args.run
     return run(args)
 

@@ -1,0 +1,1 @@
+"""The subcommands of `soccersim`, one module each."""

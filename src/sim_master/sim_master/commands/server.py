@@ -1,0 +1,73 @@
+"""`soccersim server`: the embedded default, one process serving every port."""
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+
+from sim_master.master.config import ServerConfig
+
+
+def add_server_arguments(parser: argparse.ArgumentParser) -> None:
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--sync", action="store_true",
+                      help="lock-step: each cycle waits for every agent's (syn) (per-agent timeout)")
+    mode.add_argument("--realtime", action="store_true", help="paced to 20 ms per cycle (default)")
+    parser.add_argument("--host", default="127.0.0.1", help="bind address of every port (default %(default)s)")
+    parser.add_argument("--simspark-port", type=int, default=3100)
+    parser.add_argument("--simspark-monitor-port", type=int, default=3200)
+    parser.add_argument("--rcsssmj-port", type=int, default=60000)
+    parser.add_argument("--rcsssmj-monitor-port", type=int, default=60001)
+    parser.add_argument("--service-port", type=int, default=4000)
+    parser.add_argument("--web-port", type=int, default=None,
+                        help="browser monitor port (default: off; 0 picks a free port)")
+    parser.add_argument("--world", default="simspark_field", help="world name in worlds/ or an .sdf file")
+    parser.add_argument("--rules", default="simspark", help="rule book (simspark, rcssserver3d, fifa, ssim)")
+    parser.add_argument("--log", dest="log_path", default=None, metavar="FILE.mcap",
+                        help="write a replay log (MCAP, ROS 2 encoding)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of sensor noise")
+    parser.add_argument("--sync-timeout", type=float, default=1.0,
+                        help="sync mode: seconds to wait for one agent before it is marked lagging")
+    parser.add_argument("--allow-remote-monitor-commands", action="store_true",
+                        help="accept monitor commands from non-loopback addresses")
+    parser.add_argument("--no-ros", action="store_true", help="do not start the ROS 2 node")
+    parser.add_argument("--max-cycles", type=int, default=None, help="stop after this many cycles")
+    parser.add_argument("--no-vision-noise", action="store_true", help="exact vision (no noise)")
+
+
+def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    def port(value: int) -> int | None:
+        return None if value < 0 else value
+
+    return ServerConfig(
+        sync=args.sync, realtime=not args.sync, host=args.host,
+        simspark_port=port(args.simspark_port), simspark_monitor_port=port(args.simspark_monitor_port),
+        rcsssmj_port=port(args.rcsssmj_port), rcsssmj_monitor_port=port(args.rcsssmj_monitor_port),
+        service_port=port(args.service_port), web_port=args.web_port, world=args.world,
+        rules=args.rules, log_path=args.log_path, seed=args.seed, sync_timeout=args.sync_timeout,
+        allow_remote_monitor_commands=args.allow_remote_monitor_commands, ros=not args.no_ros,
+        max_cycles=args.max_cycles, vision_noise=not args.no_vision_noise)
+
+
+def run_server(args: argparse.Namespace) -> int:
+    from sim_master.master.single import SingleModeServer
+
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    server = SingleModeServer(config_from_args(args))
+
+    def stop(signum: int, _frame: object) -> None:
+        server.request_stop()
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    server.start(ros_args=getattr(args, "ros_args", None))
+    try:
+        for line in server.listening():
+            print(line, flush=True)
+        server.run()
+    finally:
+        server.close()
+    print(f"soccersim: stopped after {server.stats.cycles} cycles", flush=True)
+    return 0

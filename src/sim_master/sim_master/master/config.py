@@ -1,0 +1,27 @@
+"""Settings of one server run (the `soccersim server` flags)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(slots=True)
+class ServerConfig:
+    sync: bool = False  # wait for every agent's (syn) each cycle; otherwise real time
+    realtime: bool = True  # pace to 20 ms per cycle (sync mode without it runs as fast as agents answer)
+    host: str = "127.0.0.1"
+    simspark_port: int | None = 3100  # None disables a port; 0 picks a free one
+    simspark_monitor_port: int | None = 3200
+    rcsssmj_port: int | None = 60000
+    rcsssmj_monitor_port: int | None = 60001
+    service_port: int | None = 4000
+    web_port: int | None = None  # browser monitor (None: off)
+    world: str = "simspark_field"
+    rules: str = "simspark"
+    log_path: str | None = None
+    seed: int | None = None
+    sync_timeout: float = 1.0  # per agent and cycle, s
+    allow_remote_monitor_commands: bool = False
+    ros: bool = True  # run the in-process ROS 2 node
+    node_name: str = "soccersim"
+    max_cycles: int | None = None  # stop after this many cycles (matches, tests)
+    vision_noise: bool = True

@@ -1,0 +1,81 @@
+"""Hands work from other threads (ROS callbacks, the service port) to the simulation loop.
+
+Engine, referee and bridge are single-threaded by design: nothing but the loop touches
+them. A ROS service callback submits a function and waits for the loop to run it between
+two cycles, so the answer reflects a consistent world."""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+_log = logging.getLogger(__name__)
+
+
+class LoopCallTimeout(TimeoutError):
+    """The loop did not run the call in time (stopped, or stuck in a long step)."""
+
+
+@dataclass(slots=True)
+class _Call(Generic[T]):
+    fn: Callable[[], T]
+    waited: bool = True
+    done: threading.Event = field(default_factory=threading.Event)
+    result: Any = None
+    error: BaseException | None = None
+
+
+class LoopCalls:
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[_Call[Any]] = queue.SimpleQueue()
+        self._loop_thread: int | None = None
+
+    def bind_to_current_thread(self) -> None:
+        """Calls made from this thread run immediately (the loop calling itself)."""
+        self._loop_thread = threading.get_ident()
+
+    def call(self, fn: Callable[[], T], timeout: float = 10.0) -> T:
+        if threading.get_ident() == self._loop_thread:
+            return fn()
+        item: _Call[T] = _Call(fn)
+        self._queue.put(item)
+        if not item.done.wait(timeout):
+            raise LoopCallTimeout(f"simulation loop did not answer within {timeout} s")
+        if item.error is not None:
+            raise item.error
+        return item.result
+
+    def submit(self, fn: Callable[[], object]) -> None:
+        """Fire and forget (e.g. an effector message): runs before the next cycle."""
+        self._queue.put(_Call(fn, waited=False))
+
+    def run_pending(self) -> int:
+        """Run everything submitted so far; exceptions go back to the caller that waits."""
+        count = 0
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                return count
+            try:
+                item.result = item.fn()
+            except Exception as exc:  # noqa: BLE001 - handed to the waiting thread
+                item.error = exc
+                if not item.waited:
+                    _log.exception("loop call %r failed", item.fn)
+            item.done.set()
+            count += 1
+
+    def fail_pending(self, reason: str) -> None:
+        """On shutdown: release every waiting thread with an error."""
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            item.error = LoopCallTimeout(reason)
+            item.done.set()

@@ -1,0 +1,522 @@
+"""Single mode: one process, one loop that calls bridge, referee and engine directly.
+
+A cycle (DESIGN.md, "The simulation cycle"): collect the agents' actions (sync mode: wait
+for each one's (syn), with a per-agent timeout), apply them, step the physics, let the
+referee judge, deliver say messages, send perceptions, feed monitors, log, publish to ROS.
+Everything here runs on the loop's thread; other threads hand work in through LoopCalls.
+"""
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sim_bridge.agent_server import (AgentCommands, AgentConnected, AgentDisconnected,
+                                     AgentError, AgentLagging, AgentServer)
+from sim_bridge.commands import (Beam, InitPlayer, JointTargets, JointVelocities, Say,
+                                 Scene)
+from sim_bridge.percept import GameStateView, Percept
+from sim_master.engine.mujoco.engine import MujocoEngine
+from sim_master.master.config import ServerConfig
+from sim_master.master.hearing import Hearing, Listener, Utterance, say_error
+from sim_master.master.loop_calls import LoopCalls
+from sim_master.master.pacing import RealTimePacer
+from sim_master.master.players import Player, PlayerTable, Source
+from sim_master.master.referee_world import EngineWorld
+from sim_master.master.spawn import init_slot, parking_spot
+from soccer_referee.referee import Referee
+
+_log = logging.getLogger("soccersim")
+
+MODEL_ALIASES: dict[str, str] = {"nao": "nao0"}
+AVAILABLE_MODELS: tuple[str, ...] = ("nao", "nao0", "nao1", "nao2", "nao3", "nao4", "pusher")
+
+
+@dataclass(slots=True)
+class CycleStats:
+    cycles: int = 0
+    started: float = field(default_factory=time.monotonic)
+    physics_s: float = 0.0
+    wait_s: float = 0.0
+
+    def cycles_per_s(self) -> float:
+        elapsed = time.monotonic() - self.started
+        return self.cycles / elapsed if elapsed > 0 else 0.0
+
+
+class SingleModeServer:
+    """The embedded default server. Call `start()`, then `run()` (blocking) or `cycle()`."""
+
+    def __init__(self, config: ServerConfig, *, log: logging.Logger = _log) -> None:
+        self.config = config
+        self.log = log
+        self.engine = MujocoEngine(config.world, vision_noise=config.vision_noise, seed=config.seed)
+        self.players = PlayerTable()
+        self._robot_of: dict[tuple[str, int], str] = {}
+        self.world = EngineWorld(self.engine, self._robot_of)
+        self.referee = Referee(config.rules, self.world)
+        self.hearing = Hearing()
+        self.calls = LoopCalls()
+        self.stats = CycleStats()
+        self.agent_servers: dict[Source, AgentServer] = {}
+        self.stop_event = threading.Event()
+        self.paused = False
+        self._step_budget = 0
+        self._step_done: threading.Event | None = None
+        self._parked = 0
+        self._team_counts: dict[str, int] = {"left": 0, "right": 0}
+        self._logged_errors: dict[str, set[str]] = {}
+        self._utterances: list[Utterance] = []
+        self.cycle_hooks: list[Callable[[SingleModeServer, list[object]], None]] = []
+        self.ros_players: dict[str, Player] = {}
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        from sim_bridge.dialects.rcsssmj import RcssmjDialect
+        from sim_bridge.dialects.simspark import SimSparkDialect
+
+        c = self.config
+        for source, dialect, port in (("simspark", SimSparkDialect(), c.simspark_port),
+                                      ("rcsssmj", RcssmjDialect(), c.rcsssmj_port)):
+            if port is None:
+                continue
+            server = AgentServer(dialect, c.host, port, sync=c.sync, sync_timeout=c.sync_timeout)
+            server.start()
+            self.agent_servers[source] = server
+            self.log.info("%s agents: %s:%d", source, c.host, server.port)
+        self.calls.bind_to_current_thread()
+        self.stats = CycleStats()
+
+    def close(self) -> None:
+        self.calls.fail_pending("server stopped")
+        for server in self.agent_servers.values():
+            server.close()
+        self.agent_servers.clear()
+
+    def request_stop(self) -> None:
+        self.stop_event.set()
+
+    def run(self) -> None:
+        """Cycle until stopped (signal, killsim, max_cycles)."""
+        pacer = RealTimePacer() if self.config.realtime and not self.config.sync else None
+        self.calls.bind_to_current_thread()
+        while not self.stop_event.is_set():
+            if self.config.max_cycles is not None and self.stats.cycles >= self.config.max_cycles:
+                break
+            if pacer is not None:
+                self._idle_until(pacer)
+            self.cycle()
+
+    # ------------------------------------------------------------------ one cycle
+    def cycle(self) -> bool:
+        """One simulation cycle; returns False when paused (nothing simulated)."""
+        self.calls.run_pending()
+        if self.paused and self._step_budget == 0:
+            self._poll_agents(0.0)
+            time.sleep(0.002)
+            return False
+        t0 = time.perf_counter()
+        self._collect_agents()
+        self.calls.run_pending()
+        t1 = time.perf_counter()
+        self.engine.step()
+        events = self.referee.step(self.engine.cycle_dt)
+        t2 = time.perf_counter()
+        self._send_percepts()
+        for hook in self.cycle_hooks:
+            hook(self, list(events))
+        self.stats.cycles += 1
+        self.stats.wait_s += t1 - t0
+        self.stats.physics_s += t2 - t1
+        if self._step_budget > 0:
+            self._step_budget -= 1
+            if self._step_budget == 0 and self._step_done is not None:
+                self._step_done.set()
+                self._step_done = None
+        return True
+
+    def _idle_until(self, pacer: RealTimePacer) -> None:
+        """Real time: keep sockets serviced while waiting for the next 20 ms tick."""
+        while True:
+            remaining = pacer.remaining()
+            if remaining <= 0.0005:
+                break
+            self._poll_agents(min(remaining, 0.002))
+            self.calls.run_pending()
+        pacer.wait()
+
+    # ------------------------------------------------------------------ agents
+    def _poll_agents(self, timeout: float) -> None:
+        for source, server in self.agent_servers.items():
+            for event in server.poll(timeout if len(self.agent_servers) == 1 else 0.0):
+                self._handle_event(source, event)
+        if len(self.agent_servers) > 1 and timeout > 0:
+            time.sleep(timeout)
+
+    def _collect_agents(self) -> None:
+        for source, server in self.agent_servers.items():
+            events = server.collect_cycle(None) if self.config.sync else server.poll(0.0)
+            for event in events:
+                self._handle_event(source, event)
+        if self.config.sync:
+            self._wait_for_ros_players()
+
+    def _wait_for_ros_players(self) -> None:
+        deadline = time.monotonic() + self.config.sync_timeout
+        waiting = [p for p in self.ros_players.values() if not p.lagging]
+        while waiting:
+            self.calls.run_pending()
+            waiting = [p for p in waiting if not p.synced]
+            if not waiting:
+                break
+            if time.monotonic() >= deadline:
+                for p in waiting:
+                    p.lagging = True
+                    self.log.warning("ROS player %s did not synchronize within %.2f s: lagging",
+                                     p.namespace, self.config.sync_timeout)
+                break
+            time.sleep(0.0002)
+        for p in self.ros_players.values():
+            p.synced = False
+
+    def _handle_event(self, source: Source, event: object) -> None:
+        if isinstance(event, AgentCommands):
+            player = self.players.get(event.agent_id)
+            if player is None:
+                player = self.players.add(Player(event.agent_id, source))
+            for command in event.commands:
+                self._apply_command(player, command)
+        elif isinstance(event, AgentConnected):
+            self.players.add(Player(event.agent_id, source))
+            self.log.info("agent %s connected from %s", event.agent_id, event.peer)
+        elif isinstance(event, AgentDisconnected):
+            self.log.info("agent %s left: %s", event.agent_id, event.reason)
+            self.remove_player(event.agent_id)
+        elif isinstance(event, AgentError):
+            self.log.warning("agent %s: %s", event.agent_id, event.message)
+        elif isinstance(event, AgentLagging):
+            self.log.warning("agent %s is lagging (no (syn) within %.2f s)", event.agent_id,
+                             self.config.sync_timeout)
+
+    def _apply_command(self, player: Player, command: object) -> None:
+        if isinstance(command, JointVelocities):
+            if player.robot_id:
+                self._report(player, self.engine.set_joint_velocities(player.robot_id, command.speeds))
+        elif isinstance(command, JointTargets):
+            if player.robot_id:
+                self._report(player, self.engine.set_joint_pd(player.robot_id, command.targets))
+        elif isinstance(command, Scene):
+            self._create_robot(player, f"nao{command.robot_type}")
+        elif isinstance(command, InitPlayer):
+            self._init_player(player, command)
+        elif isinstance(command, Beam):
+            self._beam(player, command.x, command.y, command.rotation_deg)
+        elif isinstance(command, Say):
+            self._say(player, command.message)
+
+    def _report(self, player: Player, errors: list[str]) -> None:
+        """Log each distinct bad command of an agent once (agents repeat them every cycle)."""
+        if not errors:
+            return
+        seen = self._logged_errors.setdefault(player.agent_id, set())
+        for error in errors:
+            if error not in seen:
+                seen.add(error)
+                self.log.warning("agent %s: %s", player.agent_id, error)
+
+    # ------------------------------------------------------------------ robots and teams
+    def _create_robot(self, player: Player, model: str) -> str | None:
+        """Create the player's robot; returns an error text or None."""
+        model = MODEL_ALIASES.get(model, model)
+        if player.robot_id:
+            return f"agent {player.agent_id} already has a robot"
+        x, y, yaw = parking_spot(self._parked, self.engine.field.length, self.engine.field.width)
+        try:
+            self.engine.add_robot(player.agent_id, model, x, y, yaw)
+        except ValueError as exc:
+            self.log.warning("agent %s: %s", player.agent_id, exc)
+            return str(exc)
+        self._parked += 1
+        player.robot_id = player.agent_id
+        player.model = model
+        return None
+
+    def _init_player(self, player: Player, command: InitPlayer) -> None:
+        if player.registered:
+            self.log.warning("agent %s: init again ignored (already %s #%d)", player.agent_id,
+                             player.side, player.unum)
+            return
+        if player.source == "simspark" and not player.robot_id:
+            self.log.warning("agent %s: init before scene ignored", player.agent_id)
+            return
+        if player.source != "simspark":
+            error = self._create_robot(player, command.model or "nao0")
+            if error is not None:
+                self._refuse(player, error)
+                return
+        error = self.register(player, command.team, command.unum)
+        if error is not None:
+            self._refuse(player, error)
+
+    def register(self, player: Player, team: str, unum: int) -> str | None:
+        """Join the player's robot to a team through the referee; returns an error or None."""
+        decision = self.referee.register(team, unum)
+        if not decision.success:
+            return decision.error
+        player.team, player.side, player.unum = team, decision.side, decision.unum
+        player.announce = True
+        self._robot_of[(player.side, player.unum)] = player.robot_id
+        self.engine.set_label(player.robot_id, team, player.unum)
+        count = self._team_counts[player.side]
+        self._team_counts[player.side] = count + 1
+        x, y, yaw = init_slot(player.side, count, self.engine.field.length, self.engine.field.width)
+        self.engine.teleport_robot(player.robot_id, x, y, yaw)
+        self.log.info("agent %s is %s #%d (%s) with %s", player.agent_id, team, player.unum,
+                      player.side, player.model)
+        return None
+
+    def _refuse(self, player: Player, error: str) -> None:
+        self.log.warning("agent %s: init refused: %s", player.agent_id, error)
+        if player.source == "rcsssmj":  # rcsssmj closes the connection of a refused agent
+            server = self.agent_servers.get("rcsssmj")
+            if server is not None:
+                server.disconnect(player.agent_id, f"init refused: {error}")
+            self.remove_player(player.agent_id)
+
+    def remove_player(self, agent_id: str) -> None:
+        player = self.players.remove(agent_id)
+        if player is None:
+            return
+        if player.registered:
+            self.referee.unregister(player.side, player.unum)
+            self._robot_of.pop((player.side, player.unum), None)
+        if player.robot_id and player.robot_id in self.engine.robot_ids():
+            self.engine.remove_robot(player.robot_id)
+        self.hearing.forget(agent_id)
+        self._logged_errors.pop(agent_id, None)
+        self.ros_players.pop(agent_id, None)
+
+    def _beam(self, player: Player, x: float, y: float, rotation: float) -> None:
+        if not player.registered:
+            self.log.warning("agent %s: beam before init ignored", player.agent_id)
+            return
+        if not all(math.isfinite(v) for v in (x, y, rotation)):
+            self._report(player, [f"beam with non-finite values ({x}, {y}, {rotation}) ignored"])
+            return
+        dialect = "rcsssmj" if player.source == "rcsssmj" else "simspark"
+        decision = self.referee.request_beam(player.side, player.unum, x, y, rotation, dialect=dialect)
+        if not decision.success:
+            self._report(player, [f"beam refused: {decision.error}"])
+            return
+        self.engine.teleport_robot(player.robot_id, decision.x, decision.y, decision.yaw_deg)
+
+    def _say(self, player: Player, message: str) -> None:
+        if not player.registered or not player.robot_id:
+            return
+        error = say_error(message)
+        if error is not None:
+            self._report(player, [error])
+            return
+        (x, y, _), _ = self.engine.robot_pose(player.robot_id)
+        self._utterances.append(Utterance(player.agent_id, player.team, player.side, x, y, message))
+
+    # ------------------------------------------------------------------ perceptions
+    def game_view(self, player: Player) -> GameStateView:
+        s = self.referee.state
+        view = GameStateView(play_mode=s.play_mode.value, game_time=s.game_time,
+                             score_left=s.score_left, score_right=s.score_right,
+                             team_left=s.team_left, team_right=s.team_right)
+        if player.announce:
+            view.unum, view.side = player.unum, player.side
+            player.announce = False
+        return view
+
+    def _send_percepts(self) -> None:
+        heard = {}
+        if self._utterances:
+            listeners = []
+            for p in self.players.with_robots():
+                if p.registered:
+                    (x, y, _), _ = self.engine.robot_pose(p.robot_id)
+                    listeners.append(Listener(p.agent_id, p.side, x, y))
+            heard = self.hearing.deliver(self._utterances, listeners, self.referee.state.game_time)
+            self._utterances = []
+        for player in self.players.with_robots():
+            server = self.agent_servers.get(player.source)  # type: ignore[arg-type]
+            if server is None:
+                continue
+            percept = self.engine.percept(player.robot_id, vision=server.wants_vision(player.agent_id))
+            percept.game = self.game_view(player)
+            percept.heard = heard.get(player.agent_id, [])
+            server.send_percept(player.agent_id, percept)
+
+    def percept_for(self, player: Player, vision: bool) -> Percept:
+        percept = self.engine.percept(player.robot_id, vision=vision)
+        percept.game = self.game_view(player)
+        return percept
+
+    # ------------------------------------------------------------------ simulation control
+    def pause(self) -> None:
+        self.paused = True
+
+    def play(self) -> None:
+        self.paused = False
+
+    def step_paused(self, cycles: int) -> threading.Event:
+        """While paused: run `cycles` cycles; the event is set when they are done."""
+        done = threading.Event()
+        if cycles <= 0:
+            done.set()
+            return done
+        self._step_budget = cycles
+        self._step_done = done
+        return done
+
+    # ------------------------------------------------------------------ ROS-native players (loop thread)
+    def add_ros_player(self, team: str, unum: int, model: str) -> Player | str:
+        """InitAgent from ROS: a robot for /<team>/p<unum>; returns the player or an error."""
+        model = MODEL_ALIASES.get(model, model)
+        agent_id = f"ros:{team}/{unum or len(self.players) + 1}:{self.stats.cycles}"
+        player = self.players.add(Player(agent_id, "ros"))
+        error = self._create_robot(player, model)
+        if error is None:
+            error = self.register(player, team, unum)
+        if error is not None:
+            self.remove_player(agent_id)
+            return error
+        player.announce = False  # ROS percepts carry side and unum in every message
+        self.ros_players[agent_id] = player
+        return player
+
+    def ros_joint_command(self, agent_id: str, msg: object) -> None:
+        player = self.players.get(agent_id)
+        if player is None or not player.robot_id:
+            return
+        names = list(msg.names)  # type: ignore[attr-defined]
+        if msg.mode == 0:  # type: ignore[attr-defined]  # MODE_VELOCITY
+            speeds = dict(zip(names, msg.velocities))  # type: ignore[attr-defined]
+            errors = [] if len(msg.velocities) == len(names) else [  # type: ignore[attr-defined]
+                f"joint_command: {len(names)} names but {len(msg.velocities)} velocities"]  # type: ignore[attr-defined]
+            self._report(player, errors or self.engine.set_joint_velocities(player.robot_id, speeds))
+        else:
+            arrays = (msg.q, msg.dq, msg.kp, msg.kd, msg.tau)  # type: ignore[attr-defined]
+            if any(len(a) != len(names) for a in arrays):
+                self._report(player, ["joint_command: q, dq, kp, kd, tau must have the length of names"])
+                return
+            targets = {n: tuple(float(a[i]) for a in arrays) for i, n in enumerate(names)}
+            self._report(player, self.engine.set_joint_pd(player.robot_id, targets))  # type: ignore[arg-type]
+
+    def ros_beam(self, agent_id: str, x: float, y: float, rotation: float) -> None:
+        player = self.players.get(agent_id)
+        if player is not None:
+            self._beam(player, x, y, rotation)
+
+    def ros_say(self, agent_id: str, message: str) -> None:
+        player = self.players.get(agent_id)
+        if player is not None:
+            self._say(player, message)
+
+    def ros_synchronize(self, agent_id: str) -> None:
+        player = self.players.get(agent_id)
+        if player is not None:
+            player.synced = True
+            if player.lagging:
+                player.lagging = False
+                self.log.info("ROS player %s answers again", player.namespace)
+
+    # ------------------------------------------------------------------ operator commands (loop thread)
+    def beam_player(self, team: str, unum: int, x: float, y: float, rotation: float) -> str | None:
+        player = next((p for p in self.players if p.team == team and p.unum == unum), None)
+        if player is None:
+            return f"no player {team} #{unum}"
+        dialect = "rcsssmj" if player.source == "rcsssmj" else "simspark"
+        decision = self.referee.request_beam(player.side, player.unum, x, y, rotation, dialect=dialect)
+        if not decision.success:
+            return decision.error
+        self.engine.teleport_robot(player.robot_id, decision.x, decision.y, decision.yaw_deg)
+        return None
+
+    def referee_command(self, command: object) -> str | None:
+        outcome = self.referee.command(command)
+        return None if outcome.ok else outcome.error
+
+    def set_play_mode(self, name: str) -> str | None:
+        from soccer_referee.commands import SetPlayMode
+
+        return self.referee_command(SetPlayMode(name))
+
+    def move_entity(self, entity: str, position: tuple[float, float, float], rotation: float,
+                    velocity: tuple[float, float, float]) -> str | None:
+        from soccer_referee.commands import MoveAgent, MoveBall
+
+        if entity == "ball":
+            return self.referee_command(MoveBall(position, velocity))
+        side, _, unum = entity.partition("_")
+        if side not in ("left", "right") or not unum.isdigit():
+            return f"unknown entity {entity!r}: use 'ball' or '<left|right>_<unum>'"
+        return self.referee_command(MoveAgent(side, int(unum), position[0], position[1], rotation))
+
+    def spawn_entity(self, name: str, uri: str, allow_renaming: bool,
+                     position: tuple[float, float, float],
+                     orientation: tuple[float, float, float, float]) -> tuple[bool, str]:
+        existing = set(self.engine.snapshot().entities)
+        base = name or uri or "entity"
+        unique = base
+        index = 1
+        while unique in existing:
+            if not allow_renaming:
+                return False, f"an entity named {base!r} already exists"
+            unique = f"{base}_{index}"
+            index += 1
+        w, x, y, z = orientation
+        yaw = math.degrees(math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
+        try:
+            self.engine.spawn_entity(unique, uri, (position[0], position[1], position[2], yaw))
+        except (ValueError, KeyError) as exc:
+            return False, str(exc)
+        return True, unique
+
+    def delete_entity(self, name: str) -> str | None:
+        player = self.players.by_robot(name)
+        if player is not None:
+            self.remove_player(player.agent_id)
+            return None
+        try:
+            self.engine.delete_entity(name)
+        except (ValueError, KeyError) as exc:
+            return str(exc)
+        return None
+
+    def set_entity_state(self, name: str, state: object) -> str | None:
+        from dataclasses import replace
+
+        from sim_master.snapshot import Snapshot
+
+        snap = self.engine.snapshot()
+        if name not in snap.entities:
+            return f"no entity named {name!r}"
+        current = snap.entities[name]
+        new = replace(state, name=name, owner=current.owner, model=current.model)  # type: ignore[type-var]
+        if not new.joint_names:
+            new = replace(new, joint_names=current.joint_names, joint_positions=current.joint_positions,
+                          joint_velocities=current.joint_velocities)
+        self.engine.apply_snapshot(Snapshot(snap.step, snap.time, False, {name: new}), only={name})
+        return None
+
+    def reset(self, scope: int = 0) -> str | None:
+        """Back to BeforeKickOff with the ball at the centre and robots at their slots."""
+        from soccer_referee.commands import SetPlayMode
+
+        self.engine.set_ball((0.0, 0.0, self.engine.field.ball_radius))
+        counts = {"left": 0, "right": 0}
+        for player in self.players.with_robots():
+            if player.registered:
+                x, y, yaw = init_slot(player.side, counts[player.side], self.engine.field.length,
+                                      self.engine.field.width)
+                counts[player.side] += 1
+                self.engine.teleport_robot(player.robot_id, x, y, yaw)
+        outcome = self.referee.command(SetPlayMode("BeforeKickOff"))
+        return None if outcome.ok else outcome.error

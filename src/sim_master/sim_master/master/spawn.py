@@ -1,0 +1,27 @@
+"""Where robots appear: parked beside the field until they join, then at the reference's
+default slots (rcssserver3d `RequestInitPosition`), so that agents which never beam still
+start in their own half and out of each other's way."""
+from __future__ import annotations
+
+from typing import Final
+
+SLOT_SPACING: Final = 1.2
+SLOT_MARGIN: Final = 0.8
+
+
+def parking_spot(index: int, field_length: float, field_width: float) -> tuple[float, float, float]:
+    """A spot outside the side line for a robot that has not joined a team yet (x, y, yaw)."""
+    x = -field_length / 2 + 1.0 + (index % 24) * 1.2
+    y = -(field_width / 2 + 1.0 + (index // 24) * 1.2)
+    return x, y, 90.0
+
+
+def init_slot(side: str, count: int, field_length: float, field_width: float) -> tuple[float, float, float]:
+    """Default position of the count-th robot of a team (global x, y, yaw deg)."""
+    per_column = max(1, int((field_width - 2 * SLOT_MARGIN) / SLOT_SPACING))
+    column, row = divmod(count, per_column)
+    x = -field_length / 2 + SLOT_MARGIN + column * SLOT_SPACING
+    y = field_width / 2 - SLOT_MARGIN - row * SLOT_SPACING
+    if side == "right":
+        return -x, -y, 180.0
+    return x, y, 0.0

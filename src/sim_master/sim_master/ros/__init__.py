@@ -1,0 +1,1 @@
+"""Thin rclpy layers: message conversion and the nodes of the server."""

@@ -1,0 +1,15 @@
+"""ROS names for teams and players (a team name may hold characters ROS names cannot)."""
+from __future__ import annotations
+
+import re
+
+_INVALID = re.compile(r"[^A-Za-z0-9_]")
+
+
+def ros_token(text: str) -> str:
+    token = _INVALID.sub("_", text) or "_"
+    return token if not token[0].isdigit() else "_" + token
+
+
+def player_namespace(team: str, unum: int) -> str:
+    return f"/{ros_token(team)}/p{unum}"

@@ -1,0 +1,284 @@
+"""The ROS 2 face of the single-mode server: /clock, /game_state, entity and joint states,
+simulation_interfaces-shaped services and ROS-native players.
+
+Runs in the server's process on its own executor thread. Publishing is done by the loop
+(`publish_cycle`), cheap and skipped when nobody listens; every service callback hands its
+work to the loop through LoopCalls, so engine and referee stay single-threaded."""
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Final
+
+import rclpy
+from builtin_interfaces.msg import Time
+from rclpy.callback_groups import ReentrantCallbackGroup
+from rclpy.node import Node
+from rclpy.qos import (DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy,
+                       qos_profile_sensor_data)
+from rosgraph_msgs.msg import Clock
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Empty
+
+from sim_master.ros.convert import entity_from_msg, entity_to_msg, percept_to_msg, snapshot_to_msg
+from sim_master.ros.executor_thread import ExecutorThread
+from sim_master.ros.names import player_namespace
+from sim_msgs.msg import Beam, GameEvent, GameState, JointCommand, Result, Say, SimulationState, Snapshot
+from sim_msgs.msg import Percept as PerceptMsg
+from sim_msgs.srv import (BeamAgent, DeleteEntity, GetEntities, GetEntityState,
+                          GetSimulationState, InitAgent, MoveEntity, ResetSimulation,
+                          SetEntityState, SetPlayMode, SetSimulationState, SpawnEntity,
+                          StepSimulation)
+
+if TYPE_CHECKING:
+    from sim_bridge.percept import Percept
+    from sim_master.master.players import Player
+    from sim_master.master.single import SingleModeServer
+
+_log = logging.getLogger("soccersim.ros")
+
+GAME_STATE_QOS: Final = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST,
+                                   reliability=ReliabilityPolicy.RELIABLE,
+                                   durability=DurabilityPolicy.TRANSIENT_LOCAL)
+RELIABLE: Final = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
+STATES_EVERY: Final = 5  # entity and joint states every 5th cycle (10 Hz of sim time)
+STEP_TIMEOUT_S: Final = 120.0
+
+
+def stamp(t: float) -> Time:
+    sec = int(t)
+    return Time(sec=sec, nanosec=int(round((t - sec) * 1e9)) % 1_000_000_000)
+
+
+def result(code: int, message: str = "") -> Result:
+    return Result(result=code, error_message=message)
+
+
+class RosPlayer:
+    """Topics of one ROS-native player under /<team>/p<unum>/."""
+
+    def __init__(self, owner: ServerNode, player: Player) -> None:
+        self.player = player
+        node, ns = owner.node, player_namespace(player.team, player.unum)
+        self.namespace = ns
+        self.percept_pub = node.create_publisher(PerceptMsg, f"{ns}/percept", qos_profile_sensor_data)
+        self.joint_state_pub = node.create_publisher(JointState, f"{ns}/joint_states", 10)
+        calls, agent = owner.server.calls, player.agent_id
+        server = owner.server
+        self.subs = [
+            node.create_subscription(JointCommand, f"{ns}/effectors/joint_command",
+                                     lambda m: calls.submit(lambda: server.ros_joint_command(agent, m)), RELIABLE),
+            node.create_subscription(Beam, f"{ns}/effectors/beam",
+                                     lambda m: calls.submit(lambda: server.ros_beam(agent, m.x, m.y, m.rotation)), RELIABLE),
+            node.create_subscription(Say, f"{ns}/effectors/say",
+                                     lambda m: calls.submit(lambda: server.ros_say(agent, m.message)), RELIABLE),
+            node.create_subscription(Empty, f"{ns}/effectors/synchronize",
+                                     lambda _m: calls.submit(lambda: server.ros_synchronize(agent)), RELIABLE),
+        ]
+
+    def destroy(self, node: Node) -> None:
+        for sub in self.subs:
+            node.destroy_subscription(sub)
+        node.destroy_publisher(self.percept_pub)
+        node.destroy_publisher(self.joint_state_pub)
+
+
+class ServerNode:
+    def __init__(self, server: SingleModeServer, context: rclpy.Context, name: str = "soccersim") -> None:
+        self.server = server
+        self.context = context
+        self.node = Node(name, context=context)
+        node = self.node
+        self.clock_pub = node.create_publisher(Clock, "/clock", 10)
+        self.game_pub = node.create_publisher(GameState, "/game_state", GAME_STATE_QOS)
+        self.events_pub = node.create_publisher(GameEvent, "/game_events", 50)
+        self.entities_pub = node.create_publisher(Snapshot, "/entity_states", 10)
+        self.players: dict[str, RosPlayer] = {}
+        self._last_game_state: GameState | None = None
+        group = ReentrantCallbackGroup()
+        services = [
+            (InitAgent, "~/init_agent", self._init_agent), (BeamAgent, "~/beam_agent", self._beam_agent),
+            (SetPlayMode, "~/set_play_mode", self._set_play_mode), (MoveEntity, "~/move_entity", self._move_entity),
+            (SpawnEntity, "~/spawn_entity", self._spawn_entity), (DeleteEntity, "~/delete_entity", self._delete_entity),
+            (GetEntityState, "~/get_entity_state", self._get_entity_state),
+            (SetEntityState, "~/set_entity_state", self._set_entity_state),
+            (GetEntities, "~/get_entities", self._get_entities),
+            (StepSimulation, "~/step_simulation", self._step_simulation),
+            (ResetSimulation, "~/reset_simulation", self._reset_simulation),
+            (GetSimulationState, "~/get_simulation_state", self._get_simulation_state),
+            (SetSimulationState, "~/set_simulation_state", self._set_simulation_state),
+        ]
+        self.services = [node.create_service(t, n, cb, callback_group=group) for t, n, cb in services]
+        node.create_timer(0.1, self._republish_game_state, callback_group=group)
+        self.executor = ExecutorThread(context)
+        self.executor.add(node)
+
+    def start(self) -> None:
+        self.executor.start()
+
+    def close(self) -> None:
+        self.executor.stop()
+        self.node.destroy_node()
+
+    # ------------------------------------------------------------------ per cycle (loop thread)
+    def publish_cycle(self, game_state: GameState, events: list[GameEvent], cycle: int) -> None:
+        t = self.server.engine.time
+        self.clock_pub.publish(Clock(clock=stamp(t)))
+        if self._last_game_state is None or _game_changed(self._last_game_state, game_state):
+            self.game_pub.publish(game_state)
+        self._last_game_state = game_state
+        for event in events:
+            self.events_pub.publish(event)
+        if cycle % STATES_EVERY == 0:
+            if self.entities_pub.get_subscription_count() > 0:
+                self.entities_pub.publish(snapshot_to_msg(self.server.engine.snapshot()))
+            for ros_player in self.players.values():
+                if ros_player.joint_state_pub.get_subscription_count() > 0:
+                    ros_player.joint_state_pub.publish(self._joint_state(ros_player.player, t))
+
+    def send_percept(self, agent_id: str, percept: Percept) -> None:
+        ros_player = self.players.get(agent_id)
+        if ros_player is None:
+            return
+        p = ros_player.player
+        ros_player.percept_pub.publish(percept_to_msg(percept, stamp(percept.time), p.side, p.unum))
+
+    def _joint_state(self, player: Player, t: float) -> JointState:
+        entity = self.server.engine.snapshot().entities[player.robot_id]
+        msg = JointState()
+        msg.header.stamp = stamp(t)
+        msg.name = list(entity.joint_names)
+        msg.position = list(entity.joint_positions)
+        msg.velocity = list(entity.joint_velocities)
+        return msg
+
+    def _republish_game_state(self) -> None:
+        if self._last_game_state is not None:
+            self.game_pub.publish(self._last_game_state)
+
+    # ------------------------------------------------------------------ services (executor threads)
+    def _call(self, fn, timeout: float = 10.0):  # type: ignore[no-untyped-def]
+        return self.server.calls.call(fn, timeout)
+
+    def _init_agent(self, req: InitAgent.Request, res: InitAgent.Response) -> InitAgent.Response:
+        outcome = self._call(lambda: self.server.add_ros_player(req.team, req.unum, req.robot_model or "nao0"))
+        if isinstance(outcome, str):
+            res.success, res.error = False, outcome
+            return res
+        player = outcome
+        self.players[player.agent_id] = RosPlayer(self, player)
+        res.success, res.unum, res.side = True, player.unum, player.side
+        res.player_namespace = player_namespace(player.team, player.unum)
+        return res
+
+    def _beam_agent(self, req: BeamAgent.Request, res: BeamAgent.Response) -> BeamAgent.Response:
+        error = self._call(lambda: self.server.beam_player(req.team, req.unum, req.x, req.y, req.rotation))
+        res.success, res.error = error is None, error or ""
+        return res
+
+    def _set_play_mode(self, req: SetPlayMode.Request, res: SetPlayMode.Response) -> SetPlayMode.Response:
+        error = self._call(lambda: self.server.set_play_mode(req.play_mode))
+        res.success, res.error = error is None, error or ""
+        return res
+
+    def _move_entity(self, req: MoveEntity.Request, res: MoveEntity.Response) -> MoveEntity.Response:
+        p, v = req.position, req.velocity
+        error = self._call(lambda: self.server.move_entity(req.entity, (p.x, p.y, p.z), req.rotation, (v.x, v.y, v.z)))
+        res.success, res.error = error is None, error or ""
+        return res
+
+    def _spawn_entity(self, req: SpawnEntity.Request, res: SpawnEntity.Response) -> SpawnEntity.Response:
+        pose = req.initial_pose.pose
+        q = pose.orientation
+        outcome = self._call(lambda: self.server.spawn_entity(
+            req.name, req.uri, req.allow_renaming, (pose.position.x, pose.position.y, pose.position.z),
+            (q.w, q.x, q.y, q.z)))
+        ok, text = outcome
+        if ok:
+            res.result, res.entity_name = result(Result.RESULT_OK), text
+        else:
+            res.result = result(SpawnEntity.Response.NAME_NOT_UNIQUE if "exists" in text else Result.RESULT_OPERATION_FAILED, text)
+        return res
+
+    def _delete_entity(self, req: DeleteEntity.Request, res: DeleteEntity.Response) -> DeleteEntity.Response:
+        error = self._call(lambda: self.server.delete_entity(req.entity))
+        res.result = result(Result.RESULT_OK) if error is None else result(Result.RESULT_NOT_FOUND, error)
+        return res
+
+    def _get_entity_state(self, req: GetEntityState.Request, res: GetEntityState.Response) -> GetEntityState.Response:
+        entity = self._call(lambda: self.server.engine.snapshot().entities.get(req.entity))
+        if entity is None:
+            res.result = result(Result.RESULT_NOT_FOUND, f"no entity named {req.entity!r}")
+        else:
+            res.result, res.state = result(Result.RESULT_OK), entity_to_msg(entity)
+            res.state.header.stamp = stamp(self.server.engine.time)
+        return res
+
+    def _set_entity_state(self, req: SetEntityState.Request, res: SetEntityState.Response) -> SetEntityState.Response:
+        error = self._call(lambda: self.server.set_entity_state(req.entity, entity_from_msg(req.state)))
+        res.result = result(Result.RESULT_OK) if error is None else result(Result.RESULT_NOT_FOUND, error)
+        return res
+
+    def _get_entities(self, req: GetEntities.Request, res: GetEntities.Response) -> GetEntities.Response:
+        try:
+            pattern = re.compile(req.filter) if req.filter else None
+        except re.error as exc:
+            res.result = result(Result.RESULT_OPERATION_FAILED, f"bad filter: {exc}")
+            return res
+        names = self._call(lambda: list(self.server.engine.snapshot().entities))
+        res.entities = [n for n in names if pattern is None or pattern.search(n)]
+        res.result = result(Result.RESULT_OK)
+        return res
+
+    def _step_simulation(self, req: StepSimulation.Request, res: StepSimulation.Response) -> StepSimulation.Response:
+        done = self._call(lambda: self.server.step_paused(req.steps) if self.server.paused else None)
+        if done is None:
+            res.result = result(Result.RESULT_INCORRECT_STATE, "simulation is not paused")
+        elif not done.wait(STEP_TIMEOUT_S):
+            res.result = result(Result.RESULT_OPERATION_FAILED, "stepping did not finish in time")
+        else:
+            res.result = result(Result.RESULT_OK)
+        return res
+
+    def _reset_simulation(self, req: ResetSimulation.Request, res: ResetSimulation.Response) -> ResetSimulation.Response:
+        error = self._call(lambda: self.server.reset(req.scope))
+        res.result = result(Result.RESULT_OK) if error is None else result(Result.RESULT_OPERATION_FAILED, error)
+        return res
+
+    def _get_simulation_state(self, _req: GetSimulationState.Request, res: GetSimulationState.Response) -> GetSimulationState.Response:
+        paused = self._call(lambda: self.server.paused)
+        res.state = SimulationState(state=SimulationState.STATE_PAUSED if paused else SimulationState.STATE_PLAYING)
+        res.result = result(Result.RESULT_OK)
+        return res
+
+    def _set_simulation_state(self, req: SetSimulationState.Request, res: SetSimulationState.Response) -> SetSimulationState.Response:
+        target = req.state.state
+        paused = self._call(lambda: self.server.paused)
+        if target == SimulationState.STATE_PAUSED:
+            if paused:
+                res.result = result(SetSimulationState.Request.ALREADY_IN_TARGET_STATE, "already paused")
+            else:
+                self._call(self.server.pause)
+                res.result = result(Result.RESULT_OK)
+        elif target == SimulationState.STATE_PLAYING:
+            if not paused:
+                res.result = result(SetSimulationState.Request.ALREADY_IN_TARGET_STATE, "already playing")
+            else:
+                self._call(self.server.play)
+                res.result = result(Result.RESULT_OK)
+        elif target == SimulationState.STATE_STOPPED:
+            error = self._call(lambda: self.server.reset(255) or self.server.pause())
+            res.result = result(Result.RESULT_OK) if error is None else result(Result.RESULT_OPERATION_FAILED, error)
+        elif target == SimulationState.STATE_QUITTING:
+            self.server.request_stop()
+            res.result = result(Result.RESULT_OK)
+        else:
+            res.result = result(SetSimulationState.Request.INCORRECT_TRANSITION, f"unknown state {target}")
+        return res
+
+
+def _game_changed(a: GameState, b: GameState) -> bool:
+    return (a.play_mode, a.score_left, a.score_right, a.team_left, a.team_right, a.half,
+            a.last_touch_team, a.last_touch_unum) != (
+        b.play_mode, b.score_left, b.score_right, b.team_left, b.team_right, b.half,
+        b.last_touch_team, b.last_touch_unum)
