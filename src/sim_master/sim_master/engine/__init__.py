@@ -1,0 +1,1 @@
+"""Physics engines behind the SimulationNode protocol (MuJoCo here; Gazebo can be added)."""

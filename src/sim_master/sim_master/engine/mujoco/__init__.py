@@ -1,0 +1,1 @@
+"""The MuJoCo engine node."""

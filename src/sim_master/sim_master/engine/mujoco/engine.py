@@ -1,0 +1,625 @@
+"""MuJoCo engine node: soccer worlds from SDF, robots that join and leave, SimSpark and
+rcsssmj effector semantics, the references' sensors, and snapshots.
+
+Joint control is done by MuJoCo itself (one affine `general` actuator per hinge:
+force = ctrl - kp*q - kd*qdot, limited to the joint's effort), so no Python runs between
+the physics substeps:
+- SimSpark hinge velocity (rad/s, persists until changed): a stiff servo whose target
+  angle integrates the commanded speed each cycle (like ODE's velocity motor it holds
+  position at zero speed instead of sagging), clamped to the joint range.
+- rcsssmj PD: ctrl = kp*q + kd*dq + tau with the agent's gains.
+Adding or removing a robot rebuilds the model and copies every other entity's state and
+controller across, so nobody else notices."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import mujoco
+import numpy as np
+
+from sim_bridge.percept import ForceResistance, Percept, Polar, SeenPlayer, Vision
+from sim_master.engine.mujoco.mjcf import SERVO_KD, SERVO_KP, robot_mjcf, static_world_mjcf
+from sim_master.engine.mujoco.robot import MODE_PD, MODE_VELOCITY, Robot
+from sim_master.snapshot import EntitySnapshot, Snapshot
+from sim_master.world.sdf_loader import available_models, load_model, load_world
+from sim_master.world.spec import FieldSpec, ModelSpec, WorldSpec
+from sim_master.world.transforms import Transform, rpy_matrix
+
+MODEL_ALIASES = {"nao": "nao0"}
+SERVO_LEAD = 0.1  # rad: how far a velocity servo's target may run ahead of the joint
+VIEW_HALF_ANGLE = 60.0  # deg, SimSpark and rcsssmj
+# SimSpark vision noise (RestrictedVisionPerceptor): sigma of distance (per 100 m), phi, theta;
+# calibration error per axis (uniform).
+NOISE_DIST, NOISE_PHI, NOISE_THETA, CALIBRATION = 0.0965, 0.1225, 0.1480, 0.005
+_LINE_SAMPLES = 24
+
+
+def _to_sim(v: np.ndarray) -> tuple[float, float, float]:
+    """Model axes (x forward, y left, z up) -> SimSpark body axes (x right, y forward, z up)."""
+    return (float(-v[1]), float(v[0]), float(v[2]))
+
+
+def _yaw_quat(yaw_deg: float) -> np.ndarray:
+    h = math.radians(yaw_deg) / 2
+    return np.array([math.cos(h), 0.0, 0.0, math.sin(h)])
+
+
+@dataclass(slots=True)
+class _ModelCache:
+    spec: ModelSpec
+    standing_height: float
+
+
+class MujocoEngine:
+    """Implements SimulationNode with MuJoCo (see sim_master.engine.node)."""
+
+    def __init__(self, world: str = "simspark_field", *, substeps: int = 4, timestep: float = 0.005,
+                 vision_noise: bool = True, seed: int | None = None) -> None:
+        self.world: WorldSpec = load_world(world)
+        self.world.timestep = timestep
+        self.field: FieldSpec = self.world.field
+        self.substeps = substeps
+        self.cycle_dt = substeps * timestep
+        self.vision_noise = vision_noise
+        self.rng = np.random.default_rng(seed)
+        self._static_xml = static_world_mjcf(self.world)
+        self._robots: dict[str, Robot] = {}
+        self._models: dict[str, _ModelCache] = {}
+        self._next_bit = 0
+        self.time = 0.0
+        self.cycle = 0
+        self._touchers: set[str] = set()
+        self._contacts: set[tuple[str, str]] = set()
+        self._last_delta: dict[str, np.ndarray] = {}
+        self._dirty = False
+        self._landmarks = {k: np.array(v, dtype=float) for k, v in self.field.landmarks.items()}
+        self._lines = np.array([[x1, y1, 0.0, x2, y2, 0.0] for x1, y1, x2, y2 in self.field.lines]).reshape(-1, 6)
+        self._build()
+
+    # ------------------------------------------------------------------ model building
+    def _model_cache(self, name: str) -> _ModelCache:
+        name = MODEL_ALIASES.get(name, name)
+        if name not in self._models:
+            if name not in available_models():
+                raise ValueError(f"unknown robot model {name!r} (available: nao, "
+                                 f"{', '.join(available_models())})")
+            spec = load_model(name)
+            self._models[name] = _ModelCache(spec, self._standing_height(spec))
+        return self._models[name]
+
+    @staticmethod
+    def _standing_height(spec: ModelSpec) -> float:
+        """Height of the root link above the ground when the robot stands with zero joints."""
+        body, _, _ = robot_mjcf(spec, "probe", 0, Transform.identity())
+        xml = (f'<mujoco><worldbody>{body}</worldbody></mujoco>')
+        model = mujoco.MjModel.from_xml_string(xml)
+        data = mujoco.MjData(model)
+        mujoco.mj_kinematics(model, data)
+        lowest = 0.0
+        for g in range(model.ngeom):
+            if model.geom_contype[g] == 0:
+                continue
+            z, rot, size = data.geom_xpos[g][2], data.geom_xmat[g].reshape(3, 3), model.geom_size[g]
+            t = model.geom_type[g]
+            if t == mujoco.mjtGeom.mjGEOM_BOX:
+                extent = float(np.abs(rot[2]) @ size)
+            elif t == mujoco.mjtGeom.mjGEOM_SPHERE:
+                extent = float(size[0])
+            else:  # capsule / cylinder along the local z axis
+                extent = float(size[0] + abs(rot[2, 2]) * size[1])
+            lowest = min(lowest, z - extent)
+        return -lowest + 0.002
+
+    def _build(self) -> None:
+        """(Re)compile the model with the current robots; keep every entity's state."""
+        old_model = getattr(self, "model", None)
+        old_data = getattr(self, "data", None)
+        bodies, actuators, sensors = [], [], []
+        for robot in self._robots.values():
+            x, y, yaw = robot.initial_pose
+            pose = Transform(np.array([x, y, robot.standing_height]), rpy_matrix(0, 0, math.radians(yaw)))
+            b, a, s = robot_mjcf(robot.spec, robot.robot_id, robot.bit_index, pose)
+            bodies.append(b)
+            actuators.append(a)
+            sensors.append(s)
+        xml = (self._static_xml.replace("<!--robots-->", "".join(bodies))
+               .replace("<!--actuators-->", "".join(actuators)).replace("<!--sensors-->", "".join(sensors)))
+        self.model = mujoco.MjModel.from_xml_string(xml)
+        self.data = mujoco.MjData(self.model)
+        self.model.opt.timestep = self.world.timestep
+        self._ball_body = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_BODY, "ball")
+        ball_joint = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_JOINT, "ball")
+        self._ball_qpos = int(self.model.jnt_qposadr[ball_joint])
+        self._ball_dof = int(self.model.jnt_dofadr[ball_joint])
+        self._ball_geom = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_GEOM, "ball")
+        self._geom_robot = np.full(self.model.ngeom, -1, dtype=np.int64)
+        self._robot_list = list(self._robots.values())
+        for i, robot in enumerate(self._robot_list):
+            robot.bind(self.model)
+            self._geom_robot[np.isin(self.model.geom_bodyid, robot.body_ids)] = i
+        if old_model is not None and old_data is not None:
+            self._copy_state(old_model, old_data)
+        self.data.time = self.time
+        self._dirty = False
+        for robot in self._robot_list:
+            self._apply_gains(robot)
+        mujoco.mj_forward(self.model, self.data)
+
+    def _copy_state(self, old_model: mujoco.MjModel, old_data: mujoco.MjData) -> None:
+        for j in range(self.model.njnt):
+            name = mujoco.mj_id2name(self.model, mujoco.mjtObj.mjOBJ_JOINT, j)
+            old = mujoco.mj_name2id(old_model, mujoco.mjtObj.mjOBJ_JOINT, name)
+            if old < 0:
+                continue
+            nq, nv = (7, 6) if self.model.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE else (1, 1)
+            qa, va = self.model.jnt_qposadr[j], self.model.jnt_dofadr[j]
+            oqa, ova = old_model.jnt_qposadr[old], old_model.jnt_dofadr[old]
+            self.data.qpos[qa:qa + nq] = old_data.qpos[oqa:oqa + nq]
+            self.data.qvel[va:va + nv] = old_data.qvel[ova:ova + nv]
+
+    def _ensure_built(self) -> None:
+        if self._dirty:
+            self._build()
+
+    # ------------------------------------------------------------------ robots
+    def add_robot(self, robot_id: str, model: str, x: float, y: float, yaw_deg: float) -> None:
+        if robot_id in self._robots or robot_id == "ball":
+            raise ValueError(f"an entity named {robot_id!r} already exists")
+        if not all(math.isfinite(v) for v in (x, y, yaw_deg)):
+            raise ValueError("robot pose must be finite")
+        cache = self._model_cache(model)
+        robot = Robot.create(robot_id, MODEL_ALIASES.get(model, model), cache.spec, self._next_bit,
+                             cache.standing_height, (x, y, yaw_deg))
+        robot.calibration = self.rng.uniform(-CALIBRATION, CALIBRATION, 3) if self.vision_noise else np.zeros(3)
+        self._next_bit += 1
+        self._robots[robot_id] = robot
+        self._dirty = True
+
+    def remove_robot(self, robot_id: str) -> None:
+        if self._robots.pop(robot_id, None) is None:
+            raise KeyError(f"no robot named {robot_id!r}")
+        self._last_delta.pop(robot_id, None)
+        self._dirty = True
+
+    def robot_ids(self) -> list[str]:
+        return list(self._robots)
+
+    def robot_model(self, robot_id: str) -> str:
+        return self._robot(robot_id).model_name
+
+    def set_label(self, robot_id: str, team: str, unum: int) -> None:
+        self._robot(robot_id).label = (team, unum)
+
+    def joint_names(self, robot_id: str) -> list[str]:
+        return list(self._robot(robot_id).joint_names)
+
+    def effector_names(self, robot_id: str) -> list[str]:
+        return list(self._robot(robot_id).effector_names)
+
+    def _robot(self, robot_id: str) -> Robot:
+        try:
+            return self._robots[robot_id]
+        except KeyError:
+            raise KeyError(f"no robot named {robot_id!r}") from None
+
+    # ------------------------------------------------------------------ effectors
+    def set_joint_velocities(self, robot_id: str, speeds: dict[str, float]) -> list[str]:
+        robot = self._robot(robot_id)
+        errors: list[str] = []
+        for name, value in speeds.items():
+            i = robot.names_index.get(name)
+            if i is None:
+                errors.append(f"unknown joint effector {name!r}")
+                continue
+            if not math.isfinite(value):
+                errors.append(f"non-finite speed {value!r} for {name!r} rejected")
+                continue
+            if robot.mode[i] != MODE_VELOCITY:
+                robot.mode[i] = MODE_VELOCITY
+                robot.q_target[i] = self.data.qpos[robot.qpos_adr[i]] if not self._dirty else robot.q_target[i]
+                self._apply_gains(robot)
+            robot.v_cmd[i] = float(np.clip(value, -robot.max_speed[i], robot.max_speed[i]))
+        return errors
+
+    def set_joint_pd(self, robot_id: str, targets: dict[str, tuple[float, float, float, float, float]]) -> list[str]:
+        robot = self._robot(robot_id)
+        errors: list[str] = []
+        changed = False
+        for name, values in targets.items():
+            i = robot.names_index.get(name)
+            if i is None:
+                errors.append(f"unknown joint effector {name!r}")
+                continue
+            if len(values) != 5 or not all(math.isfinite(v) for v in values):
+                errors.append(f"PD command for {name!r} needs 5 finite numbers, got {values!r}")
+                continue
+            q, dq, kp, kd, tau = values
+            if kp < 0 or kd < 0:
+                errors.append(f"PD gains for {name!r} must not be negative (kp={kp}, kd={kd})")
+                continue
+            robot.mode[i] = MODE_PD
+            robot.q_target[i] = q
+            robot.dq_target[i] = dq
+            robot.tau[i] = tau
+            if robot.kp[i] != kp or robot.kd[i] != kd:
+                robot.kp[i], robot.kd[i] = kp, kd
+                changed = True
+            robot.v_cmd[i] = 0.0
+        if changed or targets:
+            self._apply_gains(robot)
+        self._write_ctrl(robot)
+        return errors
+
+    def _apply_gains(self, robot: Robot) -> None:
+        if self._dirty or len(robot.act_ids) == 0:
+            return
+        pd = robot.mode == MODE_PD
+        kp = np.where(pd, robot.kp, SERVO_KP)
+        kd = np.where(pd, robot.kd, SERVO_KD)
+        self.model.actuator_biasprm[robot.act_ids, 1] = -kp
+        self.model.actuator_biasprm[robot.act_ids, 2] = -kd
+        self._write_ctrl(robot)
+
+    def _write_ctrl(self, robot: Robot) -> None:
+        if self._dirty or len(robot.act_ids) == 0:
+            return
+        pd = robot.mode == MODE_PD
+        ctrl = np.where(pd, robot.kp * robot.q_target + robot.kd * robot.dq_target + robot.tau,
+                        SERVO_KP * robot.q_target + SERVO_KD * robot.v_cmd)
+        self.data.ctrl[robot.act_ids] = ctrl
+
+    def _advance_servos(self) -> None:
+        """Velocity servos: move each moving joint's target by speed * cycle, within limits."""
+        for robot in self._robot_list:
+            moving = (robot.mode == MODE_VELOCITY) & (robot.v_cmd != 0.0)
+            if not moving.any():
+                continue
+            q = self.data.qpos[robot.qpos_adr]
+            target = robot.q_target + robot.v_cmd * self.cycle_dt
+            target = np.clip(target, q - SERVO_LEAD, q + SERVO_LEAD)
+            target = np.clip(target, robot.lower, robot.upper)
+            robot.q_target = np.where(moving, target, robot.q_target)
+            self._write_ctrl(robot)
+
+    def teleport_robot(self, robot_id: str, x: float, y: float, yaw_deg: float) -> None:
+        if not all(math.isfinite(v) for v in (x, y, yaw_deg)):
+            raise ValueError("teleport target must be finite")
+        robot = self._robot(robot_id)
+        if self._dirty:
+            robot.initial_pose = (x, y, yaw_deg)
+            return
+        root = robot.root_qpos
+        self.data.qpos[root:root + 3] = (x, y, robot.standing_height)
+        self.data.qpos[root + 3:root + 7] = _yaw_quat(yaw_deg)
+        self.data.qvel[robot.root_dof:robot.root_dof + 6] = 0.0
+        self.data.qvel[robot.dof_adr] = 0.0
+        mujoco.mj_kinematics(self.model, self.data)
+
+    def robot_pose(self, robot_id: str) -> tuple[tuple[float, float, float], tuple[float, float, float, float]]:
+        self._ensure_built()
+        robot = self._robot(robot_id)
+        q = self.data.qpos[robot.root_qpos:robot.root_qpos + 7]
+        return (float(q[0]), float(q[1]), float(q[2])), (float(q[3]), float(q[4]), float(q[5]), float(q[6]))
+
+    def robot_velocity(self, robot_id: str) -> tuple[float, float, float]:
+        self._ensure_built()
+        robot = self._robot(robot_id)
+        v = self.data.qvel[robot.root_dof:robot.root_dof + 3]
+        return (float(v[0]), float(v[1]), float(v[2]))
+
+    def robot_yaw(self, robot_id: str) -> float:
+        _, (w, x, y, z) = self.robot_pose(robot_id)
+        return math.degrees(math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
+
+    # ------------------------------------------------------------------ ball
+    def ball_position(self) -> tuple[float, float, float]:
+        self._ensure_built()
+        p = self.data.qpos[self._ball_qpos:self._ball_qpos + 3]
+        return (float(p[0]), float(p[1]), float(p[2]))
+
+    def ball_velocity(self) -> tuple[float, float, float]:
+        self._ensure_built()
+        v = self.data.qvel[self._ball_dof:self._ball_dof + 3]
+        return (float(v[0]), float(v[1]), float(v[2]))
+
+    def set_ball(self, position: tuple[float, float, float],
+                 velocity: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> None:
+        if not all(math.isfinite(v) for v in (*position, *velocity)):
+            raise ValueError("ball position and velocity must be finite")
+        self._ensure_built()
+        self.data.qpos[self._ball_qpos:self._ball_qpos + 3] = position
+        self.data.qpos[self._ball_qpos + 3:self._ball_qpos + 7] = (1, 0, 0, 0)
+        self.data.qvel[self._ball_dof:self._ball_dof + 3] = velocity
+        self.data.qvel[self._ball_dof + 3:self._ball_dof + 6] = 0.0
+        mujoco.mj_kinematics(self.model, self.data)
+
+    def ball_touchers(self) -> list[str]:
+        return sorted(self._touchers)
+
+    def robot_contacts(self) -> list[tuple[str, str]]:
+        return sorted(self._contacts)
+
+    # ------------------------------------------------------------------ stepping
+    def step(self, dt: float | None = None) -> None:
+        """One cycle (substeps physics steps). dt, if given, must be the cycle length."""
+        self._ensure_built()
+        if dt is not None and abs(dt - self.cycle_dt) > 1e-9:
+            raise ValueError(f"this engine steps {self.cycle_dt} s per cycle, not {dt}")
+        self._advance_servos()
+        self._touchers.clear()
+        self._contacts.clear()
+        for _ in range(self.substeps):
+            mujoco.mj_step(self.model, self.data)
+            self._record_contacts()
+        self.cycle += 1
+        self.time = self.cycle * self.cycle_dt
+
+    def _record_contacts(self) -> None:
+        n = self.data.ncon
+        if n == 0 or not self._robot_list:
+            return
+        g1 = self.data.contact.geom1[:n]
+        g2 = self.data.contact.geom2[:n]
+        r1, r2 = self._geom_robot[g1], self._geom_robot[g2]
+        ball = self._ball_geom
+        for r in np.concatenate([r2[(g1 == ball) & (r2 >= 0)], r1[(g2 == ball) & (r1 >= 0)]]):
+            self._touchers.add(self._robot_list[int(r)].robot_id)
+        both = (r1 >= 0) & (r2 >= 0) & (r1 != r2)
+        for a, b in zip(r1[both], r2[both]):
+            ia, ib = self._robot_list[int(a)].robot_id, self._robot_list[int(b)].robot_id
+            self._contacts.add((ia, ib) if ia < ib else (ib, ia))
+
+    # ------------------------------------------------------------------ sensors
+    def percept(self, robot_id: str, *, vision: bool) -> Percept:
+        self._ensure_built()
+        robot = self._robot(robot_id)
+        d = self.data
+        gyro = acc = (0.0, 0.0, 0.0)
+        if robot.gyro_adr >= 0:
+            gyro = _to_sim(np.degrees(d.sensordata[robot.gyro_adr:robot.gyro_adr + 3]))
+            acc = _to_sim(d.sensordata[robot.acc_adr:robot.acc_adr + 3])
+        q = d.qpos[robot.qpos_adr]
+        v = d.qvel[robot.dof_adr]
+        root = d.qpos[robot.root_qpos:robot.root_qpos + 7]
+        return Percept(
+            time=self.time, game=_default_game(), gyro=gyro, accel=acc,
+            joint_names=robot.joint_names, joint_angles=np.degrees(q).tolist(),
+            joint_velocities=np.degrees(v).tolist(), foot_resistance=self._frp(robot),
+            torso_position=(float(root[0]), float(root[1]), float(root[2])),
+            torso_quaternion=(float(root[3]), float(root[4]), float(root[5]), float(root[6])),
+            vision=self._vision(robot) if vision else None)
+
+    def _frp(self, robot: Robot) -> list[ForceResistance]:
+        if not robot.frp_geoms or self.data.ncon == 0:
+            return []
+        n = self.data.ncon
+        g1, g2 = self.data.contact.geom1[:n], self.data.contact.geom2[:n]
+        out: list[ForceResistance] = []
+        wrench = np.zeros(6)
+        for name, (body, geoms) in robot.frp_geoms.items():
+            total = np.zeros(3)
+            moment = np.zeros(3)
+            for i in np.nonzero(np.isin(g1, geoms) | np.isin(g2, geoms))[0]:
+                contact = self.data.contact[int(i)]
+                other = contact.geom2 if contact.geom1 in geoms else contact.geom1
+                if self._geom_robot[other] == self._geom_robot[geoms[0]]:
+                    continue
+                mujoco.mj_contactForce(self.model, self.data, int(i), wrench)
+                f = contact.frame.reshape(3, 3).T @ wrench[:3]
+                if contact.geom1 in geoms:
+                    f = -f
+                total += f
+                moment += f[2] * contact.pos
+            if total[2] <= 1e-6:
+                continue
+            rot = self.data.xmat[body].reshape(3, 3)
+            centre = moment / total[2] - self.data.xpos[body]
+            out.append(ForceResistance(name, _to_sim(rot.T @ centre), _to_sim(rot.T @ total)))
+        return out
+
+    def _camera(self, robot: Robot) -> tuple[np.ndarray, np.ndarray]:
+        body = robot.head_body if robot.head_body >= 0 else robot.root_body
+        return self.data.xpos[body], self.data.xmat[body].reshape(3, 3)
+
+    def _polar(self, local: np.ndarray) -> np.ndarray:
+        """Head-frame points (n, 3) -> (n, 3) distance, azimuth deg, elevation deg."""
+        dist = np.linalg.norm(local, axis=1)
+        az = np.degrees(np.arctan2(local[:, 1], local[:, 0]))
+        el = np.degrees(np.arctan2(local[:, 2], np.hypot(local[:, 0], local[:, 1])))
+        return np.stack([dist, az, el], axis=1)
+
+    def _visible(self, polar: np.ndarray) -> np.ndarray:
+        return ((np.abs(polar[:, 1]) <= VIEW_HALF_ANGLE) & (np.abs(polar[:, 2]) <= VIEW_HALF_ANGLE)
+                & (polar[:, 0] > 0.1))
+
+    def _noisy(self, polar: np.ndarray) -> np.ndarray:
+        if not self.vision_noise or len(polar) == 0:
+            return polar
+        noise = self.rng.normal(0.0, 1.0, polar.shape)
+        out = polar.copy()
+        out[:, 0] += noise[:, 0] * NOISE_DIST * polar[:, 0] / 100.0
+        out[:, 1] += noise[:, 1] * NOISE_THETA
+        out[:, 2] += noise[:, 2] * NOISE_PHI
+        return out
+
+    def _vision(self, robot: Robot) -> Vision:
+        cam_pos, cam_rot = self._camera(robot)
+        names: list[str] = list(self._landmarks)
+        points = [self._landmarks[n] for n in names]
+        names.append("B")
+        points.append(self.data.xpos[self._ball_body])
+        owners: list[tuple[str, int, str]] = []
+        for other in self._robot_list:
+            if other.label is None:
+                continue
+            for part, body in other.part_bodies.items():
+                owners.append((other.label[0], other.label[1], part))
+                points.append(self.data.xpos[body])
+        local = (np.asarray(points) - cam_pos) @ cam_rot + robot.calibration
+        polar = self._polar(local)
+        visible = self._visible(polar)
+        polar = self._noisy(polar)
+        vision = Vision()
+        n_marks = len(names)
+        for i in np.nonzero(visible[:n_marks])[0]:
+            d, a, e = polar[i]
+            vision.objects[names[i]] = Polar(float(d), float(a), float(e))
+        players: dict[tuple[str, int], SeenPlayer] = {}
+        for j in np.nonzero(visible[n_marks:])[0]:
+            team, unum, part = owners[j]
+            d, a, e = polar[n_marks + j]
+            seen = players.setdefault((team, unum), SeenPlayer(team, unum, {}))
+            seen.parts[part] = Polar(float(d), float(a), float(e))
+        vision.players = list(players.values())
+        vision.lines = self._seen_lines(cam_pos, cam_rot, robot)
+        return vision
+
+    def _seen_lines(self, cam_pos: np.ndarray, cam_rot: np.ndarray, robot: Robot) -> list[tuple[Polar, Polar]]:
+        """Field lines clipped to the view cone (sampled, then refined at the cone's edge)."""
+        if len(self._lines) == 0:
+            return []
+        t = np.linspace(0.0, 1.0, _LINE_SAMPLES)
+        a, b = self._lines[:, :3], self._lines[:, 3:]
+        pts = a[:, None, :] + (b - a)[:, None, :] * t[None, :, None]  # (lines, samples, 3)
+        local = (pts.reshape(-1, 3) - cam_pos) @ cam_rot + robot.calibration
+        polar = self._polar(local).reshape(len(a), _LINE_SAMPLES, 3)
+        visible = self._visible(polar.reshape(-1, 3)).reshape(len(a), _LINE_SAMPLES)
+        out: list[tuple[Polar, Polar]] = []
+        for i in np.nonzero(visible.any(axis=1))[0]:
+            idx = np.nonzero(visible[i])[0]
+            ends = []
+            for k, direction in ((idx[0], -1), (idx[-1], 1)):
+                ends.append(self._refine(a[i], b[i], t, k, direction, cam_pos, cam_rot, robot))
+            ends = self._noisy(np.array(ends))
+            out.append((Polar(*map(float, ends[0])), Polar(*map(float, ends[1]))))
+        return out
+
+    def _refine(self, a: np.ndarray, b: np.ndarray, t: np.ndarray, k: int, direction: int,
+                cam_pos: np.ndarray, cam_rot: np.ndarray, robot: Robot) -> np.ndarray:
+        inside = t[k]
+        outside_index = k + direction
+        if not 0 <= outside_index < len(t):
+            point = a + (b - a) * inside
+            return self._polar((((point - cam_pos) @ cam_rot) + robot.calibration)[None, :])[0]
+        outside = t[outside_index]
+        for _ in range(12):
+            mid = (inside + outside) / 2
+            point = a + (b - a) * mid
+            p = self._polar((((point - cam_pos) @ cam_rot) + robot.calibration)[None, :])
+            if self._visible(p)[0]:
+                inside = mid
+            else:
+                outside = mid
+        point = a + (b - a) * inside
+        return self._polar((((point - cam_pos) @ cam_rot) + robot.calibration)[None, :])[0]
+
+    # ------------------------------------------------------------------ snapshots
+    def _entity(self, name: str) -> EntitySnapshot:
+        d = self.data
+        if name == "ball":
+            q, v = d.qpos[self._ball_qpos:self._ball_qpos + 7], d.qvel[self._ball_dof:self._ball_dof + 6]
+            return EntitySnapshot("ball", tuple(q[:3]), tuple(q[3:7]), tuple(v[:3]), tuple(v[3:6]), model="ball")
+        robot = self._robots[name]
+        q = d.qpos[robot.root_qpos:robot.root_qpos + 7]
+        v = d.qvel[robot.root_dof:robot.root_dof + 6]
+        return EntitySnapshot(name, tuple(map(float, q[:3])), tuple(map(float, q[3:7])),
+                              tuple(map(float, v[:3])), tuple(map(float, v[3:6])),
+                              tuple(robot.joint_names), tuple(map(float, d.qpos[robot.qpos_adr])),
+                              tuple(map(float, d.qvel[robot.dof_adr])), model=robot.model_name)
+
+    def entity_names(self) -> list[str]:
+        return ["ball", *self._robots]
+
+    def snapshot(self) -> Snapshot:
+        self._ensure_built()
+        return Snapshot(self.cycle, self.time, True, {n: self._entity(n) for n in self.entity_names()})
+
+    def delta(self) -> Snapshot:
+        """Entities whose state changed since the previous delta() (all on the first call)."""
+        self._ensure_built()
+        changed: dict[str, EntitySnapshot] = {}
+        for name in self.entity_names():
+            e = self._entity(name)
+            vec = np.array((*e.position, *e.orientation, *e.linear_velocity, *e.angular_velocity,
+                            *e.joint_positions, *e.joint_velocities))
+            last = self._last_delta.get(name)
+            if last is None or last.shape != vec.shape or np.max(np.abs(last - vec)) > 1e-9:
+                changed[name] = e
+                self._last_delta[name] = vec
+        removed = tuple(n for n in list(self._last_delta) if n not in changed and n not in self.entity_names())
+        for n in removed:
+            self._last_delta.pop(n, None)
+        return Snapshot(self.cycle, self.time, False, changed, removed)
+
+    def apply_snapshot(self, snapshot: Snapshot, *, only: set[str] | None = None) -> None:
+        """Set entity states (resync, ghosts). Unknown robots in a full snapshot are created."""
+        for name, e in snapshot.entities.items():
+            if only is not None and name not in only:
+                continue
+            if name != "ball" and name not in self._robots:
+                if not e.model:
+                    continue
+                self.add_robot(name, e.model, e.position[0], e.position[1], 0.0)
+        self._ensure_built()
+        d = self.data
+        for name, e in snapshot.entities.items():
+            if only is not None and name not in only:
+                continue
+            if name == "ball":
+                d.qpos[self._ball_qpos:self._ball_qpos + 7] = (*e.position, *e.orientation)
+                d.qvel[self._ball_dof:self._ball_dof + 6] = (*e.linear_velocity, *e.angular_velocity)
+                continue
+            robot = self._robots.get(name)
+            if robot is None:
+                continue
+            d.qpos[robot.root_qpos:robot.root_qpos + 7] = (*e.position, *e.orientation)
+            d.qvel[robot.root_dof:robot.root_dof + 6] = (*e.linear_velocity, *e.angular_velocity)
+            index = {n: i for i, n in enumerate(robot.joint_names)}
+            for jn, q, v in zip(e.joint_names, e.joint_positions, e.joint_velocities):
+                i = index.get(jn)
+                if i is not None:
+                    d.qpos[robot.qpos_adr[i]] = q
+                    d.qvel[robot.dof_adr[i]] = v
+                    if robot.mode[i] == MODE_VELOCITY:
+                        robot.q_target[i] = q
+            self._write_ctrl(robot)
+        if snapshot.full and only is None:
+            self.cycle, self.time = snapshot.step, snapshot.time
+        mujoco.mj_forward(self.model, self.data)
+
+    # ------------------------------------------------------------------ generic entities
+    def spawn_entity(self, name: str, model: str, pose: tuple[float, float, float, float]) -> None:
+        """A robot model as a free entity: pose is (x, y, z, yaw_deg); z is ignored (stands)."""
+        x, y, _z, yaw = pose
+        self.add_robot(name, model, x, y, yaw)
+
+    def delete_entity(self, name: str) -> None:
+        if name == "ball":
+            raise ValueError("the ball belongs to the world and cannot be deleted")
+        self.remove_robot(name)
+
+    # ------------------------------------------------------------------ seed interface
+    def initialize(self, full_snapshot: Snapshot, bt_xml: str = "") -> None:
+        self.apply_snapshot(full_snapshot)
+
+    def wait_for_sync(self) -> None:
+        """Single process: nothing to wait for."""
+
+    def collect_asset_states(self) -> Snapshot:
+        return self.delta()
+
+    def send_state_update(self, delta: Snapshot) -> None:
+        self.apply_snapshot(delta)
+
+    def send_event(self, event: object) -> None:
+        """The MuJoCo node has no event consumers of its own."""
+
+    def shutdown(self) -> None:
+        self._robots.clear()
+
+
+def _default_game():  # type: ignore[no-untyped-def]
+    from sim_bridge.percept import GameStateView
+
+    return GameStateView()

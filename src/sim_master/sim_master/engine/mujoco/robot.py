@@ -1,0 +1,128 @@
+"""One robot in the engine: its model, its controller state, and its indices in MjModel.
+
+Controller state (velocity commands, servo targets, PD gains) lives here, not in MjModel,
+so that rebuilding the model when another robot joins or leaves changes nothing for this
+one (rcsssmj resets every robot's gains on recompilation)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import mujoco
+import numpy as np
+
+from sim_master.world.spec import ModelSpec
+
+_GROUPS = ("h", "ra", "la", "rl", "ll")  # SimSpark perception order: head, right arm, left arm, right leg, left leg
+
+MODE_VELOCITY = 0
+MODE_PD = 1
+
+
+def perception_order(names: list[str]) -> list[int]:
+    """Indices of the joints in the order SimSpark sends HJ (see samples/simspark)."""
+
+    def key(i: int) -> tuple[int, int]:
+        name = names[i]
+        for g, prefix in enumerate(_GROUPS):
+            if name.startswith(prefix) and name[len(prefix):len(prefix) + 1] == "j":
+                return (g, i)
+        return (len(_GROUPS), i)
+
+    return sorted(range(len(names)), key=key)
+
+
+@dataclass(slots=True)
+class Robot:
+    robot_id: str
+    model_name: str
+    spec: ModelSpec
+    bit_index: int
+    standing_height: float
+    initial_pose: tuple[float, float, float]  # x, y, yaw (deg) when created
+    label: tuple[str, int] | None = None
+    joint_names: list[str] = field(default_factory=list)  # perceptor names, perception order
+    effector_names: list[str] = field(default_factory=list)  # same order
+    lower: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    upper: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    max_speed: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    # controller state, per joint (perception order)
+    mode: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
+    v_cmd: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    q_target: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    kp: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    kd: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    dq_target: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    tau: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    # MjModel indices (refreshed after every rebuild)
+    qpos_adr: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    dof_adr: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    act_ids: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    root_qpos: int = 0
+    root_dof: int = 0
+    root_body: int = 0
+    head_body: int = -1
+    gyro_adr: int = -1
+    acc_adr: int = -1
+    body_ids: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    part_bodies: dict[str, int] = field(default_factory=dict)  # vision part -> body id
+    frp_geoms: dict[str, tuple[int, np.ndarray]] = field(default_factory=dict)  # name -> (body, geoms)
+    names_index: dict[str, int] = field(default_factory=dict)  # effector or perceptor name -> joint idx
+    camera_fov: float = 2.0944
+    calibration: np.ndarray = field(default_factory=lambda: np.zeros(3))  # vision offset, head frame
+
+    @staticmethod
+    def create(robot_id: str, model_name: str, spec: ModelSpec, bit_index: int,
+               standing_height: float, pose: tuple[float, float, float]) -> Robot:
+        joints = [j for j in spec.joints if j.kind == "revolute"]
+        order = perception_order([j.name for j in joints])
+        joints = [joints[i] for i in order]
+        n = len(joints)
+        robot = Robot(robot_id, model_name, spec, bit_index, standing_height, pose)
+        robot.joint_names = [j.name for j in joints]
+        robot.effector_names = [j.effector or j.name for j in joints]
+        robot.lower = np.array([j.lower for j in joints])
+        robot.upper = np.array([j.upper for j in joints])
+        robot.max_speed = np.array([j.velocity or 6.1395 for j in joints])
+        robot.mode = np.zeros(n, dtype=np.int8)
+        robot.v_cmd = np.zeros(n)
+        robot.q_target = np.clip(np.zeros(n), robot.lower, robot.upper)
+        robot.kp = np.zeros(n)
+        robot.kd = np.zeros(n)
+        robot.dq_target = np.zeros(n)
+        robot.tau = np.zeros(n)
+        robot.names_index = {**{name: i for i, name in enumerate(robot.joint_names)},
+                             **{name: i for i, name in enumerate(robot.effector_names)}}
+        cams = [link.camera_fov for link in spec.links if link.camera_fov]
+        robot.camera_fov = cams[0] if cams else 2.0944
+        return robot
+
+    def bind(self, model: mujoco.MjModel) -> None:
+        """Look up this robot's indices in a (re)built model."""
+        rid = self.robot_id
+        jids = [mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, f"{rid}/{n}") for n in self.joint_names]
+        self.qpos_adr = np.array([model.jnt_qposadr[j] for j in jids], dtype=np.int64)
+        self.dof_adr = np.array([model.jnt_dofadr[j] for j in jids], dtype=np.int64)
+        self.act_ids = np.array([mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_ACTUATOR, f"{rid}/{e}")
+                                 for e in self.effector_names], dtype=np.int64)
+        root = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, f"{rid}/root")
+        self.root_qpos, self.root_dof = int(model.jnt_qposadr[root]), int(model.jnt_dofadr[root])
+        self.root_body = int(model.jnt_bodyid[root])
+        bodies = [b for b in range(model.nbody)
+                  if mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_BODY, b).startswith(f"{rid}/")]
+        self.body_ids = np.array(bodies, dtype=np.int64)
+        self.part_bodies = {}
+        self.frp_geoms = {}
+        self.head_body = -1
+        for link in self.spec.links:
+            bid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, f"{rid}/{link.name}")
+            if link.vision_part:
+                self.part_bodies[link.vision_part] = bid
+            if link.camera_fov:
+                self.head_body = bid
+            if link.frp:
+                geoms = np.array([g for g in range(model.ngeom) if model.geom_bodyid[g] == bid], dtype=np.int64)
+                self.frp_geoms[link.frp] = (bid, geoms)
+        gyro = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SENSOR, f"{rid}/gyro")
+        acc = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SENSOR, f"{rid}/acc")
+        self.gyro_adr = int(model.sensor_adr[gyro]) if gyro >= 0 else -1
+        self.acc_adr = int(model.sensor_adr[acc]) if acc >= 0 else -1

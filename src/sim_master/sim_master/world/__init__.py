@@ -1,0 +1,1 @@
+"""Worlds: SDF files -> engine-neutral specs (the engines build their models from these)."""

@@ -1,0 +1,272 @@
+"""Reads the SDF subset our worlds and robots use into WorldSpec / ModelSpec.
+
+Anything outside the subset (meshes, other joint types, unknown elements) is rejected
+with an error naming the element and the file: a world that half-loads would simulate
+something the user did not write."""
+from __future__ import annotations
+
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+
+from sim_master.world.spec import (FieldSpec, Geometry, JointSpec, LinkSpec, ModelSpec, Shape,
+                                   WorldSpec)
+from sim_master.world.transforms import Transform
+
+SOCCER_NS: Final = "https://soccersim.invalid/sdf"
+_ALLOWED: Final[dict[str, set[str]]] = {
+    "sdf": {"world", "model"},
+    "world": {"physics", "gravity", "model", "soccer:field", "soccer:landmark", "soccer:line"},
+    "physics": {"max_step_size", "real_time_factor"},
+    "model": {"static", "pose", "link", "joint", "soccer:ball"},
+    "link": {"pose", "inertial", "collision", "visual", "sensor", "soccer:vision_part", "soccer:frp"},
+    "inertial": {"pose", "mass", "inertia"},
+    "inertia": {"ixx", "iyy", "izz", "ixy", "ixz", "iyz"},
+    "collision": {"pose", "geometry"},
+    "visual": {"pose", "geometry", "material"},
+    "geometry": {"box", "sphere", "cylinder", "capsule", "plane"},
+    "joint": {"parent", "child", "pose", "axis", "soccer:effector"},
+    "axis": {"xyz", "limit"},
+    "limit": {"lower", "upper", "effort", "velocity"},
+}
+
+
+class SdfError(ValueError):
+    """The file uses something outside the supported SDF subset, or is malformed."""
+
+
+def worlds_dir() -> Path:
+    """worlds/ of the installed package (or of the source tree when run from it)."""
+    try:
+        from ament_index_python.packages import get_package_share_directory
+
+        share = Path(get_package_share_directory("sim_master")) / "worlds"
+        if share.is_dir():
+            return share
+    except (ImportError, LookupError, OSError, ValueError):
+        pass
+    return Path(__file__).resolve().parents[2] / "worlds"
+
+
+def resolve_world(name_or_path: str) -> Path:
+    path = Path(name_or_path)
+    if path.suffix == ".sdf" and path.exists():
+        return path
+    candidate = worlds_dir() / f"{name_or_path}.sdf"
+    if candidate.exists():
+        return candidate
+    available = sorted(p.stem for p in worlds_dir().glob("*.sdf"))
+    raise SdfError(f"world {name_or_path!r} not found (available: {', '.join(available)})")
+
+
+def resolve_model(name: str) -> Path:
+    candidate = worlds_dir() / "models" / f"{name}.sdf"
+    if candidate.exists():
+        return candidate
+    raise SdfError(f"robot model {name!r} not found (available: {', '.join(available_models())})")
+
+
+def available_models() -> list[str]:
+    return sorted(p.stem for p in (worlds_dir() / "models").glob("*.sdf"))
+
+
+def _tag(el: ET.Element) -> str:
+    tag = el.tag
+    if tag.startswith("{"):
+        ns, _, local = tag[1:].partition("}")
+        return f"soccer:{local}" if ns == SOCCER_NS else f"{{{ns}}}{local}"
+    return tag
+
+
+def _check(el: ET.Element, path: str) -> None:
+    allowed = _ALLOWED.get(_tag(el))
+    if allowed is None:
+        return
+    for child in el:
+        tag = _tag(child)
+        if tag not in allowed and not (tag == "sensor" and _tag(el) == "link"):
+            raise SdfError(f"{path}: unsupported element <{tag}> in <{_tag(el)}>")
+        _check(child, path)
+
+
+def _text(el: ET.Element | None, default: str = "") -> str:
+    return (el.text or "").strip() if el is not None else default
+
+
+def _float(el: ET.Element | None, default: float) -> float:
+    return float(_text(el)) if el is not None and _text(el) else default
+
+
+def _find(el: ET.Element, tag: str) -> ET.Element | None:
+    for child in el:
+        if _tag(child) == tag:
+            return child
+    return None
+
+
+def _findall(el: ET.Element, tag: str) -> list[ET.Element]:
+    return [c for c in el if _tag(c) == tag]
+
+
+def _parse(path: Path) -> ET.Element:
+    try:
+        root = ET.parse(path).getroot()
+    except (OSError, ET.ParseError) as exc:
+        raise SdfError(f"{path}: {exc}") from exc
+    if _tag(root) != "sdf":
+        raise SdfError(f"{path}: root element is <{_tag(root)}>, expected <sdf>")
+    _check(root, str(path))
+    return root
+
+
+def load_world(name_or_path: str) -> WorldSpec:
+    path = resolve_world(name_or_path)
+    root = _parse(path)
+    world = _find(root, "world")
+    if world is None:
+        raise SdfError(f"{path}: no <world>")
+    spec = WorldSpec(name=world.get("name", path.stem))
+    physics = _find(world, "physics")
+    if physics is not None:
+        spec.timestep = _float(_find(physics, "max_step_size"), spec.timestep)
+    gravity = _find(world, "gravity")
+    if gravity is not None:
+        spec.gravity = tuple(float(v) for v in _text(gravity).split())  # type: ignore[assignment]
+    field_el = _find(world, "soccer:field")
+    if field_el is not None:
+        f = FieldSpec()
+        for key in ("length", "width", "goal_width", "goal_depth", "goal_height", "penalty_depth",
+                    "penalty_width", "center_radius", "ball_radius"):
+            if field_el.get(key) is not None:
+                setattr(f, key, float(field_el.get(key)))  # type: ignore[arg-type]
+        f.landmarks = {lm.get("name", ""): (float(lm.get("x", 0)), float(lm.get("y", 0)),
+                                            float(lm.get("z", 0)))
+                       for lm in _findall(world, "soccer:landmark")}
+        f.lines = [(float(ln.get("x1", 0)), float(ln.get("y1", 0)), float(ln.get("x2", 0)),
+                    float(ln.get("y2", 0))) for ln in _findall(world, "soccer:line")]
+        spec.field = f
+    spec.models = [_model(m, str(path)) for m in _findall(world, "model")]
+    return spec
+
+
+def load_model(name_or_path: str) -> ModelSpec:
+    path = Path(name_or_path) if name_or_path.endswith(".sdf") else resolve_model(name_or_path)
+    root = _parse(path)
+    model = _find(root, "model")
+    if model is None:
+        raise SdfError(f"{path}: no <model>")
+    return _model(model, str(path))
+
+
+def _model(el: ET.Element, path: str) -> ModelSpec:
+    name = el.get("name") or ""
+    spec = ModelSpec(name=name, static=_text(_find(el, "static")) in ("true", "1"),
+                     is_ball=_find(el, "soccer:ball") is not None)
+    pose_el = _find(el, "pose")
+    if pose_el is not None:
+        spec.pose = Transform.from_sdf_pose(_text(pose_el))
+    link_els = _findall(el, "link")
+    joint_els = _findall(el, "joint")
+    raw_link_pose = {l.get("name", ""): _find(l, "pose") for l in link_els}
+    resolved: dict[str, Transform] = {"__model__": Transform.identity()}
+
+    def frame(name: str, stack: tuple[str, ...] = ()) -> Transform:
+        if name in resolved:
+            return resolved[name]
+        if name not in raw_link_pose:
+            raise SdfError(f"{path}: pose relative_to unknown frame {name!r} in model {spec.name!r}")
+        if name in stack:
+            raise SdfError(f"{path}: cyclic relative_to through {name!r}")
+        pose_el = raw_link_pose[name]
+        local = Transform.from_sdf_pose(_text(pose_el)) if pose_el is not None else Transform.identity()
+        base = pose_el.get("relative_to", "__model__") if pose_el is not None else "__model__"
+        resolved[name] = frame(base, stack + (name,)) @ local
+        return resolved[name]
+
+    for link_el in link_els:
+        spec.links.append(_link(link_el, frame(link_el.get("name", "")), path))
+    for joint_el in joint_els:
+        spec.joints.append(_joint(joint_el, frame, path, spec.name))
+    return spec
+
+
+def _shape(el: ET.Element, path: str) -> Shape:
+    pose_el = _find(el, "pose")
+    pose = Transform.from_sdf_pose(_text(pose_el)) if pose_el is not None else Transform.identity()
+    geometry = _find(el, "geometry")
+    if geometry is None or len(geometry) != 1:
+        raise SdfError(f"{path}: <{_tag(el)} name={el.get('name')!r}> needs exactly one geometry")
+    g = geometry[0]
+    kind = _tag(g)
+    if kind == "box":
+        size = tuple(float(v) for v in _text(_find(g, "size")).split())
+    elif kind == "sphere":
+        size = (_float(_find(g, "radius"), 0.0),)
+    elif kind in ("cylinder", "capsule"):
+        size = (_float(_find(g, "radius"), 0.0), _float(_find(g, "length"), 0.0))
+    elif kind == "plane":
+        size = tuple(float(v) for v in _text(_find(g, "size"), "100 100").split())
+    else:  # pragma: no cover - _check rejects these already
+        raise SdfError(f"{path}: unsupported geometry <{kind}>")
+    return Shape(el.get("name", ""), pose, Geometry(kind, size))
+
+
+def _link(el: ET.Element, pose: Transform, path: str) -> LinkSpec:
+    link = LinkSpec(name=el.get("name", ""), pose=pose)
+    inertial = _find(el, "inertial")
+    if inertial is not None:
+        link.mass = _float(_find(inertial, "mass"), 0.0)
+        ipose = _find(inertial, "pose")
+        if ipose is not None:
+            link.inertial_pose = Transform.from_sdf_pose(_text(ipose))
+        inertia = _find(inertial, "inertia")
+        if inertia is not None:
+            link.inertia = (_float(_find(inertia, "ixx"), 0.0), _float(_find(inertia, "iyy"), 0.0),
+                            _float(_find(inertia, "izz"), 0.0))
+    link.collisions = [_shape(c, path) for c in _findall(el, "collision")]
+    link.visuals = [_shape(v, path) for v in _findall(el, "visual")]
+    link.vision_part = _text(_find(el, "soccer:vision_part"))
+    frp = _find(el, "soccer:frp")
+    link.frp = frp.get("name", "") if frp is not None else ""
+    for sensor in _findall(el, "sensor"):
+        kind = sensor.get("type", "")
+        if kind == "imu":
+            link.imu = True
+        elif kind == "camera":
+            camera = _find(sensor, "camera")
+            link.camera_fov = _float(_find(camera, "horizontal_fov") if camera is not None else None, 2.0944)
+        else:
+            raise SdfError(f"{path}: unsupported sensor type {kind!r} on link {link.name!r}")
+    return link
+
+
+def _joint(el: ET.Element, frame, path: str, model: str) -> JointSpec:  # type: ignore[no-untyped-def]
+    name, kind = el.get("name", ""), el.get("type", "")
+    if kind not in ("revolute", "fixed"):
+        raise SdfError(f"{path}: joint {name!r} in model {model!r} has unsupported type {kind!r}")
+    parent, child = _text(_find(el, "parent")), _text(_find(el, "child"))
+    pose_el = _find(el, "pose")
+    local = Transform.from_sdf_pose(_text(pose_el)) if pose_el is not None else Transform.identity()
+    base = pose_el.get("relative_to", child) if pose_el is not None else child
+    pose = frame(base) @ local
+    joint = JointSpec(name=name, kind=kind, parent=parent, child=child, pose=pose,
+                      effector=_text(_find(el, "soccer:effector")))
+    axis = _find(el, "axis")
+    if kind == "revolute":
+        if axis is None:
+            raise SdfError(f"{path}: revolute joint {name!r} needs an <axis>")
+        xyz = np.array([float(v) for v in _text(_find(axis, "xyz"), "0 0 1").split()])
+        xyz = pose.rot @ (xyz / np.linalg.norm(xyz))  # expressed in the joint frame
+        joint.axis = (float(xyz[0]), float(xyz[1]), float(xyz[2]))
+        limit = _find(axis, "limit")
+        if limit is not None:
+            joint.lower = _float(_find(limit, "lower"), joint.lower)
+            joint.upper = _float(_find(limit, "upper"), joint.upper)
+            joint.effort = _float(_find(limit, "effort"), 0.0)
+            joint.velocity = _float(_find(limit, "velocity"), 0.0)
+    return joint
+
+

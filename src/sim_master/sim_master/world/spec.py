@@ -1,0 +1,96 @@
+"""Engine-neutral description of a world: what the SDF says, resolved to the model frame."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field as _field
+
+from sim_master.world.transforms import Transform
+
+
+@dataclass(slots=True)
+class Geometry:
+    shape: str  # box, sphere, cylinder, capsule, plane
+    size: tuple[float, ...]  # box: x y z; sphere: r; cylinder/capsule: r, length; plane: x y
+
+
+@dataclass(slots=True)
+class Shape:
+    name: str
+    pose: Transform  # in the link frame
+    geometry: Geometry
+
+
+@dataclass(slots=True)
+class LinkSpec:
+    name: str
+    pose: Transform  # in the model frame
+    mass: float = 0.0
+    inertia: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    inertial_pose: Transform = _field(default_factory=Transform.identity)  # in the link frame
+    collisions: list[Shape] = _field(default_factory=list)
+    visuals: list[Shape] = _field(default_factory=list)
+    vision_part: str = ""  # how other robots' vision names this link (head, lfoot, ...)
+    frp: str = ""  # foot pressure sensor name (lf, rf, lf1, rf1)
+    imu: bool = False  # gyro + accelerometer on this link
+    camera_fov: float | None = None  # rad, horizontal and vertical
+
+
+@dataclass(slots=True)
+class JointSpec:
+    name: str  # perceptor name (hj1, ...)
+    kind: str  # revolute, fixed
+    parent: str
+    child: str
+    pose: Transform  # in the model frame
+    axis: tuple[float, float, float] = (0.0, 0.0, 1.0)  # in the model frame
+    lower: float = -1e9
+    upper: float = 1e9
+    effort: float = 0.0
+    velocity: float = 0.0
+    effector: str = ""  # effector name (he1, ...)
+
+
+@dataclass(slots=True)
+class ModelSpec:
+    name: str
+    pose: Transform = _field(default_factory=Transform.identity)  # in the world
+    static: bool = False
+    is_ball: bool = False
+    links: list[LinkSpec] = _field(default_factory=list)
+    joints: list[JointSpec] = _field(default_factory=list)
+
+    def link(self, name: str) -> LinkSpec:
+        for link in self.links:
+            if link.name == name:
+                return link
+        raise KeyError(name)
+
+    def root_link(self) -> LinkSpec:
+        children = {j.child for j in self.joints}
+        roots = [link for link in self.links if link.name not in children]
+        if len(roots) != 1:
+            raise ValueError(f"model {self.name!r} must have exactly one root link, has {len(roots)}")
+        return roots[0]
+
+
+@dataclass(slots=True)
+class FieldSpec:
+    length: float = 30.0
+    width: float = 20.0
+    goal_width: float = 2.1
+    goal_depth: float = 0.6
+    goal_height: float = 0.8
+    penalty_depth: float = 1.8
+    penalty_width: float = 6.0
+    center_radius: float = 2.0
+    ball_radius: float = 0.042
+    landmarks: dict[str, tuple[float, float, float]] = _field(default_factory=dict)
+    lines: list[tuple[float, float, float, float]] = _field(default_factory=list)
+
+
+@dataclass(slots=True)
+class WorldSpec:
+    name: str
+    timestep: float = 0.005
+    gravity: tuple[float, float, float] = (0.0, 0.0, -9.81)
+    field: FieldSpec = _field(default_factory=FieldSpec)
+    models: list[ModelSpec] = _field(default_factory=list)

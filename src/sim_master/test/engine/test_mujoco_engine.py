@@ -1,0 +1,200 @@
+"""The MuJoCo engine on real physics: standing, joints, ball, goal, vision, sensors."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sim_master.engine.mujoco.engine import MujocoEngine
+from sim_master.snapshot import Snapshot
+
+G = 9.81
+
+
+@pytest.fixture
+def engine() -> MujocoEngine:
+    return MujocoEngine(vision_noise=False, seed=3)
+
+
+def run(engine: MujocoEngine, seconds: float) -> None:
+    for _ in range(round(seconds / engine.cycle_dt)):
+        engine.step()
+
+
+def test_beamed_nao_stands_for_ten_seconds(engine: MujocoEngine) -> None:
+    engine.add_robot("a", "nao", -3.0, 1.0, 0.0)
+    engine.teleport_robot("a", -5.0, 2.0, 45.0)
+    heights = []
+    for _ in range(500):
+        engine.step()
+        heights.append(engine.robot_pose("a")[0][2])
+    # The torso centre of the Nao stands at 0.385 m above its soles (link lengths of the
+    # SimSpark Nao); it may sink a few mm into the soft contacts but never sag or fall.
+    assert 0.37 < min(heights) and max(heights) < 0.41
+    (x, y, _), _ = engine.robot_pose("a")
+    assert math.hypot(x + 5.0, y - 2.0) < 0.05
+    assert engine.robot_yaw("a") == pytest.approx(45.0, abs=2.0)
+
+
+def test_joint_moves_at_commanded_speed_and_stops_at_its_limit(engine: MujocoEngine) -> None:
+    engine.add_robot("a", "nao", -2.0, 0.0, 0.0)
+    assert engine.set_joint_velocities("a", {"he1": 1.0}) == []
+    run(engine, 0.1)
+    start = engine.percept("a", vision=False).joint_angles[0]
+    run(engine, 0.5)
+    moved = engine.percept("a", vision=False).joint_angles[0] - start
+    assert math.radians(moved) / 0.5 == pytest.approx(1.0, rel=0.1)
+    run(engine, 2.0)  # hj1 stops at +120 deg
+    assert engine.percept("a", vision=False).joint_angles[0] == pytest.approx(120.0, abs=1.5)
+
+
+def test_speed_is_clamped_to_the_joint_maximum(engine: MujocoEngine) -> None:
+    engine.add_robot("a", "nao", -2.0, 0.0, 0.0)
+    engine.set_joint_velocities("a", {"hj1": 100.0})
+    run(engine, 0.1)
+    start = engine.percept("a", vision=False).joint_angles[0]
+    run(engine, 0.1)
+    speed = math.radians(engine.percept("a", vision=False).joint_angles[0] - start) / 0.1
+    assert speed == pytest.approx(6.1395, rel=0.1)
+
+
+def test_bad_commands_are_rejected_one_by_one(engine: MujocoEngine) -> None:
+    engine.add_robot("a", "nao", -2.0, 0.0, 0.0)
+    errors = engine.set_joint_velocities("a", {"he2": float("nan"), "llj7": 1.0, "he1": 0.5})
+    assert len(errors) == 2 and "non-finite" in errors[0] and "llj7" in errors[1]
+    errors = engine.set_joint_pd("a", {"he1": (0.0, 0.0, float("inf"), 0.0, 0.0), "lae1": (0, 0, -1, 0, 0)})
+    assert len(errors) == 2
+    run(engine, 0.2)
+    assert np.isfinite(engine.data.qpos).all()
+    assert engine.percept("a", vision=False).joint_angles[0] > 3.0  # he1 still moves
+
+
+def test_pd_command_reaches_its_target(engine: MujocoEngine) -> None:
+    engine.add_robot("a", "nao", -2.0, 0.0, 0.0)
+    engine.set_joint_pd("a", {"he1": (math.radians(30), 0.0, 5.0, 0.1, 0.0)})
+    run(engine, 1.0)
+    assert engine.percept("a", vision=False).joint_angles[0] == pytest.approx(30.0, abs=2.0)
+
+
+def test_ball_dropped_from_one_metre_comes_to_rest(engine: MujocoEngine) -> None:
+    engine.set_ball((3.0, 2.0, 1.0))
+    run(engine, 4.0)
+    x, y, z = engine.ball_position()
+    assert z == pytest.approx(engine.field.ball_radius, abs=0.005)
+    assert np.linalg.norm(engine.ball_velocity()) < 0.05
+    assert math.hypot(x - 3.0, y - 2.0) < 0.5
+
+
+def test_ball_rolled_into_the_goal_crosses_the_line_inside_it(engine: MujocoEngine) -> None:
+    r = engine.field.ball_radius
+    engine.set_ball((13.0, 0.3, r), (4.0, 0.0, 0.0))
+    crossed = None
+    for _ in range(150):
+        engine.step()
+        x, y, z = engine.ball_position()
+        if crossed is None and x > engine.field.length / 2 + r:
+            crossed = (x, y, z)
+    assert crossed is not None, "the ball never crossed the goal line"
+    assert abs(crossed[1]) < engine.field.goal_width / 2 and crossed[2] < engine.field.goal_height
+    x, _, _ = engine.ball_position()
+    assert engine.field.length / 2 < x < engine.field.length / 2 + engine.field.goal_depth  # net holds it
+
+
+def test_vision_sees_the_ball_where_geometry_says_and_nothing_behind(engine: MujocoEngine) -> None:
+    engine.add_robot("a", "nao", -2.0, 0.0, 0.0)
+    run(engine, 0.2)
+    r = engine.field.ball_radius
+    engine.set_ball((1.0, 1.0, r))
+    engine.step()
+    vision = engine.percept("a", vision=True).vision
+    assert vision is not None
+    head = engine.data.xpos[engine._robots["a"].head_body]
+    rel = np.array(engine.ball_position()) - head
+    ball = vision.objects["B"]
+    assert ball.distance == pytest.approx(float(np.linalg.norm(rel)), abs=0.02)
+    assert ball.azimuth == pytest.approx(math.degrees(math.atan2(rel[1], rel[0])), abs=1.0)
+    assert ball.elevation == pytest.approx(math.degrees(math.atan2(rel[2], math.hypot(rel[0], rel[1]))), abs=1.0)
+    assert {"F1R", "F2R", "G1R", "G2R"} <= set(vision.objects)
+    assert not {"F1L", "F2L", "G1L", "G2L"} & set(vision.objects)  # behind the head
+    engine.set_ball((-5.0, 0.0, r))
+    engine.step()
+    assert "B" not in engine.percept("a", vision=True).vision.objects  # type: ignore[union-attr]
+    assert vision.lines and all(abs(p.azimuth) <= 60.5 for line in vision.lines for p in line)
+
+
+def test_other_labelled_robots_are_seen_with_their_parts(engine: MujocoEngine) -> None:
+    engine.add_robot("a", "nao", -2.0, 0.0, 0.0)
+    engine.add_robot("b", "nao", 1.0, 0.0, 180.0)
+    engine.set_label("b", "Beta", 7)
+    engine.step()
+    (seen,) = engine.percept("a", vision=True).vision.players  # type: ignore[union-attr]
+    assert (seen.team, seen.unum) == ("Beta", 7)
+    assert {"head", "lfoot", "rfoot"} <= set(seen.parts)
+    assert seen.parts["head"].distance == pytest.approx(3.0, abs=0.1)
+
+
+def test_standing_sensors_match_the_references(engine: MujocoEngine) -> None:
+    engine.add_robot("a", "nao", -2.0, 0.0, 0.0)
+    run(engine, 1.0)
+    p = engine.percept("a", vision=False)
+    assert p.accel == pytest.approx((0.0, 0.0, G), abs=0.3)
+    assert np.linalg.norm(p.gyro) < 1.0  # deg/s
+    assert [f.name for f in p.foot_resistance] == ["lf", "rf"]
+    weight = engine.model.body_subtreemass[engine._robots["a"].root_body] * G
+    for frp in p.foot_resistance:
+        assert frp.force[2] == pytest.approx(weight / 2, rel=0.1)  # samples: 22.60 N each
+    assert len(p.joint_names) == 22 and p.joint_names[:3] == ["hj1", "hj2", "raj1"]
+
+
+def test_a_lifted_robot_has_no_foot_pressure(engine: MujocoEngine) -> None:
+    engine.add_robot("a", "nao", -2.0, 0.0, 0.0)
+    engine.step()
+    root = engine._robots["a"].root_qpos
+    engine.data.qpos[root + 2] = 1.5
+    engine.step()
+    assert engine.percept("a", vision=False).foot_resistance == []
+
+
+def test_toes_exist_only_on_type_4(engine: MujocoEngine) -> None:
+    engine.add_robot("t", "nao4", 0.0, 0.0, 0.0)
+    names = engine.joint_names("t")
+    assert len(names) == 24 and {"llj7", "rlj7"} <= set(names)
+    with pytest.raises(ValueError, match="available"):
+        engine.add_robot("x", "t800", 0.0, 0.0, 0.0)
+
+
+def test_adding_and_removing_robots_keeps_the_others_state_and_gains(engine: MujocoEngine) -> None:
+    engine.add_robot("a", "nao", -2.0, 0.0, 0.0)
+    engine.set_joint_pd("a", {"lae1": (-1.0, 0.0, 3.0, 0.2, 0.0)})
+    engine.set_joint_velocities("a", {"he1": 0.5})
+    run(engine, 0.5)
+    before = engine.snapshot().entities["a"]
+    gains = engine.model.actuator_biasprm[engine._robots["a"].act_ids].copy()
+    engine.add_robot("b", "nao", 5.0, 5.0, 0.0)
+    engine.step()
+    engine.remove_robot("b")
+    engine.step()
+    after = engine.snapshot().entities["a"]
+    assert np.allclose(engine.model.actuator_biasprm[engine._robots["a"].act_ids], gains)
+    # Two cycles of motion at 0.5 rad/s, nothing else: no reset, no jump.
+    moved = np.abs(np.array(after.joint_positions) - np.array(before.joint_positions))
+    assert moved.max() < 0.5 * 2 * engine.cycle_dt * 1.5
+    assert np.allclose(after.position, before.position, atol=1e-3)
+
+
+def test_snapshots_round_trip_and_restore(engine: MujocoEngine) -> None:
+    engine.add_robot("a", "nao", 1.0, 1.0, 0.0)
+    engine.set_ball((2.0, 0.0, 0.5))
+    run(engine, 0.3)
+    full = engine.snapshot()
+    assert Snapshot.from_bytes(full.to_bytes()) == full
+    first = engine.delta()
+    assert set(first.entities) == {"ball", "a"}
+    run(engine, 1.0)
+    engine.apply_snapshot(full)
+    again = engine.snapshot()
+    assert again.digest() == full.digest()
+    other = MujocoEngine(vision_noise=False)
+    other.apply_snapshot(full)
+    assert other.snapshot().digest() == full.digest()

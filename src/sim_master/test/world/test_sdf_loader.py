@@ -1,0 +1,43 @@
+"""The SDF subset: worlds and robots load; anything else fails naming element and file."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sim_master.world.sdf_loader import SdfError, load_model, load_world
+
+
+def test_simspark_and_fifa_worlds() -> None:
+    simspark = load_world("simspark_field")
+    assert (simspark.field.length, simspark.field.width, simspark.field.ball_radius) == (30.0, 20.0, 0.042)
+    assert simspark.field.landmarks["G1R"] == (15.0, 1.05, 0.8)
+    assert len(simspark.field.lines) == 5 + 6 + 10
+    fifa = load_world("fifa_field")
+    assert (fifa.field.length, fifa.field.width, fifa.field.goal_width) == (105.0, 68.0, 7.32)
+    assert len(fifa.field.landmarks) == 30
+
+
+def test_nao_joints_limits_and_masses() -> None:
+    nao = load_model("nao0")
+    joints = {j.name: j for j in nao.joints}
+    assert len(joints) == 22 and joints["hj1"].effector == "he1"
+    assert joints["llj4"].lower == pytest.approx(-2.2689, abs=1e-3)  # knee -130 deg
+    assert sum(link.mass for link in nao.links) == pytest.approx(4.6, abs=0.2)
+    assert nao.link("torso").pose.pos[2] == 0.0 and nao.root_link().name == "torso"
+
+
+def test_unsupported_elements_are_named_with_the_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.sdf"
+    bad.write_text('<sdf version="1.9"><model name="m"><link name="l"><collision name="c">'
+                   "<geometry><mesh><uri>x.dae</uri></mesh></geometry></collision></link></model></sdf>")
+    with pytest.raises(SdfError, match=r"bad\.sdf: unsupported element <mesh> in <geometry>"):
+        load_model(str(bad))
+    prismatic = tmp_path / "slide.sdf"
+    prismatic.write_text('<sdf version="1.9"><model name="m"><link name="a"/><link name="b"/>'
+                         '<joint name="j" type="prismatic"><parent>a</parent><child>b</child></joint>'
+                         "</model></sdf>")
+    with pytest.raises(SdfError, match="unsupported type 'prismatic'"):
+        load_model(str(prismatic))
+    with pytest.raises(SdfError, match="not found"):
+        load_world("moon_field")
