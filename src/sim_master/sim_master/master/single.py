@@ -57,7 +57,7 @@ class SingleModeServer:
         self.players = PlayerTable()
         self._robot_of: dict[tuple[str, int], str] = {}
         self.world = EngineWorld(self.engine, self._robot_of)
-        self.referee = Referee(config.rules, self.world)
+        self.referee = Referee.create(config.rules, self.world)
         self.hearing = Hearing()
         self.calls = LoopCalls()
         self.stats = CycleStats()
@@ -75,12 +75,12 @@ class SingleModeServer:
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
-        from sim_bridge.dialects.rcsssmj import RcssmjDialect
+        from sim_bridge.dialects.rcsssmj import RcsssmjDialect
         from sim_bridge.dialects.simspark import SimSparkDialect
 
         c = self.config
         for source, dialect, port in (("simspark", SimSparkDialect(), c.simspark_port),
-                                      ("rcsssmj", RcssmjDialect(), c.rcsssmj_port)):
+                                      ("rcsssmj", RcsssmjDialect(), c.rcsssmj_port)):
             if port is None:
                 continue
             server = AgentServer(dialect, c.host, port, sync=c.sync, sync_timeout=c.sync_timeout)
@@ -124,6 +124,8 @@ class SingleModeServer:
         t1 = time.perf_counter()
         self.engine.step()
         events = self.referee.step(self.engine.cycle_dt)
+        if any(e.kind == "sides_swapped" for e in events):
+            self._swap_sides()
         t2 = time.perf_counter()
         self._send_percepts()
         for hook in self.cycle_hooks:
@@ -137,6 +139,15 @@ class SingleModeServer:
                 self._step_done.set()
                 self._step_done = None
         return True
+
+    def _swap_sides(self) -> None:
+        """Half time with a change of ends: every registered player changes side."""
+        self._robot_of.clear()
+        for p in self.players:
+            if p.registered:
+                p.side = "right" if p.side == "left" else "left"
+                self._robot_of[(p.side, p.unum)] = p.robot_id
+        self._team_counts = {"left": self._team_counts["right"], "right": self._team_counts["left"]}
 
     def _idle_until(self, pacer: RealTimePacer) -> None:
         """Real time: keep sockets serviced while waiting for the next 20 ms tick."""

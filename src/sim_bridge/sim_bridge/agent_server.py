@@ -1,0 +1,280 @@
+"""The TCP agent port of one dialect: accept, frame, parse, wait for (syn), send perceptions.
+
+Single-threaded (selectors, non-blocking sockets): the master calls it from its loop.
+What broke the reference servers is handled per connection: a zero or huge length
+prefix, garbage, half a message then silence, a peer that never reads (its output buffer
+is bounded), an agent that never sends (syn) (marked lagging after its timeout; the
+match goes on; it resumes when it answers). Every offender is logged with its peer."""
+from __future__ import annotations
+
+import logging
+import selectors
+import socket
+import time
+from dataclasses import dataclass, field
+from typing import Final
+
+from sim_bridge.commands import Command, Syn
+from sim_bridge.dialects.base import Dialect
+from sim_bridge.framing import DEFAULT_MAX_MESSAGE, FrameDecoder, FramingError, encode_frame
+from sim_bridge.percept import Percept
+
+_log = logging.getLogger("sim_bridge.agents")
+READ_CHUNK: Final = 65536
+GRACE_PERCEPTIONS: Final = 5  # like SimSpark: an agent is not waited for in its first cycles
+
+
+@dataclass(slots=True)
+class AgentConnected:
+    agent_id: str
+    peer: str
+
+
+@dataclass(slots=True)
+class AgentCommands:
+    agent_id: str
+    commands: list[Command]
+
+
+@dataclass(slots=True)
+class AgentDisconnected:
+    agent_id: str
+    reason: str
+
+
+@dataclass(slots=True)
+class AgentError:
+    agent_id: str
+    message: str
+
+
+@dataclass(slots=True)
+class AgentLagging:
+    agent_id: str
+
+
+AgentEvent = AgentConnected | AgentCommands | AgentDisconnected | AgentError | AgentLagging
+
+
+@dataclass(slots=True)
+class AgentInfo:
+    agent_id: str
+    peer: str
+    lagging: bool
+    perceptions: int
+
+
+@dataclass(slots=True)
+class _Connection:
+    agent_id: str
+    sock: socket.socket
+    peer: str
+    decoder: FrameDecoder
+    out: bytearray = field(default_factory=bytearray)
+    synced: bool = False
+    lagging: bool = False
+    perceptions: int = 0
+    cycles: int = 0  # cycles since the connection was accepted (vision phase)
+    last_data: float = field(default_factory=time.monotonic)
+    writing: bool = False
+
+
+class AgentServer:
+    def __init__(self, dialect: Dialect, host: str = "127.0.0.1", port: int = 0, *, sync: bool = False,
+                 sync_timeout: float = 1.0, max_message: int = DEFAULT_MAX_MESSAGE,
+                 max_outbuf: int = 1 << 20, stall_timeout: float = 5.0,
+                 log: logging.Logger = _log) -> None:
+        self.dialect = dialect
+        self.host, self.port = host, port
+        self.sync, self.sync_timeout = sync, sync_timeout
+        self.max_message, self.max_outbuf, self.stall_timeout = max_message, max_outbuf, stall_timeout
+        self.log = log
+        self._selector = selectors.DefaultSelector()
+        self._listener: socket.socket | None = None
+        self._conns: dict[str, _Connection] = {}
+        self._by_fd: dict[int, _Connection] = {}
+        self._next_id = 1
+        self._events: list[AgentEvent] = []
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((self.host, self.port))
+        listener.listen(128)
+        listener.setblocking(False)
+        self.port = listener.getsockname()[1]
+        self._listener = listener
+        self._selector.register(listener, selectors.EVENT_READ, None)
+
+    def close(self) -> None:
+        for conn in list(self._conns.values()):
+            self._drop(conn, "server shutting down", log=False)
+        if self._listener is not None:
+            self._selector.unregister(self._listener)
+            self._listener.close()
+            self._listener = None
+        self._selector.close()
+
+    # ------------------------------------------------------------------ input
+    def poll(self, timeout: float = 0.0) -> list[AgentEvent]:
+        """Accept, read and parse whatever is there (waits at most `timeout`)."""
+        for key, mask in self._selector.select(timeout):
+            if key.data is None:
+                self._accept()
+                continue
+            conn = self._by_fd.get(key.fd)
+            if conn is None:
+                continue
+            if mask & selectors.EVENT_WRITE:
+                self._flush(conn)
+            if mask & selectors.EVENT_READ and conn.agent_id in self._conns:
+                self._read(conn)
+        self._check_stalls()
+        events, self._events = self._events, []
+        return events
+
+    def collect_cycle(self, deadline_s: float | None = None) -> list[AgentEvent]:
+        """Sync mode: return once every waited-for agent has synced or timed out."""
+        events = self.poll(0.0)
+        if not self.sync:
+            return events
+        start = time.monotonic()
+        limit = start + (deadline_s if deadline_s is not None else self.sync_timeout)
+        while True:
+            waiting = [c for c in self._conns.values()
+                       if not c.synced and not c.lagging and c.perceptions > GRACE_PERCEPTIONS]
+            if not waiting:
+                break
+            now = time.monotonic()
+            if now >= limit:
+                for conn in waiting:
+                    conn.lagging = True
+                    self.log.warning("agent %s (%s) sent no (syn) within %.2f s: lagging",
+                                     conn.agent_id, conn.peer, self.sync_timeout)
+                    events.append(AgentLagging(conn.agent_id))
+                break
+            events += self.poll(min(limit - now, 0.05))
+        for conn in self._conns.values():
+            conn.synced = False
+        return events
+
+    def _accept(self) -> None:
+        assert self._listener is not None
+        while True:
+            try:
+                sock, addr = self._listener.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as exc:
+                self.log.warning("accept failed: %s", exc)
+                return
+            sock.setblocking(False)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            agent_id = f"{self.dialect.name}-{self._next_id}"
+            self._next_id += 1
+            conn = _Connection(agent_id, sock, f"{addr[0]}:{addr[1]}", FrameDecoder(self.max_message))
+            self._conns[agent_id] = conn
+            self._by_fd[sock.fileno()] = conn
+            self._selector.register(sock, selectors.EVENT_READ, agent_id)
+            self._events.append(AgentConnected(agent_id, conn.peer))
+
+    def _read(self, conn: _Connection) -> None:
+        try:
+            data = conn.sock.recv(READ_CHUNK)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as exc:
+            self._drop(conn, f"connection error: {exc}")
+            return
+        if not data:
+            self._drop(conn, "peer closed the connection")
+            return
+        conn.last_data = time.monotonic()
+        try:
+            frames = conn.decoder.feed(data)
+        except FramingError as exc:
+            self._drop(conn, f"framing error: {exc}")
+            return
+        for frame in frames:
+            commands, errors = self.dialect.parse_actions(frame)
+            for error in errors:
+                self._events.append(AgentError(conn.agent_id, f"{conn.peer}: {error}"))
+            if self.dialect.any_message_syncs or any(isinstance(c, Syn) for c in commands):
+                conn.synced = True
+                if conn.lagging:
+                    conn.lagging = False
+                    self.log.info("agent %s (%s) answers again", conn.agent_id, conn.peer)
+            if commands:
+                self._events.append(AgentCommands(conn.agent_id, commands))
+
+    def _check_stalls(self) -> None:
+        now = time.monotonic()
+        for conn in list(self._conns.values()):
+            if conn.decoder.pending and now - conn.last_data > self.stall_timeout:
+                self._drop(conn, f"stalled mid-message ({conn.decoder.pending} bytes of a frame "
+                                 f"for {self.stall_timeout:.1f} s)")
+
+    # ------------------------------------------------------------------ output
+    def wants_vision(self, agent_id: str) -> bool:
+        """Call once per cycle per agent: vision every Nth cycle of its connection."""
+        conn = self._conns.get(agent_id)
+        if conn is None:
+            return False
+        conn.cycles += 1
+        return (conn.cycles - 1) % self.dialect.vision_interval == 0
+
+    def send_percept(self, agent_id: str, percept: Percept) -> None:
+        conn = self._conns.get(agent_id)
+        if conn is None:
+            return
+        self.send_raw(conn.agent_id, self.dialect.encode_percept(percept))
+        conn.perceptions += 1
+
+    def send_raw(self, agent_id: str, payload: bytes) -> None:
+        conn = self._conns.get(agent_id)
+        if conn is None:
+            return
+        conn.out += encode_frame(payload)
+        if len(conn.out) > self.max_outbuf:
+            self._drop(conn, f"not reading its perceptions ({len(conn.out)} bytes queued)")
+            return
+        self._flush(conn)
+
+    def _flush(self, conn: _Connection) -> None:
+        try:
+            sent = conn.sock.send(conn.out)
+            del conn.out[:sent]
+        except (BlockingIOError, InterruptedError):
+            pass
+        except OSError as exc:
+            self._drop(conn, f"send failed: {exc}")
+            return
+        want_write = bool(conn.out)
+        if want_write != conn.writing:
+            conn.writing = want_write
+            events = selectors.EVENT_READ | (selectors.EVENT_WRITE if want_write else 0)
+            self._selector.modify(conn.sock, events, conn.agent_id)
+
+    # ------------------------------------------------------------------ management
+    def disconnect(self, agent_id: str, reason: str) -> None:
+        conn = self._conns.get(agent_id)
+        if conn is not None:
+            self._flush(conn)
+            self._drop(conn, reason)
+
+    def _drop(self, conn: _Connection, reason: str, *, log: bool = True) -> None:
+        if self._conns.pop(conn.agent_id, None) is None:
+            return
+        self._by_fd.pop(conn.sock.fileno(), None)
+        try:
+            self._selector.unregister(conn.sock)
+        except (KeyError, ValueError):
+            pass
+        conn.sock.close()
+        if log:
+            self.log.warning("agent %s (%s) dropped: %s", conn.agent_id, conn.peer, reason)
+        self._events.append(AgentDisconnected(conn.agent_id, reason))
+
+    def agents(self) -> list[AgentInfo]:
+        return [AgentInfo(c.agent_id, c.peer, c.lagging, c.perceptions) for c in self._conns.values()]

@@ -1,0 +1,1 @@
+"""The two legacy wire dialects: SimSpark/rcssserver3d and rcsssmj."""

@@ -1,0 +1,19 @@
+"""What a dialect provides to the agent server."""
+from __future__ import annotations
+
+from typing import Protocol
+
+from sim_bridge.commands import Command
+from sim_bridge.percept import Percept
+
+
+class Dialect(Protocol):
+    name: str
+    vision_interval: int  # a perception carries vision every Nth cycle (per connection)
+    any_message_syncs: bool  # rcsssmj: one message per cycle is the sync; SimSpark needs (syn)
+
+    def parse_actions(self, payload: bytes) -> tuple[list[Command], list[str]]:
+        """Commands of one message, and one error text per part that was refused."""
+        ...
+
+    def encode_percept(self, percept: Percept) -> bytes: ...

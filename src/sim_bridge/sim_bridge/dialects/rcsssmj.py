@@ -1,0 +1,117 @@
+"""rcsssmj 0.2 agent dialect (port 60000).
+
+Perception: time, GS, quat, pos, GYR, ACC, HJ (ax/vx in deg, deg/s), MIC, See (every 2nd
+cycle); numbers truncated and printed as Python prints floats, like the reference. Actions:
+`(init <model> <team> <unum>)`, 6-element motor nodes with q/dq in degrees, SPK, beam,
+syn. Any message counts as the agent's sync."""
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+from typing import Final
+
+from sim_bridge.commands import Beam, Command, InitPlayer, JointTargets, Say, Syn
+from sim_bridge.percept import Percept, Polar
+from sim_bridge.sexp import SexpError, number, parse_flat
+
+MAX_HEARD_BYTES: Final = 10
+
+
+def _trunc(value: float, digits: int) -> str:
+    scale = 10 ** digits
+    return str(math.trunc(value * scale) / scale)
+
+
+def _pol(p: Polar) -> str:
+    return f"(pol {_trunc(p.distance, 2)} {_trunc(p.azimuth, 2)} {_trunc(p.elevation, 2)})"
+
+
+def rcsssmj_order(names: list[str]) -> list[int]:
+    """Indices of joints in rcsssmj's HJ order: head, left arm, right arm, left leg, right leg."""
+    def key(i: int) -> tuple[int, int]:
+        n = names[i]
+        for g, prefix in enumerate(("hj", "laj", "raj", "tj", "llj", "rlj")):
+            if n.startswith(prefix):
+                return (g, i)
+        return (9, i)
+    return sorted(range(len(names)), key=key)
+
+
+class RcsssmjDialect:
+    name: Final = "rcsssmj"
+    vision_interval: Final = 2
+    any_message_syncs: Final = True
+
+    def parse_actions(self, payload: bytes) -> tuple[list[Command], list[str]]:
+        try:
+            text = payload.decode("utf-8")
+            exprs = parse_flat(text)
+        except (UnicodeDecodeError, SexpError) as exc:
+            return [], [f"malformed message dropped: {exc}"]
+        commands: list[Command] = []
+        errors: list[str] = []
+        targets: dict[str, tuple[float, float, float, float, float]] = {}
+        for expr in exprs:
+            if not expr or not isinstance(expr[0], str):
+                errors.append(f"expected (name ...), got {expr!r}")
+                continue
+            name, args = expr[0], expr[1:]
+            try:
+                if name == "syn":
+                    commands.append(Syn())
+                elif name == "init":
+                    if len(args) != 3:
+                        raise ValueError("init needs <model> <team> <unum>")
+                    commands.append(InitPlayer(str(args[1]), abs(int(number(args[2]))) % 100, str(args[0])))
+                elif name == "beam":
+                    if len(args) != 3:
+                        raise ValueError("beam needs x y theta")
+                    x, y, theta = (number(a) for a in args)
+                    commands.append(Beam(x, y, theta))
+                elif name == "SPK":
+                    if len(args) < 3:
+                        raise ValueError("SPK needs <speaker> <volume> <base64>")
+                    raw = base64.b64decode(str(args[2]), validate=True)
+                    commands.append(Say(raw.decode("latin-1")))
+                elif len(args) == 5:
+                    q, dq, kp, kd, tau = (number(a) for a in args)
+                    targets[name] = (math.radians(q), math.radians(dq), kp, kd, tau)
+                else:
+                    errors.append(f"unknown action node ({name} ...)")
+            except (ValueError, binascii.Error) as exc:
+                errors.append(f"bad ({name} ...): {exc}")
+        if targets:
+            commands.append(JointTargets(targets))
+        return commands, errors
+
+    def encode_percept(self, p: Percept) -> bytes:
+        g = p.game
+        out = [f"(time (now {_trunc(p.time, 2)}))",
+               f"(GS (t {_trunc(g.game_time, 3)})(pm {g.play_mode})"]
+        if g.team_left:
+            out.append(f"(tl {g.team_left})")
+        if g.team_right:
+            out.append(f"(tr {g.team_right})")
+        out.append(f"(sl {g.score_left})(sr {g.score_right}))")
+        w, x, y, z = p.torso_quaternion
+        out.append(f"(quat (n torso_quat) (q {_trunc(w, 3)} {_trunc(x, 3)} {_trunc(y, 3)} {_trunc(z, 3)}))")
+        px, py, pz = p.torso_position
+        out.append(f"(pos (n torso_pos) (p {_trunc(px, 3)} {_trunc(py, 3)} {_trunc(pz, 3)}))")
+        out.append("(GYR (n torso_gyro) (rt %s %s %s))" % tuple(_trunc(v, 2) for v in p.gyro))
+        out.append("(ACC (n torso_acc) (a %s %s %s))" % tuple(_trunc(v, 2) for v in p.accel))
+        for i in rcsssmj_order(p.joint_names):
+            out.append(f"(HJ (n q_{p.joint_names[i]})(ax {_trunc(p.joint_angles[i], 2)})"
+                       f"(vx {_trunc(p.joint_velocities[i], 2)}))")
+        heard = [h for h in p.heard if not h.from_self and len(h.message.encode("latin-1", "replace")) <= MAX_HEARD_BYTES]
+        if heard:
+            items = "".join(f"({int(round(h.direction))} "
+                            f"{base64.b64encode(h.message.encode('latin-1', 'replace')).decode()})" for h in heard)
+            out.append(f"(MIC hear {items})")
+        if p.vision is not None:
+            items = [f"({name} {_pol(pol)})" for name, pol in p.vision.objects.items()]
+            for player in p.vision.players:
+                parts = "".join(f"({part} {_pol(pol)})" for part, pol in player.parts.items())
+                items.append(f"(P (team {player.team})(id {player.unum}){parts})")
+            out.append("(See " + "".join(items) + ")")
+        return "".join(out).encode()

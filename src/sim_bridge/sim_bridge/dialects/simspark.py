@@ -1,0 +1,116 @@
+"""SimSpark / rcssserver3d 0.7 agent dialect (port 3100).
+
+Perception order and number format follow the captured samples: time, GS, hear, GYR,
+ACC, HJ hj1, HJ hj2, See, the other HJ with each foot's FRP after its lj5 (toe FRP after
+lj7), two decimals everywhere."""
+from __future__ import annotations
+
+import math
+import re
+from typing import Final
+
+from sim_bridge.commands import Beam, Command, InitPlayer, JointVelocities, Pass, Say, Scene, Syn
+from sim_bridge.percept import Percept, Polar, Vision
+from sim_bridge.sexp import SexpError, number, parse_flat
+
+_RSG_TYPE: Final = re.compile(r"nao_hetero\.rsg$|nao\.rsg$")
+_FRP_AFTER: Final = {"rlj5": "rf", "llj5": "lf", "rlj7": "rf1", "llj7": "lf1"}
+
+
+def _pol(p: Polar) -> str:
+    return "(pol %.2f %.2f %.2f)" % (p.distance, p.azimuth, p.elevation)
+
+
+def encode_vision(vision: Vision) -> str:
+    items = [f"({name} {_pol(p)})" for name, p in vision.objects.items()]
+    for player in vision.players:
+        parts = " ".join(f"({part} {_pol(p)})" for part, p in player.parts.items())
+        items.append(f"(P (team {player.team}) (id {player.unum}) {parts})")
+    for a, b in vision.lines:
+        items.append(f"(L {_pol(a)} {_pol(b)})")
+    return "(See " + " ".join(items) + ")"
+
+
+class SimSparkDialect:
+    name: Final = "simspark"
+    vision_interval: Final = 3
+    any_message_syncs: Final = False
+
+    def parse_actions(self, payload: bytes) -> tuple[list[Command], list[str]]:
+        try:
+            text = payload.decode("ascii")
+        except UnicodeDecodeError:
+            return [], ["message is not ASCII text"]
+        try:
+            exprs = parse_flat(text)
+        except SexpError as exc:
+            return [], [f"malformed S-expression: {exc}"]
+        commands: list[Command] = []
+        errors: list[str] = []
+        speeds: dict[str, float] = {}
+        for expr in exprs:
+            if not expr or not isinstance(expr[0], str):
+                errors.append(f"expected (name ...), got {expr!r}")
+                continue
+            name, args = expr[0], expr[1:]
+            try:
+                if name == "syn":
+                    commands.append(Syn())
+                elif name == "scene":
+                    rsg = str(args[0]) if args else ""
+                    robot_type = int(number(args[1])) if len(args) > 1 else 0
+                    if not 0 <= robot_type <= 4:
+                        raise ValueError(f"robot type {robot_type} is not in 0..4")
+                    commands.append(Scene(rsg, robot_type))
+                elif name == "init":
+                    fields = {a[0]: a[1] for a in args if isinstance(a, list) and len(a) == 2}
+                    unum = int(number(fields.get("unum", "0")))
+                    commands.append(InitPlayer(str(fields.get("teamname", "")), unum))
+                elif name == "beam":
+                    if len(args) != 3:
+                        raise ValueError("beam needs x y rotation")
+                    x, y, rot = (number(a) for a in args)
+                    commands.append(Beam(x, y, rot))
+                elif name == "say":
+                    commands.append(Say(" ".join(str(a) for a in args)))
+                elif name == "pass":
+                    commands.append(Pass())
+                elif len(args) == 1 and not isinstance(args[0], list):
+                    value = number(args[0])  # hinge effector: (he1 1.5)
+                    if not math.isfinite(value):
+                        raise ValueError(f"non-finite joint speed {args[0]}")
+                    speeds[name] = value
+                else:
+                    errors.append(f"unknown effector ({name} ...)")
+            except (ValueError, IndexError) as exc:
+                errors.append(f"bad ({name} ...): {exc}")
+        if speeds:
+            commands.append(JointVelocities(speeds))
+        return commands, errors
+
+    def encode_percept(self, p: Percept) -> bytes:
+        g = p.game
+        out = ["(time (now %.2f))" % p.time, "(GS "]
+        if g.unum:
+            out.append(f"(unum {g.unum}) (team {g.side}) ")
+        out.append("(sl %d) (sr %d) (t %.2f) (pm %s))" % (g.score_left, g.score_right, g.game_time, g.play_mode))
+        for h in p.heard:
+            where = "self" if h.from_self else "%.2f" % h.direction
+            out.append(f"(hear {h.team} {h.time:.2f} {where} {h.message})")
+        out.append("(GYR (n torso) (rt %.2f %.2f %.2f))" % p.gyro)
+        out.append("(ACC (n torso) (a %.2f %.2f %.2f))" % p.accel)
+        frp = {f.name: f for f in p.foot_resistance}
+        for i, (name, angle) in enumerate(zip(p.joint_names, p.joint_angles)):
+            out.append("(HJ (n %s) (ax %.2f))" % (name, angle))
+            if i == 1 and p.vision is not None:
+                out.append(encode_vision(p.vision))
+            foot = _FRP_AFTER.get(name)
+            if foot is not None and foot in frp:
+                f = frp[foot]
+                out.append("(FRP (n %s) (c %.2f %.2f %.2f) (f %.2f %.2f %.2f))" % (foot, *f.center, *f.force))
+        return "".join(out).encode()
+
+
+def robot_type_of(rsg: str, robot_type: int) -> int:
+    """rsg/agent/nao/nao.rsg is type 0; nao_hetero.rsg takes the type argument."""
+    return 0 if rsg.endswith("nao.rsg") else robot_type

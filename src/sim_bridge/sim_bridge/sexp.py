@@ -1,0 +1,91 @@
+"""S-expressions of the legacy protocols.
+
+Hot path: agents' action messages are flat lists of `(name arg ...)` with at most one
+level of nesting (`(init (unum 1)(teamname A))`); `parse_flat` splits them with str
+methods, no token objects. Anything else (monitor commands, odd input) goes through
+sexpdata. Numbers accept every form agents send: 1.5, -0.00, 1e-05, full repr."""
+from __future__ import annotations
+
+from typing import Final, Union
+
+import sexpdata
+
+Atom = Union[str, float, int]
+Expr = Union[Atom, list["Expr"]]
+
+
+class SexpError(ValueError):
+    """Malformed S-expression (unbalanced parentheses, text outside lists)."""
+
+
+_SPACE: Final = " \t\r\n"
+
+
+def parse_flat(text: str) -> list[list[Expr]]:
+    """Top-level lists of a message, each as [name, args...]; nested lists as lists.
+
+    Atoms stay strings: callers convert where they expect numbers (`number`)."""
+    out: list[list[Expr]] = []
+    stack: list[list[Expr]] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "(":
+            new: list[Expr] = []
+            if stack:
+                stack[-1].append(new)
+            stack.append(new)
+            i += 1
+        elif c == ")":
+            if not stack:
+                raise SexpError(f"unbalanced ')' at offset {i}")
+            done = stack.pop()
+            if not stack:
+                out.append(done)
+            i += 1
+        elif c in _SPACE:
+            i += 1
+        else:
+            j = i
+            while j < n and text[j] not in "() \t\r\n":
+                j += 1
+            if not stack:
+                raise SexpError(f"text outside a list at offset {i}: {text[i:j]!r}")
+            stack[-1].append(text[i:j])
+            i = j
+    if stack:
+        raise SexpError("unbalanced '(': message ends inside a list")
+    return out
+
+
+def number(atom: Expr) -> float:
+    """A numeric atom; raises ValueError with the atom for anything else."""
+    if isinstance(atom, (int, float)):
+        return float(atom)
+    if isinstance(atom, str):
+        return float(atom)
+    raise ValueError(f"expected a number, got a list {atom!r}")
+
+
+def parse_general(text: str) -> list[Expr]:
+    """Full S-expression parsing for cold paths (monitor commands), via sexpdata."""
+    try:
+        parsed = sexpdata.loads(f"({text})", true=None, false=None)
+    except Exception as exc:  # sexpdata raises several types
+        raise SexpError(str(exc)) from exc
+    return [_plain(x) for x in parsed]
+
+
+def _plain(x: object) -> Expr:
+    if isinstance(x, list):
+        return [_plain(v) for v in x]
+    if isinstance(x, sexpdata.Symbol):
+        return str(x)
+    if isinstance(x, (int, float, str)):
+        return x
+    return str(x)
+
+
+def f2(value: float) -> str:
+    """SimSpark's fixed-point format with two decimals (-0.00 kept as the reference prints)."""
+    return "%.2f" % value

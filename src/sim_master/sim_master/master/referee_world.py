@@ -1,0 +1,49 @@
+"""The engine seen through the referee's WorldView: players by (side, unum)."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sim_master.engine.mujoco.engine import MujocoEngine
+from soccer_referee.world import PlayerId, PlayerView, Side, Vec3
+
+
+class EngineWorld:
+    """`robots` maps (side, unum) to the engine's robot id; the master keeps it current."""
+
+    def __init__(self, engine: MujocoEngine, robots: dict[tuple[str, int], str]) -> None:
+        self.engine = engine
+        self.robots = robots
+
+    def _player_of(self) -> dict[str, tuple[str, int]]:
+        return {rid: key for key, rid in self.robots.items()}
+
+    def ball_position(self) -> Vec3:
+        return self.engine.ball_position()
+
+    def ball_velocity(self) -> Vec3:
+        return self.engine.ball_velocity()
+
+    def players(self) -> Sequence[PlayerView]:
+        out = []
+        for (side, unum), rid in self.robots.items():
+            pos, _ = self.engine.robot_pose(rid)
+            out.append(PlayerView(side, unum, pos, self.engine.robot_velocity(rid),  # type: ignore[arg-type]
+                                  self.engine.robot_yaw(rid)))
+        return out
+
+    def ball_touchers(self) -> Sequence[PlayerId]:
+        player_of = self._player_of()
+        return [player_of[r] for r in self.engine.ball_touchers() if r in player_of]  # type: ignore[misc]
+
+    def player_contacts(self) -> Sequence[tuple[PlayerId, PlayerId]]:
+        player_of = self._player_of()
+        return [(player_of[a], player_of[b]) for a, b in self.engine.robot_contacts()  # type: ignore[misc]
+                if a in player_of and b in player_of]
+
+    def move_ball(self, position: Vec3, velocity: Vec3 = (0.0, 0.0, 0.0)) -> None:
+        self.engine.set_ball(position, velocity)
+
+    def move_player(self, side: Side, unum: int, x: float, y: float, yaw_deg: float) -> None:
+        rid = self.robots.get((side, unum))
+        if rid is not None:
+            self.engine.teleport_robot(rid, x, y, yaw_deg)

@@ -1,0 +1,44 @@
+"""Rule books: the numbers a referee applies. Defaults follow rcssserver3d 0.7.3
+(naosoccersim.rb); 'simspark' is our default and switches sides at half time;
+'rcssserver3d' is the strict reference; 'fifa' and 'ssim' are rcsssmj's."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+
+@dataclass(frozen=True, slots=True)
+class RuleBook:
+    name: str
+    players_per_side: int = 11
+    half_time: float = 300.0
+    halves: int = 2
+    change_sides_at_half_time: bool = True
+    goal_pause: float = 3.0
+    kick_in_pause: float = 1.0
+    drop_ball_time: float = 15.0
+    free_kick_distance: float = 2.0
+    beam_modes_only: bool = True  # beam only in BeforeKickOff and Goal_*
+    ground_max_time: float = 15.0  # torso below 0.15 m
+    goalie_ground_max_time: float = 30.0
+    not_standing_max_time: float = 30.0  # torso below 0.25 m
+    goalie_not_standing_max_time: float = 60.0
+    max_players_in_own_area: int = 3
+    charging: bool = True
+    charging_min_speed: float = 0.5  # m/s towards the opponent
+    field: str = "simspark"
+
+
+RULE_BOOKS: dict[str, RuleBook] = {
+    "simspark": RuleBook("simspark"),
+    "rcssserver3d": RuleBook("rcssserver3d", change_sides_at_half_time=False),
+    "fifa": RuleBook("fifa", change_sides_at_half_time=False, field="fifa", free_kick_distance=9.15,
+                     max_players_in_own_area=2, charging=False),
+    "ssim": RuleBook("ssim", players_per_side=7, half_time=300.0, change_sides_at_half_time=False,
+                     field="fifa7vs7", max_players_in_own_area=2, charging=False),
+}
+
+
+def rule_book(name: str, **overrides: object) -> RuleBook:
+    if name not in RULE_BOOKS:
+        raise ValueError(f"unknown rule book {name!r} (known: {', '.join(RULE_BOOKS)})")
+    return replace(RULE_BOOKS[name], **overrides)  # type: ignore[arg-type]
