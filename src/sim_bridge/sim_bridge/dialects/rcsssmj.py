@@ -19,8 +19,10 @@ MAX_HEARD_BYTES: Final = 10
 
 
 def _trunc(value: float, digits: int) -> str:
+    """Truncate like numpy's trunc and print like Python (keeps -0.0, as the reference)."""
     scale = 10 ** digits
-    return str(math.trunc(value * scale) / scale)
+    text = str(math.trunc(round(abs(value) * scale, 6)) / scale)
+    return "-" + text if math.copysign(1.0, value) < 0 else text
 
 
 def _pol(p: Polar) -> str:

@@ -207,7 +207,11 @@ class SingleModeServer:
             self.log.info("agent %s left: %s", event.agent_id, event.reason)
             self.remove_player(event.agent_id)
         elif isinstance(event, AgentError):
-            self.log.warning("agent %s: %s", event.agent_id, event.message)
+            player = self.players.get(event.agent_id)
+            if player is None:
+                self.log.warning("agent %s: %s", event.agent_id, event.message)
+            else:
+                self._report(player, [event.message])
         elif isinstance(event, AgentLagging):
             self.log.warning("agent %s is lagging (no (syn) within %.2f s)", event.agent_id,
                              self.config.sync_timeout)

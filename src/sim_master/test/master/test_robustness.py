@@ -1,0 +1,130 @@
+"""What broke the reference servers must not break this one: each offender gets a log line
+and is dropped or ignored while two good agents keep playing (real engine, real TCP)."""
+from __future__ import annotations
+
+import importlib.util
+import logging
+import math
+import socket
+import struct
+import time
+from pathlib import Path
+
+import pytest
+
+from sim_bridge.clients import LegacyClient, RcsssmjAgent, SimSparkAgent
+
+_spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
+fixture = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
+_spec.loader.exec_module(fixture)  # type: ignore[union-attr]
+
+
+def good_agents(server) -> tuple[SimSparkAgent, RcsssmjAgent]:  # type: ignore[no-untyped-def]
+    a = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Good", 1)
+    a.join()
+    b = RcsssmjAgent("127.0.0.1", fixture.port(server, "rcsssmj"), "Fine", 1)
+    b.join()
+    return a, b
+
+
+def play(agents: tuple[SimSparkAgent, RcsssmjAgent], cycles: int) -> None:
+    a, b = agents
+    for _ in range(cycles):
+        a.act({"he1": 0.1})
+        b.act()
+
+
+def raw(server, dialect: str = "simspark") -> socket.socket:  # type: ignore[no-untyped-def]
+    return socket.create_connection(("127.0.0.1", fixture.port(server, dialect)), timeout=5)
+
+
+OFFENDERS = {
+    "zero_length": lambda s: raw(s).sendall(struct.pack(">I", 0)),
+    "huge_length": lambda s: raw(s).sendall(struct.pack(">I", 0xFFFFFFFD)),
+    "garbage": lambda s: raw(s).sendall(b"\x00\x00\x00\x10" + bytes(range(200, 216))),
+    "half_message": lambda s: raw(s).sendall(struct.pack(">I", 100) + b"(scene rsg/agent/nao/nao"),
+}
+
+
+@pytest.mark.parametrize("offence", sorted(OFFENDERS))
+def test_framing_offenders_are_dropped_and_play_goes_on(offence: str, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    with fixture.running_server(sync_timeout=0.3) as server:
+        agents = good_agents(server)
+        play(agents, 10)
+        OFFENDERS[offence](server)
+        before = agents[0].log.times[-1]
+        play(agents, 30)
+        assert agents[0].log.times[-1] == pytest.approx(before + 30 * 0.02, abs=0.021)
+        assert len(agents[1].log.times) == 40
+    text = caplog.text
+    if offence in ("zero_length", "huge_length"):
+        assert "framing error" in text and "dropped" in text
+
+
+def test_bad_effectors_unknown_joints_nan_and_unum_12(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    with fixture.running_server() as server:
+        agents = good_agents(server)
+        bad = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Good", 12)
+        bad.join()
+        for _ in range(20):
+            bad.act(extra="(llj7 1.0)(he2 nan)(xyz 1 2 3)")
+            play(agents, 1)
+        play(agents, 10)
+        assert len(agents[1].log.times) == 30 and bad.log.joined is None
+        assert all(math.isfinite(v) for v in server.engine.data.qpos)
+    text = caplog.text
+    assert "uniform number 12 is outside 1..11" in text
+    assert "unknown joint effector 'llj7'" in text or "llj7" in text
+    assert "non-finite" in text and "unknown effector (xyz" in text
+    assert text.count("llj7") == 1  # logged once per agent, not every cycle
+
+
+def test_silent_agent_in_sync_mode_is_lagging_and_resumes(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    with fixture.running_server(sync_timeout=0.2) as server:
+        agents = good_agents(server)
+        silent = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Good", 2)
+        silent.join()
+        play(agents, 20)  # the silent one never answers: the others keep their cycle
+        start = time.monotonic()
+        play(agents, 20)
+        assert time.monotonic() - start < 2.0  # no 0.2 s wait per cycle once it is lagging
+        assert "lagging" in caplog.text
+        silent.act()  # it answers again: it is waited for again
+        play(agents, 5)
+        assert any("answers again" in r.message for r in caplog.records)
+
+
+def test_disconnect_mid_cycle_and_connection_churn(caplog: pytest.LogCaptureFixture) -> None:
+    with fixture.running_server() as server:
+        agents = good_agents(server)
+        leaver = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Good", 3)
+        leaver.join()
+        leaver.act()
+        leaver.send(b"(he1 1.0")  # not even a whole S-expression
+        leaver.close()
+        play(agents, 5)
+        for i in range(1000):
+            s = raw(server, "simspark" if i % 2 else "rcsssmj")
+            s.close()
+            if i % 100 == 0:
+                play(agents, 1)
+        play(agents, 10)
+        assert len(server.players) == 2
+        assert len(server.engine.robot_ids()) == 2
+        assert len(agents[1].log.times) == 5 + 10 + 10
+
+
+def test_slow_reader_is_dropped_not_waited_for() -> None:
+    with fixture.running_server(sync=False, realtime=False, max_cycles=None) as server:
+        server.agent_servers["simspark"].max_outbuf = 64 * 1024  # type: ignore[index]
+        c = LegacyClient("127.0.0.1", fixture.port(server, "simspark"))
+        c.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        c.send(b"(scene rsg/agent/nao/nao.rsg)")
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and server.players.get("simspark-1") is not None:
+            time.sleep(0.05)
+        assert server.players.get("simspark-1") is None
+        c.close()
