@@ -72,9 +72,13 @@ class SingleModeServer:
         self._utterances: list[Utterance] = []
         self.cycle_hooks: list[Callable[[SingleModeServer, list[object]], None]] = []
         self.ros_players: dict[str, Player] = {}
+        self.ros = None  # ServerNode when config.ros
+        self.ros_context = None
+        self.log_writer = None  # ReplayLogWriter when config.log_path
+        self._last_logged_game = None
 
     # ------------------------------------------------------------------ lifecycle
-    def start(self) -> None:
+    def start(self, ros_args: list[str] | None = None) -> None:
         from sim_bridge.dialects.rcsssmj import RcsssmjDialect
         from sim_bridge.dialects.simspark import SimSparkDialect
 
@@ -87,14 +91,52 @@ class SingleModeServer:
             server.start()
             self.agent_servers[source] = server
             self.log.info("%s agents: %s:%d", source, c.host, server.port)
+        if c.log_path:
+            from sim_master.store.mcap_log import ReplayLogWriter
+
+            self.log_writer = ReplayLogWriter(c.log_path)
+            self.log.info("replay log: %s", c.log_path)
+        if c.ros:
+            self._start_ros(ros_args)
         self.calls.bind_to_current_thread()
         self.stats = CycleStats()
+
+    def _start_ros(self, ros_args: list[str] | None) -> None:
+        import rclpy
+        from rclpy.signals import SignalHandlerOptions
+
+        from sim_master.ros.server_node import ServerNode
+
+        self.ros_context = rclpy.Context()
+        rclpy.init(args=["soccersim", *(ros_args or [])], context=self.ros_context,
+                   signal_handler_options=SignalHandlerOptions.NO)
+        self.ros = ServerNode(self, self.ros_context, self.config.node_name)
+        self.ros.start()
+        self.log.info("ROS 2 node /%s (domain %s)", self.config.node_name,
+                      __import__("os").environ.get("ROS_DOMAIN_ID", "0"))
+
+    def listening(self) -> list[str]:
+        """Where this server listens, one line per port (printed by `soccersim server`)."""
+        lines = [f"{name} agents: {self.config.host}:{server.port}" for name, server in self.agent_servers.items()]
+        mode = "sync" if self.config.sync else "real-time"
+        lines.append(f"mode: {mode}; world: {self.config.world}; rules: {self.config.rules}")
+        return lines
 
     def close(self) -> None:
         self.calls.fail_pending("server stopped")
         for server in self.agent_servers.values():
             server.close()
         self.agent_servers.clear()
+        if self.ros is not None:
+            self.ros.close()
+            import rclpy
+
+            if self.ros_context.ok():
+                rclpy.shutdown(context=self.ros_context)
+            self.ros = None
+        if self.log_writer is not None:
+            self.log_writer.close()
+            self.log_writer = None
 
     def request_stop(self) -> None:
         self.stop_event.set()
@@ -128,6 +170,7 @@ class SingleModeServer:
             self._swap_sides()
         t2 = time.perf_counter()
         self._send_percepts()
+        self._publish(events)
         for hook in self.cycle_hooks:
             hook(self, list(events))
         self.stats.cycles += 1
@@ -360,6 +403,13 @@ class SingleModeServer:
             heard = self.hearing.deliver(self._utterances, listeners, self.referee.state.game_time)
             self._utterances = []
         for player in self.players.with_robots():
+            if player.source == "ros":
+                if self.ros is not None and player.registered:
+                    vision = (self.engine.cycle - player.unum) % 3 == 0
+                    percept = self.percept_for(player, vision)
+                    percept.heard = heard.get(player.agent_id, [])
+                    self.ros.send_percept(player.agent_id, percept)
+                continue
             server = self.agent_servers.get(player.source)  # type: ignore[arg-type]
             if server is None:
                 continue
@@ -367,6 +417,28 @@ class SingleModeServer:
             percept.game = self.game_view(player)
             percept.heard = heard.get(player.agent_id, [])
             server.send_percept(player.agent_id, percept)
+
+    def _publish(self, events: list) -> None:  # type: ignore[type-arg]
+        """ROS topics and the replay log (message objects built once for both)."""
+        if self.ros is None and self.log_writer is None:
+            return
+        from rosgraph_msgs.msg import Clock
+
+        from sim_master.ros.convert import snapshot_to_msg, stamp
+        from soccer_referee.ros.messages import event_to_msg, game_key, game_state_to_msg
+
+        t = stamp(self.engine.time)
+        game = game_state_to_msg(self.referee.state, t)
+        event_msgs = [event_to_msg(e, t) for e in events]
+        if self.ros is not None:
+            self.ros.publish_cycle(game, event_msgs, self.engine.cycle)
+        if self.log_writer is not None:
+            w = self.log_writer
+            snap = self.engine.snapshot() if w.wants_keyframe() else self.engine.delta()
+            changed = self._last_logged_game is None or game_key(self._last_logged_game) != game_key(game)
+            w.write_cycle(self.engine.cycle, self.engine.time, snapshot_to_msg(snap),
+                          game if changed else None, event_msgs, Clock(clock=t))
+            self._last_logged_game = game
 
     def percept_for(self, player: Player, vision: bool) -> Percept:
         percept = self.engine.percept(player.robot_id, vision=vision)
@@ -535,3 +607,4 @@ class SingleModeServer:
                 self.engine.teleport_robot(player.robot_id, x, y, yaw)
         outcome = self.referee.command(SetPlayMode("BeforeKickOff"))
         return None if outcome.ok else outcome.error
+

@@ -11,7 +11,6 @@ import re
 from typing import TYPE_CHECKING, Final
 
 import rclpy
-from builtin_interfaces.msg import Time
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.node import Node
 from rclpy.qos import (DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy,
@@ -20,9 +19,10 @@ from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Empty
 
-from sim_master.ros.convert import entity_from_msg, entity_to_msg, percept_to_msg, snapshot_to_msg
+from sim_master.ros.convert import entity_from_msg, entity_to_msg, percept_to_msg, snapshot_to_msg, stamp
 from sim_master.ros.executor_thread import ExecutorThread
 from sim_master.ros.names import player_namespace
+from soccer_referee.ros.messages import game_key
 from sim_msgs.msg import Beam, GameEvent, GameState, JointCommand, Result, Say, SimulationState, Snapshot
 from sim_msgs.msg import Percept as PerceptMsg
 from sim_msgs.srv import (BeamAgent, DeleteEntity, GetEntities, GetEntityState,
@@ -43,11 +43,6 @@ GAME_STATE_QOS: Final = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST,
 RELIABLE: Final = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
 STATES_EVERY: Final = 5  # entity and joint states every 5th cycle (10 Hz of sim time)
 STEP_TIMEOUT_S: Final = 120.0
-
-
-def stamp(t: float) -> Time:
-    sec = int(t)
-    return Time(sec=sec, nanosec=int(round((t - sec) * 1e9)) % 1_000_000_000)
 
 
 def result(code: int, message: str = "") -> Result:
@@ -124,7 +119,7 @@ class ServerNode:
     def publish_cycle(self, game_state: GameState, events: list[GameEvent], cycle: int) -> None:
         t = self.server.engine.time
         self.clock_pub.publish(Clock(clock=stamp(t)))
-        if self._last_game_state is None or _game_changed(self._last_game_state, game_state):
+        if self._last_game_state is None or game_key(self._last_game_state) != game_key(game_state):
             self.game_pub.publish(game_state)
         self._last_game_state = game_state
         for event in events:
@@ -276,9 +271,3 @@ class ServerNode:
             res.result = result(SetSimulationState.Request.INCORRECT_TRANSITION, f"unknown state {target}")
         return res
 
-
-def _game_changed(a: GameState, b: GameState) -> bool:
-    return (a.play_mode, a.score_left, a.score_right, a.team_left, a.team_right, a.half,
-            a.last_touch_team, a.last_touch_unum) != (
-        b.play_mode, b.score_left, b.score_right, b.team_left, b.team_right, b.half,
-        b.last_touch_team, b.last_touch_unum)

@@ -1,0 +1,1 @@
+"""Persistence: MCAP replay logs and the Redis snapshot cache."""

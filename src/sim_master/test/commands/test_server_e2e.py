@@ -1,0 +1,141 @@
+"""`soccersim server --sync` as users start it: a SimSpark agent, an rcsssmj agent and a
+ROS-native player join and play 200 cycles in lockstep; /clock, /game_state and the MCAP
+log agree."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import rclpy
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.node import Node
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+from rosgraph_msgs.msg import Clock
+from std_msgs.msg import Empty
+
+from sim_bridge.clients import RcsssmjAgent, SimSparkAgent
+from sim_master.store.mcap_log import ReplayLogReader
+from sim_msgs.msg import GameState, Percept
+from sim_msgs.srv import InitAgent
+
+CYCLES = 200
+
+
+def free_tcp_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(tmp: Path, *extra: str) -> tuple[subprocess.Popen[str], int, int]:
+    simspark, rcsssmj = free_tcp_port(), free_tcp_port()
+    exe = shutil.which("soccersim")
+    assert exe, "soccersim is not on PATH (source install/setup.bash)"
+    proc = subprocess.Popen(
+        [exe, "server", "--sync", "--simspark-port", str(simspark), "--rcsssmj-port", str(rcsssmj),
+         "--simspark-monitor-port", "-1", "--rcsssmj-monitor-port", "-1", "--service-port", "-1",
+         "--no-vision-noise", *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env=dict(os.environ), start_new_session=True)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 30
+    seen: list[str] = []
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        seen.append(line)
+        if line.startswith("mode:"):
+            threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()  # type: ignore[union-attr]
+            return proc, simspark, rcsssmj
+        if proc.poll() is not None:
+            break
+    proc.kill()
+    raise AssertionError("server did not start:\n" + "".join(seen))
+
+
+def stop(proc: subprocess.Popen[str]) -> float:
+    start = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    return time.monotonic() - start
+
+
+def test_three_kinds_of_agents_play_200_cycles(tmp_path: Path, ros_context: rclpy.Context) -> None:
+    log = tmp_path / "match.mcap"
+    proc, simspark_port, rcsssmj_port = start_server(tmp_path, "--log", str(log))
+    try:
+        node = Node("e2e_player", context=ros_context)
+        executor = SingleThreadedExecutor(context=ros_context)
+        executor.add_node(node)
+        clocks: list[float] = []
+        states: list[GameState] = []
+        node.create_subscription(Clock, "/clock", lambda m: clocks.append(m.clock.sec + m.clock.nanosec * 1e-9),
+                                 QoSProfile(depth=100, reliability=ReliabilityPolicy.BEST_EFFORT))
+        node.create_subscription(GameState, "/game_state", states.append,
+                                 QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                                            durability=DurabilityPolicy.TRANSIENT_LOCAL))
+        client = node.create_client(InitAgent, "/soccersim/init_agent")
+        assert client.wait_for_service(timeout_sec=20)
+
+        simspark = SimSparkAgent("127.0.0.1", simspark_port, "Alpha", 1)
+        simspark.join()
+        rcsssmj = RcsssmjAgent("127.0.0.1", rcsssmj_port, "Beta", 1)
+        rcsssmj.join()
+        future = client.call_async(InitAgent.Request(team="Alpha", unum=2, robot_model="nao"))
+        executor.spin_until_future_complete(future, timeout_sec=10)
+        reply = future.result()
+        assert reply is not None and reply.success, reply
+        assert (reply.unum, reply.side, reply.player_namespace) == (2, "left", "/Alpha/p2")
+
+        ros_times: list[float] = []
+        sync = node.create_publisher(Empty, "/Alpha/p2/effectors/synchronize", 10)
+
+        def on_percept(msg: Percept) -> None:
+            ros_times.append(msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9)
+            sync.publish(Empty())
+
+        node.create_subscription(Percept, "/Alpha/p2/percept", on_percept, qos_profile_sensor_data)
+
+        def play(agent: SimSparkAgent | RcsssmjAgent) -> None:
+            for _ in range(CYCLES + 20):
+                agent.act()
+
+        threads = [threading.Thread(target=play, args=(a,), daemon=True) for a in (simspark, rcsssmj)]
+        for t in threads:
+            t.start()
+        deadline = time.monotonic() + 60
+        while any(t.is_alive() for t in threads) and time.monotonic() < deadline:
+            executor.spin_once(timeout_sec=0.01)
+        for t in threads:
+            t.join(1)
+        for _ in range(20):
+            executor.spin_once(timeout_sec=0.01)
+
+        for name, times in (("simspark", simspark.log.times), ("rcsssmj", rcsssmj.log.times), ("ros", ros_times)):
+            assert len(times) >= CYCLES, f"{name} got {len(times)} perceptions"
+        # Lockstep: 200 consecutive perceptions are 200 cycles of 0.02 s apart, for each agent.
+        window = simspark.log.times[1:CYCLES + 1]
+        assert window[-1] - window[0] == pytest.approx((CYCLES - 1) * 0.02, abs=1e-6)
+        assert len(clocks) >= CYCLES and max(clocks) - min(clocks) >= 4.0 - 1e-9
+        assert states and (states[-1].team_left, states[-1].team_right) == ("Alpha", "Beta")
+        node.destroy_node()
+    finally:
+        stop_s = stop(proc)
+    assert stop_s < 1.5, f"SIGTERM took {stop_s:.2f} s"
+    assert proc.returncode == 0
+    cycles = list(ReplayLogReader(str(log)).cycles())
+    assert len(cycles) >= CYCLES
+    steps = [c.step for c in cycles]
+    assert steps == list(range(steps[0], steps[0] + len(steps)))
+    final = cycles[-1]
+    assert {"ball", "simspark-1", "rcsssmj-1"} <= set(final.snapshot.entities)
+    assert final.game_state is not None and final.game_state.team_right == "Beta"

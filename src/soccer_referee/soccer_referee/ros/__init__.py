@@ -1,0 +1,1 @@
+"""ROS 2 layer of the referee: message conversion and the node interface."""
