@@ -1,0 +1,98 @@
+"""The server's ROS 2 interface: pause, step N cycles, play; entity services; game state."""
+from __future__ import annotations
+
+import importlib.util
+import time
+from pathlib import Path
+
+import rclpy
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.node import Node
+from rclpy.qos import QoSProfile, ReliabilityPolicy
+from rosgraph_msgs.msg import Clock
+
+from sim_msgs.msg import Result, SimulationState
+from sim_msgs.srv import (GetEntities, GetEntityState, GetSimulationState, InitAgent, SetEntityState,
+                          SetPlayMode, SetSimulationState, SpawnEntity, StepSimulation)
+
+_spec = importlib.util.spec_from_file_location(
+    "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
+fixture = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
+_spec.loader.exec_module(fixture)  # type: ignore[union-attr]
+
+
+class Caller:
+    def __init__(self, context: rclpy.Context) -> None:
+        self.node = Node("test_caller", context=context)
+        self.executor = SingleThreadedExecutor(context=context)
+        self.executor.add_node(self.node)
+        self.clock = -1.0
+        self.node.create_subscription(Clock, "/clock", self._on_clock,
+                                      QoSProfile(depth=100, reliability=ReliabilityPolicy.BEST_EFFORT))
+
+    def _on_clock(self, msg: Clock) -> None:
+        self.clock = msg.clock.sec + msg.clock.nanosec * 1e-9
+
+    def call(self, srv_type, name: str, request):  # type: ignore[no-untyped-def]
+        client = self.node.create_client(srv_type, name)
+        assert client.wait_for_service(timeout_sec=20), name
+        future = client.call_async(request)
+        self.executor.spin_until_future_complete(future, timeout_sec=20)
+        assert future.done(), f"{name} did not answer"
+        return future.result()
+
+    def settle(self, seconds: float = 0.5) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.executor.spin_once(timeout_sec=0.02)
+
+
+def test_pause_step_ten_cycles_play(ros_context: rclpy.Context) -> None:
+    with fixture.running_server(sync=False, realtime=True, ros=True, node_name="sim_step") as server:
+        caller = Caller(ros_context)
+        paused = SimulationState(state=SimulationState.STATE_PAUSED)
+        res = caller.call(SetSimulationState, "/sim_step/set_simulation_state", SetSimulationState.Request(state=paused))
+        assert res.result.result == Result.RESULT_OK
+        caller.settle(0.5)
+        before = caller.clock
+        assert before > 0 and server.paused
+        res = caller.call(StepSimulation, "/sim_step/step_simulation", StepSimulation.Request(steps=10))
+        assert res.result.result == Result.RESULT_OK
+        caller.settle(0.5)
+        assert round(caller.clock - before, 9) == 0.2  # exactly 10 cycles of 0.02 s
+        state = caller.call(GetSimulationState, "/sim_step/get_simulation_state", GetSimulationState.Request())
+        assert state.state.state == SimulationState.STATE_PAUSED
+        playing = SimulationState(state=SimulationState.STATE_PLAYING)
+        caller.call(SetSimulationState, "/sim_step/set_simulation_state", SetSimulationState.Request(state=playing))
+        res = caller.call(StepSimulation, "/sim_step/step_simulation", StepSimulation.Request(steps=1))
+        assert res.result.result == Result.RESULT_INCORRECT_STATE
+        caller.node.destroy_node()
+
+
+def test_entity_services_and_play_mode(ros_context: rclpy.Context) -> None:
+    with fixture.running_server(sync=False, realtime=True, ros=True, node_name="sim_ent"):
+        caller = Caller(ros_context)
+        joined = caller.call(InitAgent, "/sim_ent/init_agent", InitAgent.Request(team="Alpha", unum=0, robot_model="nao"))
+        assert joined.success and joined.unum == 1
+        refused = caller.call(InitAgent, "/sim_ent/init_agent", InitAgent.Request(team="Alpha", unum=12, robot_model="nao"))
+        assert not refused.success and "outside 1..11" in refused.error
+        spawn = SpawnEntity.Request(name="crate", uri="pusher", allow_renaming=True)
+        spawn.initial_pose.pose.position.x, spawn.initial_pose.pose.position.y = 3.0, 4.0
+        res = caller.call(SpawnEntity, "/sim_ent/spawn_entity", spawn)
+        assert res.result.result == Result.RESULT_OK and res.entity_name == "crate"
+        assert caller.call(SpawnEntity, "/sim_ent/spawn_entity", spawn).entity_name == "crate_1"
+        names = caller.call(GetEntities, "/sim_ent/get_entities", GetEntities.Request(filter="^crate")).entities
+        assert sorted(names) == ["crate", "crate_1"]
+        state = caller.call(GetEntityState, "/sim_ent/get_entity_state", GetEntityState.Request(entity="ball"))
+        assert state.result.result == Result.RESULT_OK and abs(state.state.pose.position.z - 0.042) < 0.01
+        moved = state.state
+        moved.pose.position.x, moved.pose.position.y = 5.0, -3.0
+        res = caller.call(SetEntityState, "/sim_ent/set_entity_state", SetEntityState.Request(entity="ball", state=moved))
+        assert res.result.result == Result.RESULT_OK
+        missing = caller.call(GetEntityState, "/sim_ent/get_entity_state", GetEntityState.Request(entity="nope"))
+        assert missing.result.result == Result.RESULT_NOT_FOUND
+        bad = caller.call(SetPlayMode, "/sim_ent/set_play_mode", SetPlayMode.Request(play_mode="Halftime"))
+        assert not bad.success and "unknown play mode" in bad.error
+        ok = caller.call(SetPlayMode, "/sim_ent/set_play_mode", SetPlayMode.Request(play_mode="PlayOn"))
+        assert ok.success
+        caller.node.destroy_node()
