@@ -75,6 +75,7 @@ class SingleModeServer:
         self.ros = None  # ServerNode when config.ros
         self.ros_context = None
         self.log_writer = None  # ReplayLogWriter when config.log_path
+        self.service_port = None  # ServicePort when config.service_port is set
         self._last_logged_game = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -91,6 +92,13 @@ class SingleModeServer:
             server.start()
             self.agent_servers[source] = server
             self.log.info("%s agents: %s:%d", source, c.host, server.port)
+        if c.service_port is not None:
+            from sim_bridge.service_port import ServicePort
+            from sim_master.master.services import register_services
+
+            self.service_port = ServicePort(c.host, c.service_port)
+            register_services(self.service_port, self)
+            self.service_port.start()
         if c.log_path:
             from sim_master.store.mcap_log import ReplayLogWriter
 
@@ -119,6 +127,8 @@ class SingleModeServer:
         """Where this server listens, one line per port (printed by `soccersim server`)."""
         lines = [f"{name} agents: {self.config.host}:{server.port}" for name, server in self.agent_servers.items()]
         mode = "sync" if self.config.sync else "real-time"
+        if self.service_port is not None:
+            lines.append(f"service port: {self.config.host}:{self.service_port.port}")
         lines.append(f"mode: {mode}; world: {self.config.world}; rules: {self.config.rules}")
         return lines
 
@@ -127,6 +137,9 @@ class SingleModeServer:
         for server in self.agent_servers.values():
             server.close()
         self.agent_servers.clear()
+        if self.service_port is not None:
+            self.service_port.close()
+            self.service_port = None
         if self.ros is not None:
             self.ros.close()
             import rclpy
@@ -155,7 +168,7 @@ class SingleModeServer:
     # ------------------------------------------------------------------ one cycle
     def cycle(self) -> bool:
         """One simulation cycle; returns False when paused (nothing simulated)."""
-        self.calls.run_pending()
+        self._poll_services()
         if self.paused and self._step_budget == 0:
             self._poll_agents(0.0)
             time.sleep(0.002)
@@ -199,10 +212,15 @@ class SingleModeServer:
             if remaining <= 0.0005:
                 break
             self._poll_agents(min(remaining, 0.002))
-            self.calls.run_pending()
+            self._poll_services()
         pacer.wait()
 
     # ------------------------------------------------------------------ agents
+    def _poll_services(self) -> None:
+        self.calls.run_pending()
+        if self.service_port is not None:
+            self.service_port.poll(0.0)
+
     def _poll_agents(self, timeout: float) -> None:
         for source, server in self.agent_servers.items():
             for event in server.poll(timeout if len(self.agent_servers) == 1 else 0.0):

@@ -1,0 +1,61 @@
+"""The text service port's handlers: referee and simulation control for scripts/telnet."""
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from sim_bridge.service_port import ServiceError, ServicePort
+from soccer_referee.commands import DropBall, KickOff, MoveBall, SetScore, SetTime
+
+if TYPE_CHECKING:
+    from sim_master.master.single import SingleModeServer
+
+
+def _floats(params: list[str], n: int, usage: str) -> list[float]:
+    try:
+        values = [float(p) for p in params]
+    except ValueError:
+        raise ServiceError(f"usage: {usage}") from None
+    if len(values) != n:
+        raise ServiceError(f"usage: {usage}")
+    return values
+
+
+def register_services(port: ServicePort, server: SingleModeServer) -> None:
+    def checked(error: str | None, ok: str = "") -> str:
+        if error:
+            raise ServiceError(error)
+        return ok
+
+    def referee(cmd: object) -> str:
+        return checked(server.referee_command(cmd))
+
+    def game_state(_: list[str]) -> str:
+        s = server.referee.state
+        return json.dumps({"play_mode": s.play_mode.value, "time": round(s.game_time, 3), "half": s.half,
+                           "left": s.team_left, "right": s.team_right,
+                           "score": [s.score_left, s.score_right]})
+
+    def step(params: list[str]) -> str:
+        if not server.paused:
+            raise ServiceError("simulation is not paused")
+        (n,) = _floats(params, 1, "simulation step <cycles>")
+        server.step_paused(int(n))
+        return f"stepping {int(n)}"
+
+    port.register("referee", "set_play_mode", lambda p: checked(server.set_play_mode(" ".join(p))))
+    port.register("referee", "kick_off", lambda p: referee(KickOff(p[0] if p else None)))
+    port.register("referee", "drop_ball", lambda p: referee(DropBall()))
+    port.register("referee", "move_ball", lambda p: referee(MoveBall(tuple(_floats(p, 3, "referee move_ball x y z")))))  # type: ignore[arg-type]
+    port.register("referee", "set_score", lambda p: referee(SetScore(*map(int, _floats(p, 2, "referee set_score l r")))))
+    port.register("referee", "set_time", lambda p: referee(SetTime(*_floats(p, 1, "referee set_time t"))))
+    port.register("referee", "game_state", game_state)
+    port.register("simulation", "pause", lambda p: (server.pause(), "paused")[1])
+    port.register("simulation", "play", lambda p: (server.play(), "playing")[1])
+    port.register("simulation", "step", step)
+    port.register("simulation", "state", lambda p: "paused" if server.paused else "playing")
+    port.register("simulation", "time", lambda p: f"{server.engine.time:.2f}")
+    port.register("simulation", "stop", lambda p: (server.request_stop(), "stopping")[1])
+    port.register("agents", "list", lambda p: json.dumps(
+        [{"agent": a.agent_id, "team": a.team, "unum": a.unum, "side": a.side, "model": a.model}
+         for a in server.players]))

@@ -1,0 +1,38 @@
+"""The text service port drives the referee and the simulation of a running server."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import socket
+from pathlib import Path
+
+_spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
+fixture = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
+_spec.loader.exec_module(fixture)  # type: ignore[union-attr]
+
+
+def test_text_requests_and_answers() -> None:
+    with fixture.running_server(sync=False, realtime=True, service_port=0) as server:
+        assert server.service_port is not None
+        with socket.create_connection(("127.0.0.1", server.service_port.port), timeout=5) as s:
+            f = s.makefile("rw")
+
+            def ask(line: str) -> str:
+                f.write(line + "\n")
+                f.flush()
+                return f.readline().strip()
+
+            assert ask("r1 referee set_play_mode PlayOn") == "r1 SUCCESS"
+            state = ask("r2 referee game_state")
+            assert state.startswith("r2 SUCCESS ") and json.loads(state[11:])["play_mode"] == "PlayOn"
+            assert ask("r3 referee set_play_mode Nonsense").startswith("r3 FAILED unknown play mode")
+            assert ask("r4 simulation pause") == "r4 SUCCESS paused"
+            t = ask("r5 simulation time")
+            assert ask("r6 simulation step 10") == "r6 SUCCESS stepping 10"
+            import time
+            time.sleep(0.3)
+            t2 = ask("r7 simulation time")
+            assert round(float(t2.split()[-1]) - float(t.split()[-1]), 2) == 0.2
+            assert ask("r8 weather forecast").startswith("r8 UNKNOWN")
+            assert ask("garbage").startswith("garbage FAILED")
+            assert ask("r9 referee set_score 2 x").startswith("r9 FAILED usage")
