@@ -66,6 +66,7 @@ class Robot:
     body_ids: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     part_bodies: dict[str, int] = field(default_factory=dict)  # vision part -> body id
     frp_geoms: dict[str, tuple[int, np.ndarray]] = field(default_factory=dict)  # name -> (body, geoms)
+    frp_slots: dict[str, int] = field(default_factory=dict)  # name -> row in the engine's foot loads
     names_index: dict[str, int] = field(default_factory=dict)  # effector or perceptor name -> joint idx
     camera_fov: float = 2.0944
     calibration: np.ndarray = field(default_factory=lambda: np.zeros(3))  # vision offset, head frame
