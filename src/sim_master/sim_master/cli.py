@@ -49,6 +49,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_server_arguments(server)
     server.set_defaults(run=_server)
 
+    from sim_master.commands.match import add_match_arguments, run_match
+
+    match = commands.add_parser("match", help="play a whole match with built-in teams; summary, log, pictures")
+    add_match_arguments(match)
+    match.set_defaults(run=run_match)
+
     launch = commands.add_parser(
         "launch", help="run a ROS 2 launch XML file (the ros2 launch subset our files use)")
     launch.add_argument("file", help="path to a .launch.xml file")

@@ -354,6 +354,8 @@ class Referee:
         self._clocks.pop((p.side, p.unum), None)
 
     def _incapable(self, p: PlayerView, dt: float, events: list[GameEvent]) -> None:
+        if not p.can_fall:
+            return
         clock = self._clocks.setdefault((p.side, p.unum), _FoulClock())
         z = p.position[2]
         goalie = p.unum == 1

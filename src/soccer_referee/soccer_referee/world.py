@@ -24,6 +24,7 @@ class PlayerView:
     position: Vec3  # torso centre, global
     velocity: Vec3  # torso linear velocity, global
     yaw_deg: float = 0.0  # heading of the robot's forward axis, global, deg
+    can_fall: bool = True  # humanoids; wheeled robots are never "fallen"
 
 
 class WorldView(Protocol):

@@ -25,3 +25,5 @@ class ServerConfig:
     node_name: str = "soccersim"
     max_cycles: int | None = None  # stop after this many cycles (matches, tests)
     vision_noise: bool = True
+    kickoff_after: float | None = None  # kick off by itself after this long in BeforeKickOff (s)
+    half_time: float | None = None  # override the rule book's half length (s of game time)

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-Source = Literal["simspark", "rcsssmj", "ros"]
+Source = Literal["simspark", "rcsssmj", "ros", "local"]
 
 
 @dataclass(slots=True)

@@ -28,7 +28,7 @@ class EngineWorld:
         for (side, unum), rid in self.robots.items():
             pos, _ = self.engine.robot_pose(rid)
             out.append(PlayerView(side, unum, pos, self.engine.robot_velocity(rid),  # type: ignore[arg-type]
-                                  self.engine.robot_yaw(rid)))
+                                  self.engine.robot_yaw(rid), self.engine.robot_model(rid) != "pusher"))
         return out
 
     def ball_touchers(self) -> Sequence[PlayerId]:

@@ -57,7 +57,12 @@ class SingleModeServer:
         self.players = PlayerTable()
         self._robot_of: dict[tuple[str, int], str] = {}
         self.world = EngineWorld(self.engine, self._robot_of)
-        self.referee = Referee.create(config.rules, self.world)
+        from soccer_referee.rules import rule_book
+
+        overrides = {"half_time": config.half_time} if config.half_time else {}
+        self.referee = Referee.create(rule_book(config.rules, **overrides), self.world)
+        self.local_brains: dict[str, object] = {}
+        self._before_kickoff_s = 0.0
         self.hearing = Hearing()
         self.calls = LoopCalls()
         self.stats = CycleStats()
@@ -181,6 +186,7 @@ class SingleModeServer:
         events = self.referee.step(self.engine.cycle_dt)
         if any(e.kind == "sides_swapped" for e in events):
             self._swap_sides()
+        self._auto_kickoff()
         t2 = time.perf_counter()
         self._send_percepts()
         self._publish(events)
@@ -196,6 +202,20 @@ class SingleModeServer:
                 self._step_done = None
         return True
 
+    def _auto_kickoff(self) -> None:
+        from soccer_referee.commands import KickOff
+        from soccer_referee.play_modes import PlayMode
+
+        after = self.config.kickoff_after
+        s = self.referee.state
+        if after is None or s.play_mode != PlayMode.BEFORE_KICK_OFF or not (s.team_left and s.team_right):
+            self._before_kickoff_s = 0.0
+            return
+        self._before_kickoff_s += self.engine.cycle_dt
+        if self._before_kickoff_s >= after:
+            self.referee.command(KickOff(None))
+            self._before_kickoff_s = 0.0
+
     def _swap_sides(self) -> None:
         """Half time with a change of ends: every registered player changes side."""
         self._robot_of.clear()
@@ -203,6 +223,9 @@ class SingleModeServer:
             if p.registered:
                 p.side = "right" if p.side == "left" else "left"
                 self._robot_of[(p.side, p.unum)] = p.robot_id
+                brain = self.local_brains.get(p.agent_id)
+                if brain is not None:
+                    brain.model.side = p.side  # type: ignore[attr-defined]
         self._team_counts = {"left": self._team_counts["right"], "right": self._team_counts["left"]}
 
     def _idle_until(self, pacer: RealTimePacer) -> None:
@@ -374,6 +397,7 @@ class SingleModeServer:
         self.hearing.forget(agent_id)
         self._logged_errors.pop(agent_id, None)
         self.ros_players.pop(agent_id, None)
+        self.local_brains.pop(agent_id, None)
 
     def _beam(self, player: Player, x: float, y: float, rotation: float) -> None:
         if not player.registered:
@@ -421,6 +445,11 @@ class SingleModeServer:
             heard = self.hearing.deliver(self._utterances, listeners, self.referee.state.game_time)
             self._utterances = []
         for player in self.players.with_robots():
+            if player.source == "local":
+                brain = self.local_brains[player.agent_id]
+                percept = self.percept_for(player, brain.wants_vision(), lines=False)  # type: ignore[attr-defined]
+                self._report(player, self.engine.set_joint_velocities(player.robot_id, brain.act(percept)))  # type: ignore[attr-defined]
+                continue
             if player.source == "ros":
                 if self.ros is not None and player.registered:
                     vision = (self.engine.cycle - player.unum) % 3 == 0
@@ -458,8 +487,8 @@ class SingleModeServer:
                           game if changed else None, event_msgs, Clock(clock=t))
             self._last_logged_game = game
 
-    def percept_for(self, player: Player, vision: bool) -> Percept:
-        percept = self.engine.percept(player.robot_id, vision=vision)
+    def percept_for(self, player: Player, vision: bool, *, lines: bool = True) -> Percept:
+        percept = self.engine.percept(player.robot_id, vision=vision, lines=lines)
         percept.game = self.game_view(player)
         return percept
 
@@ -494,6 +523,22 @@ class SingleModeServer:
             return error
         player.announce = False  # ROS percepts carry side and unum in every message
         self.ros_players[agent_id] = player
+        return player
+
+    def add_local_player(self, team: str, unum: int, model: str, brain: object) -> Player | str:
+        """A player whose brain runs in this process (built-in demo teams in `soccersim match`)."""
+        agent_id = f"local:{team}/{unum}"
+        player = self.players.add(Player(agent_id, "local"))
+        error = self._create_robot(player, model)
+        if error is None:
+            error = self.register(player, team, unum)
+        if error is not None:
+            self.remove_player(agent_id)
+            return error
+        player.announce = False
+        self.local_brains[agent_id] = brain
+        x, y, rot = brain.home()  # type: ignore[attr-defined]
+        self._beam(player, x, y, rot)
         return player
 
     def ros_joint_command(self, agent_id: str, msg: object) -> None:

@@ -382,7 +382,7 @@ class MujocoEngine:
             self._contacts.add((ia, ib) if ia < ib else (ib, ia))
 
     # ------------------------------------------------------------------ sensors
-    def percept(self, robot_id: str, *, vision: bool) -> Percept:
+    def percept(self, robot_id: str, *, vision: bool, lines: bool = True) -> Percept:
         self._ensure_built()
         robot = self._robot(robot_id)
         d = self.data
@@ -399,7 +399,7 @@ class MujocoEngine:
             joint_velocities=np.degrees(v).tolist(), foot_resistance=self._frp(robot),
             torso_position=(float(root[0]), float(root[1]), float(root[2])),
             torso_quaternion=(float(root[3]), float(root[4]), float(root[5]), float(root[6])),
-            vision=self._vision(robot) if vision else None)
+            vision=self._vision(robot, lines) if vision else None)
 
     def _foot_loads(self) -> tuple[np.ndarray, np.ndarray]:
         """Per foot sensor slot: total contact force and force-weighted contact position
@@ -475,7 +475,7 @@ class MujocoEngine:
         out[:, 2] += noise[:, 2] * NOISE_PHI
         return out
 
-    def _vision(self, robot: Robot) -> Vision:
+    def _vision(self, robot: Robot, lines: bool = True) -> Vision:
         cam_pos, cam_rot = self._camera(robot)
         names: list[str] = list(self._landmarks)
         points = [self._landmarks[n] for n in names]
@@ -504,7 +504,8 @@ class MujocoEngine:
             seen = players.setdefault((team, unum), SeenPlayer(team, unum, {}))
             seen.parts[part] = Polar(float(d), float(a), float(e))
         vision.players = list(players.values())
-        vision.lines = self._seen_lines(cam_pos, cam_rot, robot)
+        if lines:
+            vision.lines = self._seen_lines(cam_pos, cam_rot, robot)
         return vision
 
     def _seen_lines(self, cam_pos: np.ndarray, cam_rot: np.ndarray, robot: Robot) -> list[tuple[Polar, Polar]]:

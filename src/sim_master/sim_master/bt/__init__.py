@@ -1,0 +1,1 @@
+"""Behaviour trees: BehaviorTree.CPP XML executed with py_trees."""

@@ -1,0 +1,123 @@
+"""`soccersim match`: a whole match with built-in teams, a progress line, and at the end
+DIR/summary.json, DIR/match.mcap (replay), DIR/final.png and DIR/heatmap.png."""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import math
+import os
+import sys
+import time
+from typing import Any
+
+from sim_master.master.config import ServerConfig
+
+TEAMS = ("demo",)
+
+
+def add_match_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--left", default="demo", choices=TEAMS, help="left team behaviour")
+    parser.add_argument("--right", default="demo", choices=TEAMS, help="right team behaviour")
+    parser.add_argument("--left-name", default="Lions")
+    parser.add_argument("--right-name", default="Tigers")
+    parser.add_argument("--players", type=int, default=11, help="players per team")
+    parser.add_argument("--duration", type=float, default=600.0, help="game time in s (two halves)")
+    parser.add_argument("--out", default="match-out", help="output directory")
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--realtime", action="store_true", help="pace at 50 cycles/s instead of as fast as possible")
+    parser.add_argument("--serve", action="store_true",
+                        help="also open the legacy TCP ports (monitors, extra agents) and the ROS node")
+
+
+def run_match(args: argparse.Namespace) -> int:
+    from sim_master.demo.brain import PusherBrain
+    from sim_master.master.single import SingleModeServer
+
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    os.makedirs(args.out, exist_ok=True)
+    log_path = os.path.join(args.out, "match.mcap")
+    max_cycles = int(math.ceil(args.duration / 0.02 * 1.5)) + 1000
+    config = ServerConfig(
+        sync=not args.realtime, realtime=args.realtime, ros=args.serve,
+        simspark_port=3100 if args.serve else None, rcsssmj_port=60000 if args.serve else None,
+        simspark_monitor_port=None, rcsssmj_monitor_port=None, service_port=4000 if args.serve else None,
+        log_path=log_path, seed=args.seed, max_cycles=max_cycles, kickoff_after=1.0,
+        half_time=args.duration / 2, vision_noise=True)
+    server = SingleModeServer(config)
+    field = server.engine.field
+    for team, side_name in ((args.left_name, "left"), (args.right_name, "right")):
+        for unum in range(1, args.players + 1):
+            brain = PusherBrain(side_name, unum, field.length, field.width, field.goal_width)
+            outcome = server.add_local_player(team, unum, "pusher", brain)
+            if isinstance(outcome, str):
+                print(f"soccersim match: cannot add {team} #{unum}: {outcome}", file=sys.stderr)
+                return 2
+    goals: list[dict[str, Any]] = []
+    fouls: list[dict[str, Any]] = []
+    ball_xy: list[tuple[float, float]] = []
+    started = time.monotonic()
+    last_print = [0.0]
+
+    def hook(srv: SingleModeServer, events: list[Any]) -> None:
+        s = srv.referee.state
+        for e in events:
+            if e.kind == "goal":
+                team = s.team_left if e.team == "left" else s.team_right
+                goals.append({"time": round(e.time, 2), "team": team, "side": e.team, "scorer": e.unum,
+                              "detail": e.detail})
+            elif e.kind == "foul":
+                fouls.append({"time": round(e.time, 2), "side": e.team, "unum": e.unum, "type": e.detail})
+        if srv.engine.cycle % 5 == 0:
+            x, y, _ = srv.engine.ball_position()
+            ball_xy.append((x, y))
+        if s.play_mode.value == "GameOver":
+            srv.request_stop()
+        now = time.monotonic()
+        if now - last_print[0] >= 1.0:
+            last_print[0] = now
+            print(f"\rt={s.game_time:6.1f}s  {s.team_left} {s.score_left}:{s.score_right} {s.team_right}  "
+                  f"{s.play_mode.value:<16} {srv.stats.cycles_per_s():6.0f} cycles/s", end="", flush=True)
+
+    server.cycle_hooks.append(hook)
+    server.start()
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        elapsed = time.monotonic() - started
+        summary = write_outputs(server, args.out, goals, fouls, ball_xy, elapsed)
+        server.close()
+    print()
+    print(f"final: {summary['teams']['left']} {summary['score'][0]}:{summary['score'][1]} "
+          f"{summary['teams']['right']} in {elapsed:.1f} s wall ({summary['cycles_per_s']:.0f} cycles/s); "
+          f"outputs in {args.out}")
+    return 0
+
+
+def write_outputs(server: Any, out: str, goals: list[dict[str, Any]], fouls: list[dict[str, Any]],
+                  ball_xy: list[tuple[float, float]], elapsed: float) -> dict[str, Any]:
+    from sim_master.pictures.field2d import FieldPicture, RobotMark, render_field_png, render_heatmap_png
+
+    s = server.referee.state
+    # Goals are counted per team name: sides may have changed at half time.
+    score = {s.team_left: s.score_left, s.team_right: s.score_right}
+    summary = {"teams": {"left": s.team_left, "right": s.team_right},
+               "score": [s.score_left, s.score_right], "score_by_team": score,
+               "game_time": round(s.game_time, 2), "play_mode": s.play_mode.value, "cycles": server.stats.cycles,
+               "wall_s": round(elapsed, 2), "cycles_per_s": round(server.stats.cycles / elapsed, 1) if elapsed else 0.0,
+               "goals": goals, "fouls": fouls, "replay": "match.mcap", "pictures": ["final.png", "heatmap.png"]}
+    with open(os.path.join(out, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=2)
+    marks = []
+    for p in server.players.with_robots():
+        (x, y, _), _ = server.engine.robot_pose(p.robot_id)
+        marks.append(RobotMark(p.side, p.unum, x, y, server.engine.robot_yaw(p.robot_id)))
+    bx, by, _ = server.engine.ball_position()
+    title = (f"{s.team_left} {s.score_left}:{s.score_right} {s.team_right}   t={s.game_time:.1f}s   "
+             f"{s.play_mode.value}")
+    render_field_png(FieldPicture(server.engine.field, marks, (bx, by), title), os.path.join(out, "final.png"))
+    render_heatmap_png(ball_xy, server.engine.field, os.path.join(out, "heatmap.png"))
+    return summary

@@ -1,0 +1,1 @@
+"""Built-in demo team: wheeled pushers driven by behaviour trees."""

@@ -1,0 +1,134 @@
+"""The demo team's behaviour-tree leaves: conditions read the world model, actions set the
+motion target. Registered under the tag names used in demo_team.xml."""
+from __future__ import annotations
+
+import math
+
+from py_trees.behaviour import Behaviour
+from py_trees.common import Status
+
+from sim_master.bt.loader import BehaviorTreeFactory
+from sim_master.demo.world_model import WorldModel
+
+HOME = {1: (-14.0, 0.0), 2: (-10.0, 4.0), 3: (-10.0, -4.0), 4: (-9.0, 0.0), 5: (-6.0, 6.0),
+        6: (-6.0, -6.0), 7: (-5.0, 2.0), 8: (-5.0, -2.0), 9: (-2.5, 0.0), 10: (-2.0, 5.0), 11: (-2.0, -5.0)}
+
+
+class _Leaf(Behaviour):
+    def __init__(self, name: str, model: WorldModel, attrs: dict[str, str]) -> None:
+        super().__init__(name)
+        self.m = model
+        self.attrs = attrs
+
+    def check(self) -> bool:
+        raise NotImplementedError
+
+    def update(self) -> Status:
+        return Status.SUCCESS if self.check() else Status.FAILURE
+
+
+class IsPlayMode(_Leaf):
+    def check(self) -> bool:
+        return self.m.play_mode in self.attrs.get("modes", "").split(",")
+
+
+class IsOpponentSetPlay(_Leaf):
+    def check(self) -> bool:
+        mode = self.m.play_mode
+        theirs = "right" if self.m.side == "left" else "left"
+        return mode != "PlayOn" and mode.lower().endswith(theirs)
+
+
+class IsClosestToBall(_Leaf):
+    def check(self) -> bool:
+        if self.m.ball is None or self.m.ball_age > 3.0:
+            return self.m.unum == 9  # nobody knows where the ball is: the striker looks
+        mine = self.m.distance_to(self.m.ball)
+        return all(math.hypot(x - self.m.ball[0], y - self.m.ball[1]) > mine - 0.3
+                   for unum, (x, y) in self.m.mates.items() if unum not in (1, self.m.unum))
+
+
+class IsBallNearOwnGoal(_Leaf):
+    def check(self) -> bool:
+        d = float(self.attrs.get("distance", "3.5"))
+        ball = self.m.ball
+        return ball is not None and math.hypot(ball[0] + self.m.field_length / 2, ball[1]) < d
+
+
+class GoHome(_Leaf):
+    def update(self) -> Status:
+        self.m.target, self.m.push = HOME.get(self.m.unum, (-5.0, 0.0)), False
+        self.m.face = (0.0, 0.0)
+        return Status.RUNNING
+
+
+class KeepAwayFromBall(_Leaf):
+    def update(self) -> Status:
+        d = float(self.attrs.get("distance", "2.5"))
+        ball = self.m.ball or (0.0, 0.0)
+        dx, dy = self.m.x - ball[0], self.m.y - ball[1]
+        n = math.hypot(dx, dy) or 1.0
+        if n < d:
+            self.m.target = (ball[0] + dx / n * (d + 0.5), ball[1] + dy / n * (d + 0.5))
+        else:
+            self.m.target = (self.m.x, self.m.y)
+        self.m.push, self.m.face = False, ball
+        return Status.RUNNING
+
+
+class PushBallToGoal(_Leaf):
+    """Get behind the ball on the line to the opponent goal, then drive through it; go
+    around the ball when standing between it and the goal (never push it home)."""
+
+    def update(self) -> Status:
+        m = self.m
+        if m.ball is None:
+            m.target, m.push, m.face = (m.x, m.y), False, (0.0, 0.0)
+            return Status.RUNNING
+        bx, by = m.ball
+        gx, gy = m.field_length / 2 + 0.5, 0.0
+        dx, dy = gx - bx, gy - by
+        n = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / n, dy / n
+        behind = (bx - ux * 0.35, by - uy * 0.35)
+        along = (m.x - bx) * ux + (m.y - by) * uy  # > 0: between ball and goal
+        lateral = -(m.x - bx) * uy + (m.y - by) * ux
+        if along > -0.15:
+            side = 1.0 if lateral >= 0 else -1.0
+            m.target = (bx - ux * 0.6 - uy * side * 0.6, by - uy * 0.6 + ux * side * 0.6)
+            m.push = False
+        elif abs(lateral) > 0.12 or m.distance_to(behind) > 0.5:
+            m.target, m.push = behind, False
+        else:
+            m.target, m.push = (bx + ux * 1.0, by + uy * 1.0), True
+        m.face = (bx, by)
+        return Status.RUNNING
+
+
+class Support(_Leaf):
+    def update(self) -> Status:
+        hx, hy = HOME.get(self.m.unum, (-5.0, 0.0))
+        ball = self.m.ball or (0.0, 0.0)
+        self.m.target = (max(-13.0, min(12.0, hx + 0.5 * (ball[0] + 5.0))), hy * 0.7 + 0.3 * ball[1])
+        self.m.push, self.m.face = False, ball
+        return Status.RUNNING
+
+
+class GuardGoalLine(_Leaf):
+    def update(self) -> Status:
+        ball = self.m.ball or (0.0, 0.0)
+        half = self.m.goal_width / 2
+        self.m.target = (-self.m.field_length / 2 + 0.4, max(-half, min(half, ball[1] * 0.3)))
+        self.m.push, self.m.face = False, ball
+        return Status.RUNNING
+
+
+LEAVES = {cls.__name__: cls for cls in (IsPlayMode, IsOpponentSetPlay, IsClosestToBall, IsBallNearOwnGoal,
+                                        GoHome, KeepAwayFromBall, PushBallToGoal, Support, GuardGoalLine)}
+
+
+def factory_for(model: WorldModel) -> BehaviorTreeFactory:
+    factory = BehaviorTreeFactory()
+    for tag, cls in LEAVES.items():
+        factory.register(tag, lambda name, attrs, cls=cls: cls(name, model, attrs))
+    return factory

@@ -1,0 +1,1 @@
+"""PNG pictures of matches: the field from above, ball heat maps."""
