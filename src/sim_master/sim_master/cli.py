@@ -55,6 +55,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_match_arguments(match)
     match.set_defaults(run=run_match)
 
+    from sim_master.commands.team import add_team_arguments, run_team
+
+    team = commands.add_parser("team", help="a built-in team as ROS-native players of a running server")
+    add_team_arguments(team)
+    team.set_defaults(run=run_team)
+
     launch = commands.add_parser(
         "launch", help="run a ROS 2 launch XML file (the ros2 launch subset our files use)")
     launch.add_argument("file", help="path to a .launch.xml file")

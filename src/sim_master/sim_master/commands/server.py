@@ -34,6 +34,11 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-ros", action="store_true", help="do not start the ROS 2 node")
     parser.add_argument("--max-cycles", type=int, default=None, help="stop after this many cycles")
     parser.add_argument("--no-vision-noise", action="store_true", help="exact vision (no noise)")
+    parser.add_argument("--kickoff-after", type=float, default=None, metavar="S",
+                        help="kick off by itself after S seconds in BeforeKickOff (both teams present)")
+    parser.add_argument("--wait-for-teams", action="store_true",
+                        help="hold the simulation until both teams have joined")
+    parser.add_argument("--half-time", type=float, default=None, metavar="S", help="half length in s of game time")
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
@@ -47,7 +52,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         service_port=port(args.service_port), web_port=args.web_port, world=args.world,
         rules=args.rules, log_path=args.log_path, seed=args.seed, sync_timeout=args.sync_timeout,
         allow_remote_monitor_commands=args.allow_remote_monitor_commands, ros=not args.no_ros,
-        max_cycles=args.max_cycles, vision_noise=not args.no_vision_noise)
+        max_cycles=args.max_cycles, vision_noise=not args.no_vision_noise,
+        kickoff_after=args.kickoff_after, half_time=args.half_time, wait_for_teams=args.wait_for_teams)
 
 
 def run_server(args: argparse.Namespace) -> int:

@@ -26,4 +26,5 @@ class ServerConfig:
     max_cycles: int | None = None  # stop after this many cycles (matches, tests)
     vision_noise: bool = True
     kickoff_after: float | None = None  # kick off by itself after this long in BeforeKickOff (s)
+    wait_for_teams: bool = False  # hold the simulation until both teams have a player
     half_time: float | None = None  # override the rule book's half length (s of game time)

@@ -174,6 +174,10 @@ class SingleModeServer:
     def cycle(self) -> bool:
         """One simulation cycle; returns False when paused (nothing simulated)."""
         self._poll_services()
+        if self.config.wait_for_teams and not (self.referee.state.team_left and self.referee.state.team_right):
+            self._poll_agents(0.0)
+            time.sleep(0.002)
+            return False
         if self.paused and self._step_budget == 0:
             self._poll_agents(0.0)
             time.sleep(0.002)

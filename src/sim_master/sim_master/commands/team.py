@@ -1,0 +1,95 @@
+"""`soccersim team`: a built-in team as ROS-native players (one process, one node), joining
+a running server through its InitAgent service and playing over the player topics:
+<ns>/percept in, <ns>/effectors/{joint_command, beam, synchronize} out."""
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import time
+
+TEAM_MODELS = {"demo": "pusher"}
+
+
+def add_team_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--team", required=True, help="team name")
+    parser.add_argument("--players", type=int, default=11)
+    parser.add_argument("--behaviour", default="demo", choices=sorted(TEAM_MODELS))
+    parser.add_argument("--server-node", default="soccersim", help="name of the server's ROS node")
+    parser.add_argument("--wait", type=float, default=30.0, help="seconds to wait for the server")
+
+
+def run_team(args: argparse.Namespace) -> int:
+    import rclpy
+    from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
+    from rclpy.node import Node
+    from rclpy.qos import QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+    from rclpy.signals import SignalHandlerOptions
+    from std_msgs.msg import Empty
+
+    from sim_master.demo.brain import PusherBrain
+    from sim_master.ros.convert import percept_from_msg
+    from sim_msgs.msg import Beam, JointCommand, Percept
+    from sim_msgs.srv import InitAgent
+
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
+    log = logging.getLogger(f"team.{args.team}")
+    context = rclpy.Context()
+    rclpy.init(args=["soccersim", *getattr(args, "ros_args", [])], context=context,
+               signal_handler_options=SignalHandlerOptions.NO)
+    stop = {"now": False}
+    signal.signal(signal.SIGINT, lambda *_: stop.update(now=True))
+    signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
+    node = Node(f"team_{args.team}".replace("-", "_"), context=context)
+    executor = SingleThreadedExecutor(context=context)
+    executor.add_node(node)
+    reliable = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
+    client = node.create_client(InitAgent, f"/{args.server_node}/init_agent")
+    deadline = time.monotonic() + args.wait
+    while not client.wait_for_service(timeout_sec=0.5):
+        if stop["now"] or time.monotonic() > deadline:
+            log.error("no server /%s within %.0f s", args.server_node, args.wait)
+            return 1
+    players = []
+    for unum in range(1, args.players + 1):
+        future = client.call_async(InitAgent.Request(team=args.team, unum=unum, robot_model=TEAM_MODELS[args.behaviour]))
+        executor.spin_until_future_complete(future, timeout_sec=10)
+        reply = future.result()
+        if reply is None or not reply.success:
+            log.error("player %d refused: %s", unum, reply.error if reply else "no answer")
+            continue
+        ns = reply.player_namespace
+        brain = PusherBrain(reply.side, reply.unum)
+        joints = node.create_publisher(JointCommand, f"{ns}/effectors/joint_command", reliable)
+        sync = node.create_publisher(Empty, f"{ns}/effectors/synchronize", reliable)
+        beam = node.create_publisher(Beam, f"{ns}/effectors/beam", reliable)
+
+        def on_percept(msg: Percept, brain: PusherBrain = brain, joints=joints, sync=sync) -> None:  # type: ignore[no-untyped-def]
+            percept = percept_from_msg(msg)
+            brain.model.side = msg.side or brain.model.side  # sides change at half time
+            speeds = brain.act(percept)
+            joints.publish(JointCommand(mode=JointCommand.MODE_VELOCITY, names=list(speeds),
+                                        velocities=list(speeds.values())))
+            sync.publish(Empty())
+
+        node.create_subscription(Percept, f"{ns}/percept", on_percept, qos_profile_sensor_data)
+        x, y, rot = brain.home()
+        players.append((beam, Beam(x=x, y=y, rotation=rot)))
+        log.info("%s #%d plays %s as %s", args.team, reply.unum, reply.side, ns)
+    for pub, msg in players:  # beam home once the server has seen our publishers
+        for _ in range(20):
+            if pub.get_subscription_count() > 0:
+                break
+            executor.spin_once(timeout_sec=0.05)
+        pub.publish(msg)
+    try:
+        while not stop["now"] and context.ok():
+            executor.spin_once(timeout_sec=0.1)
+    except ExternalShutdownException:
+        pass
+    finally:
+        node.destroy_node()
+        if context.ok():
+            rclpy.shutdown(context=context)
+    return 0
