@@ -81,6 +81,10 @@ class SingleModeServer:
         self.ros_context = None
         self.log_writer = None  # ReplayLogWriter when config.log_path
         self.service_port = None  # ServicePort when config.service_port is set
+        self.monitor_servers: dict[str, object] = {}
+        self._scenes: dict[str, object] = {}
+        self._pending_fouls: list[tuple[int, int, int]] = []
+        self._monitor_sent: dict[str, object] = {}
         self._last_logged_game = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -97,6 +101,13 @@ class SingleModeServer:
             server.start()
             self.agent_servers[source] = server
             self.log.info("%s agents: %s:%d", source, c.host, server.port)
+        from sim_bridge.monitor_server import MonitorServer
+
+        for name, port in (("simspark", c.simspark_monitor_port), ("rcsssmj", c.rcsssmj_monitor_port)):
+            if port is not None:
+                monitor = MonitorServer(name, c.host, port, allow_remote_commands=c.allow_remote_monitor_commands)
+                monitor.start()
+                self.monitor_servers[name] = monitor
         if c.service_port is not None:
             from sim_bridge.service_port import ServicePort
             from sim_master.master.services import register_services
@@ -131,6 +142,7 @@ class SingleModeServer:
     def listening(self) -> list[str]:
         """Where this server listens, one line per port (printed by `soccersim server`)."""
         lines = [f"{name} agents: {self.config.host}:{server.port}" for name, server in self.agent_servers.items()]
+        lines += [f"{name} monitors: {self.config.host}:{m.port}" for name, m in self.monitor_servers.items()]  # type: ignore[attr-defined]
         mode = "sync" if self.config.sync else "real-time"
         if self.service_port is not None:
             lines.append(f"service port: {self.config.host}:{self.service_port.port}")
@@ -145,6 +157,9 @@ class SingleModeServer:
         if self.service_port is not None:
             self.service_port.close()
             self.service_port = None
+        for monitor in self.monitor_servers.values():
+            monitor.close()  # type: ignore[attr-defined]
+        self.monitor_servers.clear()
         if self.ros is not None:
             self.ros.close()
             import rclpy
@@ -193,6 +208,7 @@ class SingleModeServer:
         self._auto_kickoff()
         t2 = time.perf_counter()
         self._send_percepts()
+        self._feed_monitors(events)
         self._publish(events)
         for hook in self.cycle_hooks:
             hook(self, list(events))
@@ -247,6 +263,27 @@ class SingleModeServer:
         self.calls.run_pending()
         if self.service_port is not None:
             self.service_port.poll(0.0)
+        for monitor in self.monitor_servers.values():
+            for peer, command in monitor.poll():  # type: ignore[attr-defined]
+                self._monitor_command(peer, command)
+
+    def _monitor_command(self, peer: str, command: object) -> None:
+        from dataclasses import replace
+
+        from sim_bridge.monitor_server import KillSim
+        from soccer_referee.commands import MoveAgent
+
+        if isinstance(command, KillSim):
+            self.log.warning("monitor %s asked to stop the server (killsim)", peer)
+            self.request_stop()
+            return
+        if isinstance(command, MoveAgent):
+            team = command.side
+            side = {"left": "left", "right": "right"}.get(team.lower()) or self.referee.registry.side_of(team)
+            command = replace(command, side=side or team)
+        error = self.referee_command(command)
+        if error:
+            self.log.warning("monitor %s: %s refused: %s", peer, type(command).__name__, error)
 
     def _poll_agents(self, timeout: float) -> None:
         for source, server in self.agent_servers.items():
@@ -468,6 +505,44 @@ class SingleModeServer:
             percept.game = self.game_view(player)
             percept.heard = heard.get(player.agent_id, [])
             server.send_percept(player.agent_id, percept)
+
+    def _feed_monitors(self, events: list) -> None:  # type: ignore[type-arg]
+        """Every 2nd cycle, as both references: one frame per monitor port."""
+        from soccer_referee.events import FoulType
+
+        for e in events:
+            if e.kind == "foul":
+                self._pending_fouls.append((int(FoulType[e.detail.upper()]), 1 if e.team == "left" else 2, e.unum))
+        if not self.monitor_servers or self.engine.cycle % 2:
+            return
+        from sim_master.master.monitor_scene import MonitorScene, rsmp_frame, simspark_frame
+
+        s = self.referee.state
+        labels = {p.robot_id: (p.team, p.unum, p.side) for p in self.players.with_robots() if p.registered}
+        fouls, self._pending_fouls = self._pending_fouls, []
+        half_time = self.referee.rules.half_time
+        field = self.referee.field
+        for name, monitor in self.monitor_servers.items():
+            scene = self._scenes.get(name)
+            if scene is None or scene.model is not self.engine.model or scene.labels != labels:  # type: ignore[attr-defined]
+                scene = MonitorScene(self.engine.model, labels, name)
+                scene.labels = labels  # type: ignore[attr-defined]
+                self._scenes[name] = scene
+                monitor.request_full()  # type: ignore[attr-defined]
+            data = self.engine.data
+            if name == "rcsssmj":
+                monitor.broadcast(  # type: ignore[attr-defined]
+                    lambda: rsmp_frame(scene.scene(data, False), False, self.engine.time, s, field, fouls, half_time).encode(),
+                    lambda: rsmp_frame(scene.scene(data, True), True, self.engine.time, s, field, fouls, half_time).encode())
+            else:
+                now = {"team_left": s.team_left, "team_right": s.team_right, "half": s.half,
+                       "score_left": s.score_left, "score_right": s.score_right, "play_mode": s.play_mode.index}
+                changed = {k: v for k, v in now.items() if self._monitor_sent.get(k) != v}
+                self._monitor_sent = now
+                numbered = [(i, f) for i, f in enumerate(fouls)]
+                monitor.broadcast(  # type: ignore[attr-defined]
+                    lambda: simspark_frame(scene.scene(data, False), False, s, field, numbered, half_time, changed).encode(),
+                    lambda: simspark_frame(scene.scene(data, True), True, s, field, numbered, half_time, changed).encode())
 
     def _publish(self, events: list) -> None:  # type: ignore[type-arg]
         """ROS topics and the replay log (message objects built once for both)."""

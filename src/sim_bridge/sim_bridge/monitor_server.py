@@ -1,0 +1,218 @@
+"""Monitor ports (SimSpark 3200, rcsssmj 60001): frames out to every monitor, commands in.
+
+A new monitor gets a full frame first, then incremental ones. Commands are framed
+S-expressions; they are accepted from loopback only unless remote commands are allowed
+(a monitor port is unauthenticated). A monitor that does not read is dropped, never
+waited for (rcsssmj froze on one)."""
+from __future__ import annotations
+
+import logging
+import selectors
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sim_bridge.framing import FrameDecoder, FramingError, encode_frame
+from sim_bridge.sexp import Expr, SexpError, number, parse_flat
+from soccer_referee.commands import DropBall, KickOff, MoveAgent, MoveBall, SetPlayMode, SetScore, SetTime
+
+_log = logging.getLogger("sim_bridge.monitors")
+
+
+@dataclass(frozen=True, slots=True)
+class KillSim:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class RequestFullState:
+    pass
+
+
+@dataclass(slots=True)
+class _Monitor:
+    sock: socket.socket
+    peer: str
+    loopback: bool
+    decoder: FrameDecoder = field(default_factory=lambda: FrameDecoder(64 * 1024))
+    out: bytearray = field(default_factory=bytearray)
+    needs_full: bool = True
+
+
+def _fields(args: list[Expr]) -> dict[str, list[Expr]]:
+    return {a[0]: a[1:] for a in args if isinstance(a, list) and a and isinstance(a[0], str)}
+
+
+def parse_monitor_command(expr: list[Expr]) -> object:
+    """One monitor command (either dialect) -> a referee command or KillSim/RequestFullState."""
+    name, args = expr[0], expr[1:]
+    if name == "kickOff":
+        side = str(args[0]).lower() if args else "none"
+        side = {"l": "left", "r": "right"}.get(side, side)
+        return KickOff(side if side in ("left", "right") else None)
+    if name == "playMode":
+        return SetPlayMode(str(args[0]))
+    if name == "dropBall":
+        return DropBall()
+    if name == "ball":
+        f = _fields(args)
+        pos = tuple(number(v) for v in f.get("pos", []))
+        vel = tuple(number(v) for v in f.get("vel", [0, 0, 0]))
+        if len(pos) != 3 or len(vel) != 3:
+            raise ValueError("ball needs (pos x y z) [(vel vx vy vz)]")
+        return MoveBall(pos, vel)  # type: ignore[arg-type]
+    if name == "agent":
+        f = _fields(args)
+        unum = int(number(f["unum"][0]))
+        team = str(f["team"][0])
+        if "move" in f:
+            x, y, _z, rot = (number(v) for v in f["move"][:4])
+        else:
+            x, y, _z = (number(v) for v in f["pos"][:3])
+            rot = 0.0
+        return MoveAgent(team, unum, x, y, rot)
+    if name == "time":
+        return SetTime(number(args[0]))
+    if name == "score":
+        f = _fields(args)
+        return SetScore(int(number(f["left"][0])), int(number(f["right"][0])))
+    if name == "killsim":
+        return KillSim()
+    if name == "reqfullstate":
+        return RequestFullState()
+    raise ValueError(f"unknown monitor command ({name} ...)")
+
+
+class MonitorServer:
+    def __init__(self, name: str, host: str = "127.0.0.1", port: int = 0, *,
+                 allow_remote_commands: bool = False, max_outbuf: int = 8 << 20) -> None:
+        self.name = name
+        self.host, self.port = host, port
+        self.allow_remote_commands = allow_remote_commands
+        self.max_outbuf = max_outbuf
+        self._selector = selectors.DefaultSelector()
+        self._listener: socket.socket | None = None
+        self._monitors: dict[int, _Monitor] = {}
+
+    def start(self) -> None:
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((self.host, self.port))
+        listener.listen(16)
+        listener.setblocking(False)
+        self.port = listener.getsockname()[1]
+        self._listener = listener
+        self._selector.register(listener, selectors.EVENT_READ, None)
+
+    def close(self) -> None:
+        for m in list(self._monitors.values()):
+            self._drop(m, "server shutting down", log=False)
+        if self._listener is not None:
+            self._selector.unregister(self._listener)
+            self._listener.close()
+            self._listener = None
+        self._selector.close()
+
+    @property
+    def count(self) -> int:
+        return len(self._monitors)
+
+    def poll(self) -> list[tuple[str, object]]:
+        """Accept monitors and read their commands: (peer, command) in arrival order."""
+        commands: list[tuple[str, object]] = []
+        for key, _ in self._selector.select(0.0):
+            if key.data is None:
+                self._accept()
+                continue
+            m = self._monitors.get(key.fd)
+            if m is not None:
+                commands += self._read(m)
+        return commands
+
+    def broadcast(self, diff: Callable[[], bytes], full: Callable[[], bytes]) -> None:
+        """Send a frame to every monitor: full to new ones (and after a structure change)."""
+        if not self._monitors:
+            return
+        diff_payload = diff() if any(not m.needs_full for m in self._monitors.values()) else b""
+        full_payload = full() if any(m.needs_full for m in self._monitors.values()) else b""
+        for m in list(self._monitors.values()):
+            self._send(m, full_payload if m.needs_full else diff_payload)
+            m.needs_full = False
+
+    def request_full(self) -> None:
+        for m in self._monitors.values():
+            m.needs_full = True
+
+    def _accept(self) -> None:
+        assert self._listener is not None
+        try:
+            sock, addr = self._listener.accept()
+        except OSError:
+            return
+        sock.setblocking(False)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        loopback = addr[0].startswith("127.") or addr[0] == "::1"
+        self._monitors[sock.fileno()] = _Monitor(sock, f"{addr[0]}:{addr[1]}", loopback)
+        self._selector.register(sock, selectors.EVENT_READ, sock.fileno())
+        _log.info("%s monitor connected from %s", self.name, addr[0])
+
+    def _read(self, m: _Monitor) -> list[tuple[str, object]]:
+        try:
+            data = m.sock.recv(65536)
+        except (BlockingIOError, InterruptedError):
+            return []
+        except OSError:
+            data = b""
+        if not data:
+            self._drop(m, "closed")
+            return []
+        try:
+            frames = m.decoder.feed(data)
+        except FramingError as exc:
+            self._drop(m, f"framing error: {exc}")
+            return []
+        out: list[tuple[str, object]] = []
+        for frame in frames:
+            if not (m.loopback or self.allow_remote_commands):
+                _log.warning("%s monitor %s: commands from remote hosts are not accepted "
+                             "(--allow-remote-monitor-commands)", self.name, m.peer)
+                continue
+            try:
+                exprs = parse_flat(frame.decode("ascii", "replace"))
+            except SexpError as exc:
+                _log.warning("%s monitor %s: malformed command: %s", self.name, m.peer, exc)
+                continue
+            for expr in exprs:
+                try:
+                    command = parse_monitor_command(expr)
+                except (ValueError, KeyError, IndexError) as exc:
+                    _log.warning("%s monitor %s: %s", self.name, m.peer, exc)
+                    continue
+                if isinstance(command, RequestFullState):
+                    m.needs_full = True
+                else:
+                    out.append((m.peer, command))
+        return out
+
+    def _send(self, m: _Monitor, payload: bytes) -> None:
+        m.out += encode_frame(payload)
+        if len(m.out) > self.max_outbuf:
+            self._drop(m, f"not reading ({len(m.out)} bytes queued)")
+            return
+        try:
+            sent = m.sock.send(m.out)
+            del m.out[:sent]
+        except (BlockingIOError, InterruptedError):
+            pass
+        except OSError as exc:
+            self._drop(m, f"send failed: {exc}")
+
+    def _drop(self, m: _Monitor, reason: str, *, log: bool = True) -> None:
+        self._monitors.pop(m.sock.fileno(), None)
+        try:
+            self._selector.unregister(m.sock)
+        except (KeyError, ValueError):
+            pass
+        m.sock.close()
+        if log:
+            _log.info("%s monitor %s dropped: %s", self.name, m.peer, reason)

@@ -1,0 +1,172 @@
+"""The world as monitor scene graphs: rcsssmj RSMP frames and the SimSpark/RoboViz stream.
+
+Both walk the MuJoCo bodies from the world body as nested `(nd ...)` nodes with
+parent-relative 4x4 transforms (`TRF (SLT m0..m15)`, column-major) and one shape node per
+geom; robots and the ball are tagged so monitors can tell them apart. Incremental frames
+keep the tree's shape and repeat a transform only when an entry moved by more than 0.005.
+The structure is rebuilt when the model is (a robot joined or left)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import mujoco
+import numpy as np
+
+from soccer_referee.play_modes import PlayMode
+
+CHANGE = 0.005
+_SHAPES = {int(mujoco.mjtGeom.mjGEOM_BOX): "StdUnitBox", int(mujoco.mjtGeom.mjGEOM_SPHERE): "StdUnitSphere",
+           int(mujoco.mjtGeom.mjGEOM_CAPSULE): "StdUnitCylinder", int(mujoco.mjtGeom.mjGEOM_CYLINDER): "StdUnitCylinder"}
+
+
+@dataclass(slots=True)
+class _Body:
+    index: int
+    tag: str  # "" or DSC text: "ball", "agent Alpha 3"
+    geoms: list[str]  # preformatted static geom nodes (full form)
+    children: list[_Body] = field(default_factory=list)
+
+
+class MonitorScene:
+    def __init__(self, model: mujoco.MjModel, labels: dict[str, tuple[str, int, str]],
+                 dialect: str = "rcsssmj") -> None:
+        """labels: robot id -> (team, unum, side) of registered robots."""
+        self.model = model
+        self.dialect = dialect
+        self._last: np.ndarray | None = None
+        children: dict[int, list[int]] = {}
+        for b in range(1, model.nbody):
+            children.setdefault(int(model.body_parentid[b]), []).append(b)
+        self.root = self._body(0, children, labels, "")
+        self.nbody = model.nbody
+
+    def _body(self, b: int, children: dict[int, list[int]], labels: dict[str, tuple[str, int, str]],
+              side: str) -> _Body:
+        name = mujoco.mj_id2name(self.model, mujoco.mjtObj.mjOBJ_BODY, b) or ""
+        tag = ""
+        if name == "ball":
+            tag = "ball"
+        elif "/" in name and self.model.body_parentid[b] == 0:
+            robot_id = name.split("/", 1)[0]
+            if robot_id in labels:
+                team, unum, side = labels[robot_id]
+                tag = f"agent {team} {unum}"
+        geoms = [self._geom(g, side) for g in range(self.model.ngeom)
+                 if self.model.geom_bodyid[g] == b and int(self.model.geom_type[g]) in _SHAPES]
+        return _Body(b, tag, geoms, [self._body(c, children, labels, side) for c in children.get(b, [])])
+
+    def _geom(self, g: int, side: str) -> str:
+        m = self.model
+        size = m.geom_size[g]
+        kind = int(m.geom_type[g])
+        if kind == int(mujoco.mjtGeom.mjGEOM_BOX):
+            scale = 2 * size
+        elif kind == int(mujoco.mjtGeom.mjGEOM_SPHERE):
+            scale = np.array([size[0]] * 3)
+        else:
+            scale = np.array([size[0], size[0], 2 * size[1]])
+        name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_GEOM, g) or ""
+        material = "ball" if name == "ball" else {"left": "matLeft", "right": "matRight"}.get(side, "matGrey")
+        rot = np.zeros(9)
+        mujoco.mju_quat2Mat(rot, m.geom_quat[g])
+        trf = _slt(rot.reshape(3, 3), m.geom_pos[g], self.dialect)
+        sc = " ".join(f"{v:.4g}" for v in scale)
+        if self.dialect == "rcsssmj":
+            shape = f"(nd SMN (setVisible 1)(load {_SHAPES[kind]})(sMat {material})(sSc {sc}))"
+            return f"(nd TRF{trf}{shape})"
+        shape = (f"(nd StaticMesh (setVisible 1) (load {_SHAPES[kind]}) (sSc {sc}) "
+                 f"(resetMaterials {material}))")
+        return f"(nd TRF {trf} {shape})"
+
+    def transforms(self, data: mujoco.MjData) -> np.ndarray:
+        """(nbody, 3, 4) parent-relative rotation | translation of every body."""
+        parent = self.model.body_parentid
+        rot = data.xmat.reshape(-1, 3, 3)
+        rp = rot[parent]
+        rel_rot = np.einsum("nji,njk->nik", rp, rot)
+        rel_pos = np.einsum("nji,nj->ni", rp, data.xpos - data.xpos[parent])
+        return np.concatenate([rel_rot, rel_pos[:, :, None]], axis=2)
+
+    def scene(self, data: mujoco.MjData, full: bool) -> str:
+        trf = self.transforms(data)
+        changed = np.ones(self.nbody, dtype=bool)
+        if not full and self._last is not None and self._last.shape == trf.shape:
+            changed = np.abs(trf - self._last).max(axis=(1, 2)) > CHANGE
+        if full or self._last is None:
+            self._last = trf.copy()
+        else:
+            self._last[changed] = trf[changed]
+        return self._node(self.root, trf, changed, full)
+
+    def _node(self, body: _Body, trf: np.ndarray, changed: np.ndarray, full: bool) -> str:
+        inner = []
+        if full:
+            inner += body.geoms
+        else:
+            inner += ["(nd(nd))" if self.dialect == "rcsssmj" else "(nd (nd))"] * len(body.geoms)
+        inner += [self._node(c, trf, changed, full) for c in body.children]
+        sep = "" if self.dialect == "rcsssmj" else " "
+        if full or changed[body.index]:
+            t = trf[body.index]
+            head = f"(nd TRF{sep}{_slt(t[:, :3], t[:, 3], self.dialect)}"
+        else:
+            head = "(nd"
+        node = head + (sep if inner and sep else "") + sep.join(inner) + ")"
+        if body.tag:
+            if full:
+                return f"(nd DSC({body.tag}){node})" if self.dialect == "rcsssmj" else f"(nd DSC ({body.tag}) {node})"
+            return f"(nd{node})" if self.dialect == "rcsssmj" else f"(nd {node})"
+        return node
+
+
+def _slt(rot: np.ndarray, pos: np.ndarray, dialect: str) -> str:
+    m = np.zeros((4, 4))
+    m[:3, :3], m[:3, 3], m[3, 3] = rot, pos, 1.0
+    values = m.T.reshape(-1)  # column-major
+    if dialect == "rcsssmj":
+        return "(SLT " + " ".join(f"{v:.4f}" for v in values) + ")"
+    return "(SLT " + " ".join(f"{v:.6g}" for v in values) + ")"
+
+
+def rsmp_frame(scene: str, full: bool, sim_time: float, state: object, field: object, fouls: list[object],
+               half_time: float) -> str:
+    """One rcsssmj RSMP 1.0 monitor frame."""
+    s = state
+    gs = (f"((gs 1 0)(time {round(s.game_time, 3)})(half {s.half})(score_left {s.score_left})"  # type: ignore[attr-defined]
+          f"(score_right {s.score_right})(play_mode {s.play_mode.index})")  # type: ignore[attr-defined]
+    if full:
+        gs += f"(team_left {s.team_left or '<LEFT>'})(team_right {s.team_right or '<RIGHT>'})"  # type: ignore[attr-defined]
+    for foul in fouls:
+        gs += f"(foul {foul[0]} {foul[1]} {foul[2]})"  # type: ignore[index]
+    gs += ")"
+    ge = ""
+    if full:
+        f = field
+        names = " ".join(m.value for m in PlayMode)
+        ge = (f"((ge 1 0)(FieldLength {f.length:g})(FieldWidth {f.width:g})(FieldHeight 40)"  # type: ignore[attr-defined]
+              f"(GoalWidth {f.goal_width:g})(GoalDepth {f.goal_depth:g})(GoalHeight {f.goal_height:g})"  # type: ignore[attr-defined]
+              f"(BorderSize 0)(FreeKickDistance 2)(BallRadius {f.ball_radius:g})(RuleGoalPauseTime 3)"  # type: ignore[attr-defined]
+              f"(RuleHalfTime {half_time:g})(play_modes {names})(CenterCircleRadius {f.center_radius:g})"  # type: ignore[attr-defined]
+              f"(PenaltyAreaLength {f.penalty_depth:g})(PenaltyAreaWidth {f.penalty_width:g}))")  # type: ignore[attr-defined]
+    kind = "full" if full else "diff"
+    return f"((RSMP 1 0)((gt 1 0){sim_time:.2f})((sg 1 0){kind}{scene}){gs}{ge})"
+
+
+def simspark_frame(scene: str, full: bool, state: object, field: object, fouls: list[object],
+                   half_time: float, changed: dict[str, object]) -> str:
+    """One SimSpark monitor message: game predicates, then (RSG 0 1) full or (RDS 0 1) incremental."""
+    s = state
+    if full:
+        f = field
+        names = " ".join(m.value for m in list(PlayMode)[:21])
+        preds = (f"(FieldLength {f.length:g})(FieldWidth {f.width:g})(FieldHeight 40)(GoalWidth {f.goal_width:g})"  # type: ignore[attr-defined]
+                 f"(GoalDepth {f.goal_depth:g})(GoalHeight {f.goal_height:g})(BorderSize 0)"  # type: ignore[attr-defined]
+                 f"(FreeKickDistance 2)(WaitBeforeKickOff 30)(AgentRadius 0.4)(BallRadius {f.ball_radius:g})"  # type: ignore[attr-defined]
+                 f"(BallMass 0.026)(RuleGoalPauseTime 3)(RuleKickInPauseTime 1)(RuleHalfTime {half_time:g})"
+                 f"(PassModeMinOppBallDist 1)(PassModeDuration 4)(play_modes {names})"
+                 f"(time {s.game_time:g})(team_left {s.team_left})(team_right {s.team_right})(half {s.half})"  # type: ignore[attr-defined]
+                 f"(score_left {s.score_left})(score_right {s.score_right})(play_mode {s.play_mode.index})")  # type: ignore[attr-defined]
+        return f"({preds})(RSG 0 1)({scene})"
+    preds = f"(time {s.game_time:g})" + "".join(f"({k} {v})" for k, v in changed.items())  # type: ignore[attr-defined]
+    preds += "".join(f"(foul {i} {t} {side} {unum})" for i, (t, side, unum) in fouls)  # type: ignore[misc]
+    return f"({preds})(RDS 0 1)({scene})"

@@ -1,0 +1,46 @@
+"""Monitor ports of both dialects: a full frame first, then incremental ones; commands
+from a monitor reach the referee."""
+from __future__ import annotations
+
+import importlib.util
+import re
+import time
+from pathlib import Path
+
+from sim_bridge.clients import LegacyClient, SimSparkAgent
+from soccer_referee.play_modes import PlayMode
+
+_spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
+fixture = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
+_spec.loader.exec_module(fixture)  # type: ignore[union-attr]
+
+
+def test_frames_and_commands_on_both_monitor_ports() -> None:
+    with fixture.running_server(sync=True, simspark_monitor_port=0, rcsssmj_monitor_port=0) as server:
+        agent = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Alpha", 3)
+        agent.join()
+        agent.act()
+        rsmp = LegacyClient("127.0.0.1", server.monitor_servers["rcsssmj"].port)  # type: ignore[attr-defined]
+        spark = LegacyClient("127.0.0.1", server.monitor_servers["simspark"].port)  # type: ignore[attr-defined]
+        for _ in range(6):
+            agent.act()
+        full, diff = rsmp.receive(), rsmp.receive()
+        assert full.startswith(b"((RSMP 1 0)((gt 1 0)") and b"(sg 1 0)full" in full
+        assert b"(nd DSC(agent Alpha 3)" in full and b"(nd DSC(ball)" in full and b"(ge 1 0)(FieldLength 30)" in full
+        assert b"(team_left Alpha)" in full and b"(sg 1 0)diff" in diff and len(diff) < len(full) / 4
+        times = [float(re.search(rb"\(gt 1 0\)([\d.]+)", f).group(1)) for f in (full, diff)]  # type: ignore[union-attr]
+        assert round(times[1] - times[0], 2) == 0.04  # every 2nd cycle
+        sfull, sdiff = spark.receive(), spark.receive()
+        assert sfull.startswith(b"((FieldLength 30)(FieldWidth 20)") and b"(RSG 0 1)" in sfull
+        assert b"(resetMaterials matLeft)" in sfull and b"(RDS 0 1)" in sdiff
+        spark.send(b"(kickOff Left)")
+        rsmp.send(b"(agent (unum 3) (team Left) (move -4 2 0.4 90))(bogus)")
+        for _ in range(4):
+            agent.act()
+        time.sleep(0.05)
+        agent.act()
+        assert server.referee.state.play_mode == PlayMode.KICK_OFF_LEFT
+        (x, y, _), _ = server.engine.robot_pose("simspark-1")
+        assert abs(x + 4) < 0.1 and abs(y - 2) < 0.1
+        rsmp.close()
+        spark.close()
