@@ -61,6 +61,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_team_arguments(team)
     team.set_defaults(run=run_team)
 
+    from sim_master.commands.replay import add_replay_arguments, run_replay
+
+    replay = commands.add_parser("replay", help="play a replay log back to monitors and ROS topics")
+    add_replay_arguments(replay)
+    replay.set_defaults(run=run_replay)
+
     launch = commands.add_parser(
         "launch", help="run a ROS 2 launch XML file (the ros2 launch subset our files use)")
     launch.add_argument("file", help="path to a .launch.xml file")

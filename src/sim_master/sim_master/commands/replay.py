@@ -1,0 +1,133 @@
+"""`soccersim replay FILE.mcap`: plays a replay log back to monitors (both monitor ports)
+and ROS topics (/clock, /game_state, /game_events, /entity_states) at --speed times real
+time (0: as fast as possible)."""
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import time
+
+
+def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="an MCAP log written by soccersim server --log or soccersim match")
+    parser.add_argument("--speed", type=float, default=1.0, help="times real time; 0 = as fast as possible")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--simspark-monitor-port", type=int, default=3200)
+    parser.add_argument("--rcsssmj-monitor-port", type=int, default=60001)
+    parser.add_argument("--no-ros", action="store_true")
+    parser.add_argument("--world", default="simspark_field")
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from sim_bridge.monitor_server import MonitorServer
+    from sim_master.engine.mujoco.engine import MujocoEngine
+    from sim_master.master.monitor_scene import MonitorScene, rsmp_frame, simspark_frame
+    from sim_master.store.mcap_log import ReplayLogReader
+    from soccer_referee.referee import GameStateSnapshot
+    from soccer_referee.play_modes import PlayMode
+    from soccer_referee.field import FieldGeometry
+
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
+    stop = {"now": False}
+    signal.signal(signal.SIGINT, lambda *_: stop.update(now=True))
+    signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
+    engine = MujocoEngine(args.world, vision_noise=False)
+    monitors = {}
+    for name, port in (("simspark", args.simspark_monitor_port), ("rcsssmj", args.rcsssmj_monitor_port)):
+        if port >= 0:
+            monitors[name] = MonitorServer(name, args.host, port)
+            monitors[name].start()
+            print(f"{name} monitors: {args.host}:{monitors[name].port}", flush=True)
+    ros = None if args.no_ros else _RosReplay()
+    print(f"replaying {args.file} at {args.speed:g}x", flush=True)
+    scenes: dict[str, MonitorScene] = {}
+    state = GameStateSnapshot()
+    field = FieldGeometry()
+    start_wall, start_sim, cycles = time.monotonic(), None, 0
+    try:
+        for cycle in ReplayLogReader(args.file).cycles():
+            if stop["now"]:
+                break
+            engine.apply_snapshot(cycle.snapshot)
+            if cycle.game_state is not None:
+                g = cycle.game_state
+                state = GameStateSnapshot(PlayMode(g.play_mode), g.game_time, g.half, g.team_left, g.team_right,
+                                          g.score_left, g.score_right)
+            if start_sim is None:
+                start_sim = cycle.time
+            if args.speed > 0:
+                delay = (cycle.time - start_sim) / args.speed - (time.monotonic() - start_wall)
+                if delay > 0:
+                    time.sleep(delay)
+            for name, monitor in monitors.items():
+                monitor.poll()
+                scene = scenes.get(name)
+                if scene is None or scene.model is not engine.model:
+                    scene = scenes[name] = MonitorScene(engine.model, {}, name)
+                    monitor.request_full()
+                if cycle.step % 2 == 0:
+                    data = engine.data
+                    if name == "rcsssmj":
+                        monitor.broadcast(lambda: rsmp_frame(scene.scene(data, False), False, cycle.time, state, field, [], 300).encode(),
+                                          lambda: rsmp_frame(scene.scene(data, True), True, cycle.time, state, field, [], 300).encode())
+                    else:
+                        monitor.broadcast(lambda: simspark_frame(scene.scene(data, False), False, state, field, [], 300, {}).encode(),
+                                          lambda: simspark_frame(scene.scene(data, True), True, state, field, [], 300, {}).encode())
+            if ros is not None:
+                ros.publish(cycle)
+            cycles += 1
+    finally:
+        for monitor in monitors.values():
+            monitor.close()
+        if ros is not None:
+            ros.close()
+    print(f"replayed {cycles} cycles", flush=True)
+    return 0
+
+
+class _RosReplay:
+    def __init__(self) -> None:
+        import rclpy
+        from rclpy.node import Node
+        from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+        from rclpy.signals import SignalHandlerOptions
+        from rosgraph_msgs.msg import Clock
+
+        from sim_msgs.msg import GameState, Snapshot
+
+        self.context = rclpy.Context()
+        rclpy.init(context=self.context, signal_handler_options=SignalHandlerOptions.NO)
+        self.node = Node("soccersim_replay", context=self.context)
+        self.clock = self.node.create_publisher(Clock, "/clock", 10)
+        self.game = self.node.create_publisher(GameState, "/game_state", QoSProfile(
+            depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL))
+        self.entities = self.node.create_publisher(Snapshot, "/entity_states", 10)
+        self._last_game = None
+
+    def publish(self, cycle) -> None:  # type: ignore[no-untyped-def]
+        from rosgraph_msgs.msg import Clock
+
+        from sim_master.ros.convert import snapshot_to_msg, stamp
+
+        from sim_msgs.msg import GameState
+
+        self.clock.publish(Clock(clock=stamp(cycle.time)))
+        g = cycle.game_state
+        if g is not None and g is not self._last_game:
+            self._last_game = g
+            self.game.publish(GameState(stamp=stamp(cycle.time), play_mode=g.play_mode,
+                                        play_mode_index=g.play_mode_index, game_time=g.game_time, half=g.half,
+                                        team_left=g.team_left, team_right=g.team_right, score_left=g.score_left,
+                                        score_right=g.score_right, last_touch_team=g.last_touch_team,
+                                        last_touch_unum=g.last_touch_unum))
+        if cycle.step % 5 == 0:
+            self.entities.publish(snapshot_to_msg(cycle.snapshot))
+
+    def close(self) -> None:
+        import rclpy
+
+        self.node.destroy_node()
+        if self.context.ok():
+            rclpy.shutdown(context=self.context)
