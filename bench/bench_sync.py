@@ -88,7 +88,7 @@ def run(n_agents: int, seconds: float) -> dict[str, object]:
     assert exe, "source install/setup.bash first"
     server = subprocess.Popen([exe, "server", "--sync", "--no-ros", "--simspark-port", str(port),
                                "--rcsssmj-port", "-1", "--simspark-monitor-port", "-1",
-                               "--rcsssmj-monitor-port", "-1", "--service-port", "-1"],
+                               "--rcsssmj-monitor-port", "-1", "--service-port", "-1", "--web-port", "-1"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert server.stdout is not None
     while not server.stdout.readline().startswith("mode:"):

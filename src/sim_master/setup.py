@@ -16,7 +16,7 @@ setup(
         ("share/" + PACKAGE + "/worlds/models", glob("worlds/models/*.sdf")),
         ("share/" + PACKAGE + "/launch", glob("launch/*.xml")),
     ],
-    package_data={"sim_master.demo": ["*.xml"]},
+    package_data={"sim_master.demo": ["*.xml"], "sim_master.monitor_web": ["static/*"]},
     install_requires=["setuptools"],
     zip_safe=False,
     maintainer="soccersim developers",

@@ -16,6 +16,7 @@ def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--simspark-monitor-port", type=int, default=3200)
     parser.add_argument("--rcsssmj-monitor-port", type=int, default=60001)
+    parser.add_argument("--web-port", type=int, default=-1, help="also serve the browser monitor on this port")
     parser.add_argument("--no-ros", action="store_true")
     parser.add_argument("--world", default="simspark_field")
 
@@ -40,6 +41,13 @@ def run_replay(args: argparse.Namespace) -> int:
             monitors[name] = MonitorServer(name, args.host, port)
             monitors[name].start()
             print(f"{name} monitors: {args.host}:{monitors[name].port}", flush=True)
+    web = None
+    if args.web_port >= 0:
+        from sim_master.monitor_web.server import WebMonitor
+
+        web = WebMonitor(args.host, args.web_port)
+        web.start()
+        print(f"browser monitor: {web.url}", flush=True)
     ros = None if args.no_ros else _RosReplay()
     print(f"replaying {args.file} at {args.speed:g}x", flush=True)
     scenes: dict[str, MonitorScene] = {}
@@ -77,14 +85,41 @@ def run_replay(args: argparse.Namespace) -> int:
                                           lambda: simspark_frame(scene.scene(data, True), True, state, field, [], 300, {}).encode())
             if ros is not None:
                 ros.publish(cycle)
+            if web is not None and cycle.step % 2 == 0:
+                web.publish(_web_frame(cycle, state, engine.field))
             cycles += 1
     finally:
         for monitor in monitors.values():
             monitor.close()
         if ros is not None:
             ros.close()
+        if web is not None:
+            web.close()
     print(f"replayed {cycles} cycles", flush=True)
     return 0
+
+
+def _web_frame(cycle, state, field):  # type: ignore[no-untyped-def]
+    import math
+
+    from sim_master.monitor_web.frame import WebFrame
+
+    robots = []
+    for name, e in cycle.snapshot.entities.items():
+        if name == "ball":
+            continue
+        w, x, y, z = e.orientation
+        yaw = math.degrees(math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
+        robots.append({"id": name, "side": "", "unum": 0, "model": e.model, "x": e.position[0],
+                       "y": e.position[1], "z": e.position[2], "yaw_deg": yaw})
+    ball = cycle.snapshot.entities.get("ball")
+    return WebFrame(time=cycle.time, game_time=state.game_time, half=state.half, play_mode=state.play_mode.value,
+                    team_left=state.team_left, team_right=state.team_right, score_left=state.score_left,
+                    score_right=state.score_right, ball=tuple(ball.position) if ball else (0.0, 0.0, 0.0),
+                    robots=robots, field={"length": field.length, "width": field.width,
+                                          "goal_width": field.goal_width, "goal_depth": field.goal_depth,
+                                          "penalty_depth": field.penalty_depth, "penalty_width": field.penalty_width,
+                                          "center_radius": field.center_radius, "ball_radius": field.ball_radius})
 
 
 class _RosReplay:

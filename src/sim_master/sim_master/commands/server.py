@@ -20,8 +20,8 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rcsssmj-port", type=int, default=60000)
     parser.add_argument("--rcsssmj-monitor-port", type=int, default=60001)
     parser.add_argument("--service-port", type=int, default=4000)
-    parser.add_argument("--web-port", type=int, default=None,
-                        help="browser monitor port (default: off; 0 picks a free port)")
+    parser.add_argument("--web-port", type=int, default=8080,
+                        help="browser monitor (HTTP + WebSocket) port; -1 disables it")
     parser.add_argument("--world", default="simspark_field", help="world name in worlds/ or an .sdf file")
     parser.add_argument("--rules", default="simspark", help="rule book (simspark, rcssserver3d, fifa, ssim)")
     parser.add_argument("--log", dest="log_path", default=None, metavar="FILE.mcap",
@@ -49,7 +49,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         sync=args.sync, realtime=not args.sync, host=args.host,
         simspark_port=port(args.simspark_port), simspark_monitor_port=port(args.simspark_monitor_port),
         rcsssmj_port=port(args.rcsssmj_port), rcsssmj_monitor_port=port(args.rcsssmj_monitor_port),
-        service_port=port(args.service_port), web_port=args.web_port, world=args.world,
+        service_port=port(args.service_port), web_port=port(args.web_port), world=args.world,
         rules=args.rules, log_path=args.log_path, seed=args.seed, sync_timeout=args.sync_timeout,
         allow_remote_monitor_commands=args.allow_remote_monitor_commands, ros=not args.no_ros,
         max_cycles=args.max_cycles, vision_noise=not args.no_vision_noise,

@@ -82,6 +82,8 @@ class SingleModeServer:
         self.log_writer = None  # ReplayLogWriter when config.log_path
         self.service_port = None  # ServicePort when config.service_port is set
         self.monitor_servers: dict[str, object] = {}
+        self.web_monitor = None  # WebMonitor when config.web_port is set
+        self._web_fouls: list[dict[str, object]] = []
         self._scenes: dict[str, object] = {}
         self._pending_fouls: list[tuple[int, int, int]] = []
         self._monitor_sent: dict[str, object] = {}
@@ -108,6 +110,11 @@ class SingleModeServer:
                 monitor = MonitorServer(name, c.host, port, allow_remote_commands=c.allow_remote_monitor_commands)
                 monitor.start()
                 self.monitor_servers[name] = monitor
+        if c.web_port is not None:
+            from sim_master.monitor_web.server import WebMonitor
+
+            self.web_monitor = WebMonitor(c.host, c.web_port)
+            self.web_monitor.start()
         if c.service_port is not None:
             from sim_bridge.service_port import ServicePort
             from sim_master.master.services import register_services
@@ -143,6 +150,8 @@ class SingleModeServer:
         """Where this server listens, one line per port (printed by `soccersim server`)."""
         lines = [f"{name} agents: {self.config.host}:{server.port}" for name, server in self.agent_servers.items()]
         lines += [f"{name} monitors: {self.config.host}:{m.port}" for name, m in self.monitor_servers.items()]  # type: ignore[attr-defined]
+        if self.web_monitor is not None:
+            lines.append(f"browser monitor: {self.web_monitor.url}")
         mode = "sync" if self.config.sync else "real-time"
         if self.service_port is not None:
             lines.append(f"service port: {self.config.host}:{self.service_port.port}")
@@ -160,6 +169,9 @@ class SingleModeServer:
         for monitor in self.monitor_servers.values():
             monitor.close()  # type: ignore[attr-defined]
         self.monitor_servers.clear()
+        if self.web_monitor is not None:
+            self.web_monitor.close()
+            self.web_monitor = None
         if self.ros is not None:
             self.ros.close()
             import rclpy
@@ -513,7 +525,15 @@ class SingleModeServer:
         for e in events:
             if e.kind == "foul":
                 self._pending_fouls.append((int(FoulType[e.detail.upper()]), 1 if e.team == "left" else 2, e.unum))
-        if not self.monitor_servers or self.engine.cycle % 2:
+                self._web_fouls.append({"time": e.time, "type": e.detail, "side": e.team, "unum": e.unum})
+        if self.engine.cycle % 2:
+            return
+        if self.web_monitor is not None:
+            from sim_master.monitor_web.frame import frame_from_server
+
+            self.web_monitor.publish(frame_from_server(self, self._web_fouls))
+            self._web_fouls = []
+        if not self.monitor_servers:
             return
         from sim_master.master.monitor_scene import MonitorScene, rsmp_frame, simspark_frame
 

@@ -21,7 +21,7 @@ def test_match_launch_runs_20_seconds_and_stops_every_child() -> None:
     result = subprocess.run(
         [exe, "launch", str(LAUNCH), f"left:={left}", f"right:={right}", "players:=3", "cycles:=1000",
          "extra:=--no-vision-noise --simspark-port 0 --rcsssmj-port 0 --simspark-monitor-port -1 "
-         "--rcsssmj-monitor-port -1 --service-port -1"],
+         "--rcsssmj-monitor-port -1 --service-port -1 --web-port -1"],
         capture_output=True, text=True, timeout=240, env=dict(os.environ))
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-3000:]

@@ -40,7 +40,7 @@ def start_server(tmp: Path, *extra: str) -> tuple[subprocess.Popen[str], int, in
     assert exe, "soccersim is not on PATH (source install/setup.bash)"
     proc = subprocess.Popen(
         [exe, "server", "--sync", "--simspark-port", str(simspark), "--rcsssmj-port", str(rcsssmj),
-         "--simspark-monitor-port", "-1", "--rcsssmj-monitor-port", "-1", "--service-port", "-1",
+         "--simspark-monitor-port", "-1", "--rcsssmj-monitor-port", "-1", "--service-port", "-1", "--web-port", "-1",
          "--no-vision-noise", *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env=dict(os.environ), start_new_session=True)
     assert proc.stdout is not None

@@ -1,0 +1,1 @@
+"""Browser monitor: HTTP + WebSocket server and a small canvas page."""
