@@ -287,8 +287,9 @@ class MujocoEngine:
             if not moving.any():
                 continue
             q = self.data.qpos[robot.qpos_adr]
-            target = robot.q_target + robot.v_cmd * self.cycle_dt
-            target = np.clip(target, q - SERVO_LEAD, q + SERVO_LEAD)
+            step = robot.v_cmd * self.cycle_dt
+            lead = SERVO_LEAD + np.abs(step)  # the joint moves during the cycle: let the target lead by one cycle
+            target = np.clip(robot.q_target + step, q - lead, q + lead)
             target = np.clip(target, robot.lower, robot.upper)
             robot.q_target = np.where(moving, target, robot.q_target)
             self._write_ctrl(robot)
