@@ -26,6 +26,6 @@ def test_match_launch_runs_20_seconds_and_stops_every_child() -> None:
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-3000:]
     assert "soccersim: stopped after 1000 cycles" in output  # 1000 x 0.02 s = 20 s of sim time
-    assert f"{left} #3 plays left" in output and f"{right} #3 plays right" in output
+    assert f"{left} #1 plays " in output and f"{right} #1 plays " in output  # sides: first come, first left
     leftovers = [p for p in psutil.process_iter(["cmdline"]) if any(tag in a for a in (p.info["cmdline"] or []))]
     assert leftovers == [], [p.info["cmdline"] for p in leftovers]
