@@ -78,7 +78,18 @@ class KeepAwayFromBall(_Leaf):
 
 class PushBallToGoal(_Leaf):
     """Get behind the ball on the line to the opponent goal, then drive through it; go
-    around the ball when standing between it and the goal (never push it home)."""
+    around the ball when standing between it and the goal (never push it home). Near the
+    goal aim beside the goalie; when a push has not moved the ball for a while (another
+    robot blocks it), come again from the side."""
+
+    STUCK_AFTER = 2.5  # s of pushing without the ball moving 0.3 m
+    SIDESTEP = 1.5  # s
+
+    def __init__(self, name: str, model: WorldModel, attrs: dict[str, str]) -> None:
+        super().__init__(name, model, attrs)
+        self._anchor: tuple[float, float, float] | None = None  # ball x, y and time when pushing began
+        self._sidestep_until = -1.0
+        self._side = 1.0
 
     def update(self) -> Status:
         m = self.m
@@ -86,7 +97,12 @@ class PushBallToGoal(_Leaf):
             m.target, m.push, m.face = (m.x, m.y), False, (0.0, 0.0)
             return Status.RUNNING
         bx, by = m.ball
-        gx, gy = m.field_length / 2 + 0.5, 0.0
+        gx = m.field_length / 2 + 0.5
+        gy = 0.0 if bx < m.field_length / 2 - 6 else (-0.6 if by > 0 else 0.6) * m.goal_width / 2.1
+        if m.time < self._sidestep_until:
+            m.target = (bx - 0.2, by + self._side * 0.7)
+            m.push, m.face = False, (bx, by)
+            return Status.RUNNING
         dx, dy = gx - bx, gy - by
         n = math.hypot(dx, dy) or 1.0
         ux, uy = dx / n, dy / n
@@ -101,6 +117,15 @@ class PushBallToGoal(_Leaf):
             m.target, m.push = behind, False
         else:
             m.target, m.push = (bx + ux * 1.0, by + uy * 1.0), True
+        if m.push:
+            if self._anchor is None or math.hypot(bx - self._anchor[0], by - self._anchor[1]) > 0.3:
+                self._anchor = (bx, by, m.time)
+            elif m.time - self._anchor[2] > self.STUCK_AFTER:
+                self._sidestep_until = m.time + self.SIDESTEP
+                self._side = -self._side
+                self._anchor = None
+        else:
+            self._anchor = None
         m.face = (bx, by)
         return Status.RUNNING
 

@@ -497,26 +497,28 @@ class SingleModeServer:
                     listeners.append(Listener(p.agent_id, p.side, x, y))
             heard = self.hearing.deliver(self._utterances, listeners, self.referee.state.game_time)
             self._utterances = []
+        # Who sees this cycle (each agent's own vision phase), computed for all at once.
+        plan: list[tuple[Player, bool, bool]] = []  # player, vision, with lines
         for player in self.players.with_robots():
             if player.source == "local":
-                brain = self.local_brains[player.agent_id]
-                percept = self.percept_for(player, brain.wants_vision(), lines=False)  # type: ignore[attr-defined]
-                self._report(player, self.engine.set_joint_velocities(player.robot_id, brain.act(percept)))  # type: ignore[attr-defined]
-                continue
-            if player.source == "ros":
+                plan.append((player, self.local_brains[player.agent_id].wants_vision(), False))  # type: ignore[attr-defined]
+            elif player.source == "ros":
                 if self.ros is not None and player.registered:
-                    vision = (self.engine.cycle - player.unum) % 3 == 0
-                    percept = self.percept_for(player, vision)
-                    percept.heard = heard.get(player.agent_id, [])
-                    self.ros.send_percept(player.agent_id, percept)
-                continue
-            server = self.agent_servers.get(player.source)  # type: ignore[arg-type]
-            if server is None:
-                continue
-            percept = self.engine.percept(player.robot_id, vision=server.wants_vision(player.agent_id))
-            percept.game = self.game_view(player)
+                    plan.append((player, (self.engine.cycle - player.unum) % 3 == 0, True))
+            elif player.source in self.agent_servers:
+                server = self.agent_servers[player.source]  # type: ignore[index]
+                plan.append((player, server.wants_vision(player.agent_id), True))
+        self.engine.prepare_vision([(p.robot_id, lines) for p, vision, lines in plan if vision])
+        for player, vision, lines in plan:
+            percept = self.percept_for(player, vision, lines=lines)
             percept.heard = heard.get(player.agent_id, [])
-            server.send_percept(player.agent_id, percept)
+            if player.source == "local":
+                brain = self.local_brains[player.agent_id]
+                self._report(player, self.engine.set_joint_velocities(player.robot_id, brain.act(percept)))  # type: ignore[attr-defined]
+            elif player.source == "ros":
+                self.ros.send_percept(player.agent_id, percept)  # type: ignore[union-attr]
+            else:
+                self.agent_servers[player.source].send_percept(player.agent_id, percept)  # type: ignore[index]
 
     def _feed_monitors(self, events: list) -> None:  # type: ignore[type-arg]
         """Every 2nd cycle, as both references: one frame per monitor port."""

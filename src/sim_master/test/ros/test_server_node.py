@@ -41,6 +41,18 @@ class Caller:
         assert future.done(), f"{name} did not answer"
         return future.result()
 
+    def stable_clock(self, quiet: float = 0.4, timeout: float = 10.0) -> float:
+        """The /clock value once no new time has arrived for `quiet` seconds."""
+        deadline = time.monotonic() + timeout
+        last, since = self.clock, time.monotonic()
+        while time.monotonic() < deadline:
+            self.executor.spin_once(timeout_sec=0.02)
+            if self.clock != last:
+                last, since = self.clock, time.monotonic()
+            elif time.monotonic() - since >= quiet:
+                return last
+        raise AssertionError("/clock never settled")
+
     def settle(self, seconds: float = 0.5) -> None:
         end = time.monotonic() + seconds
         while time.monotonic() < end:
@@ -53,13 +65,11 @@ def test_pause_step_ten_cycles_play(ros_context: rclpy.Context) -> None:
         paused = SimulationState(state=SimulationState.STATE_PAUSED)
         res = caller.call(SetSimulationState, "/sim_step/set_simulation_state", SetSimulationState.Request(state=paused))
         assert res.result.result == Result.RESULT_OK
-        caller.settle(0.5)
-        before = caller.clock
+        before = caller.stable_clock()
         assert before > 0 and server.paused
         res = caller.call(StepSimulation, "/sim_step/step_simulation", StepSimulation.Request(steps=10))
         assert res.result.result == Result.RESULT_OK
-        caller.settle(0.5)
-        assert round(caller.clock - before, 9) == 0.2  # exactly 10 cycles of 0.02 s
+        assert round(caller.stable_clock() - before, 9) == 0.2  # exactly 10 cycles of 0.02 s
         state = caller.call(GetSimulationState, "/sim_step/get_simulation_state", GetSimulationState.Request())
         assert state.state.state == SimulationState.STATE_PAUSED
         playing = SimulationState(state=SimulationState.STATE_PLAYING)
