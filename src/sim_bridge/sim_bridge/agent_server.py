@@ -17,6 +17,7 @@ from typing import Final
 from sim_bridge.commands import Command, Syn
 from sim_bridge.dialects.base import Dialect
 from sim_bridge.framing import DEFAULT_MAX_MESSAGE, FrameDecoder, FramingError, encode_frame
+from sim_bridge.listener import open_listener
 from sim_bridge.percept import Percept
 
 _log = logging.getLogger("sim_bridge.agents")
@@ -98,11 +99,7 @@ class AgentServer:
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
-        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind((self.host, self.port))
-        listener.listen(128)
-        listener.setblocking(False)
+        listener = open_listener(self.host, self.port)
         self.port = listener.getsockname()[1]
         self._listener = listener
         self._selector.register(listener, selectors.EVENT_READ, None)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sim_bridge.framing import FrameDecoder, FramingError, encode_frame
+from sim_bridge.listener import open_listener
 from sim_bridge.sexp import Expr, SexpError, number, parse_flat
 from soccer_referee.commands import DropBall, KickOff, MoveAgent, MoveBall, SetPlayMode, SetScore, SetTime
 
@@ -95,11 +96,7 @@ class MonitorServer:
         self._monitors: dict[int, _Monitor] = {}
 
     def start(self) -> None:
-        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind((self.host, self.port))
-        listener.listen(16)
-        listener.setblocking(False)
+        listener = open_listener(self.host, self.port, 16)
         self.port = listener.getsockname()[1]
         self._listener = listener
         self._selector.register(listener, selectors.EVENT_READ, None)

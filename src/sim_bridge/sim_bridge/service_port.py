@@ -6,9 +6,12 @@ from __future__ import annotations
 import logging
 import selectors
 import socket
+
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
+
+from sim_bridge.listener import open_listener
 
 Handler = Callable[[list[str]], str]
 MAX_LINE: Final = 4096
@@ -41,11 +44,7 @@ class ServicePort:
         return sorted(f"{c} {s}" for c, s in self._handlers)
 
     def start(self) -> None:
-        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind((self.host, self.port))
-        listener.listen(16)
-        listener.setblocking(False)
+        listener = open_listener(self.host, self.port, 16)
         self.port = listener.getsockname()[1]
         self._listener = listener
         self._selector.register(listener, selectors.EVENT_READ, None)

@@ -59,8 +59,13 @@ class SingleModeServer:
         self.world = EngineWorld(self.engine, self._robot_of)
         from soccer_referee.rules import rule_book
 
+        from soccer_referee.field import FieldGeometry
+
         overrides = {"half_time": config.half_time} if config.half_time else {}
         self.referee = Referee.create(rule_book(config.rules, **overrides), self.world)
+        f = self.engine.field  # the world file is the one source of the field's figures
+        self.referee.field = FieldGeometry(f.length, f.width, f.goal_width, f.goal_depth, f.goal_height,
+                                           f.penalty_depth, f.penalty_width, f.center_radius, f.ball_radius)
         self.local_brains: dict[str, object] = {}
         self._before_kickoff_s = 0.0
         self.hearing = Hearing()
@@ -613,31 +618,29 @@ class SingleModeServer:
     # ------------------------------------------------------------------ ROS-native players (loop thread)
     def add_ros_player(self, team: str, unum: int, model: str) -> Player | str:
         """InitAgent from ROS: a robot for /<team>/p<unum>; returns the player or an error."""
-        model = MODEL_ALIASES.get(model, model)
-        agent_id = f"ros:{team}/{unum or len(self.players) + 1}:{self.stats.cycles}"
-        player = self.players.add(Player(agent_id, "ros"))
+        outcome = self._join_in_process(f"ros:{team}/{unum}:{self.stats.cycles}", "ros", team, unum, model)
+        if isinstance(outcome, Player):
+            self.ros_players[outcome.agent_id] = outcome
+        return outcome
+
+    def _join_in_process(self, agent_id: str, source: Source, team: str, unum: int, model: str) -> Player | str:
+        """Robot plus registration for a player that is not a TCP agent; all or nothing."""
+        player = self.players.add(Player(agent_id, source))
         error = self._create_robot(player, model)
         if error is None:
             error = self.register(player, team, unum)
         if error is not None:
             self.remove_player(agent_id)
             return error
-        player.announce = False  # ROS percepts carry side and unum in every message
-        self.ros_players[agent_id] = player
+        player.announce = False  # side and unum travel with every percept of these players
         return player
 
     def add_local_player(self, team: str, unum: int, model: str, brain: object) -> Player | str:
         """A player whose brain runs in this process (built-in demo teams in `soccersim match`)."""
-        agent_id = f"local:{team}/{unum}"
-        player = self.players.add(Player(agent_id, "local"))
-        error = self._create_robot(player, model)
-        if error is None:
-            error = self.register(player, team, unum)
-        if error is not None:
-            self.remove_player(agent_id)
-            return error
-        player.announce = False
-        self.local_brains[agent_id] = brain
+        player = self._join_in_process(f"local:{team}/{unum}", "local", team, unum, model)
+        if isinstance(player, str):
+            return player
+        self.local_brains[player.agent_id] = brain
         x, y, rot = brain.home()  # type: ignore[attr-defined]
         self._beam(player, x, y, rot)
         return player
