@@ -16,14 +16,24 @@ import shutil
 import socket
 import struct
 import subprocess
+import tempfile
 import time
 
 import psutil
 
+T1_ACTUATORS = ("he1", "he2", "lae1", "lae2", "lae3", "lae4", "rae1", "rae2", "rae3", "rae4", "te1", "lle1",
+                "lle2", "lle3", "lle4", "lle5", "lle6", "rle1", "rle2", "rle3", "rle4", "rle5", "rle6")
+NAO_PD = ("he1", "he2", "lae1", "lae2", "lae3", "lae4", "rae1", "rae2", "rae3", "rae4", "lle1", "lle2", "lle3",
+          "lle4", "lle5", "lle6", "rle1", "rle2", "rle3", "rle4", "rle5", "rle6")
 REPLY = ("".join(f"({e} 0.0)" for e in ("he1", "he2", "lae1", "lae2", "lae3", "lae4", "rae1", "rae2", "rae3",
                                            "rae4", "lle1", "lle2", "lle3", "lle4", "lle5", "lle6", "rle1",
                                            "rle2", "rle3", "rle4", "rle5", "rle6")) + "(syn)").encode()
 FRAME = struct.pack(">I", len(REPLY)) + REPLY
+
+
+def pd_frame(actuators: tuple[str, ...]) -> bytes:
+    reply = ("".join(f"({a} 0 0 25 0.5 0)" for a in actuators) + "(syn)").encode()
+    return struct.pack(">I", len(reply)) + reply
 
 
 def free_port() -> int:
@@ -33,15 +43,19 @@ def free_port() -> int:
 
 
 def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, joined: mp.Queue,
-                  counts: mp.Queue) -> None:
+                  counts: mp.Queue, dialect: str = "simspark", model: str = "nao") -> None:
     """Runs `count` agents; counts perceptions received inside the measuring window."""
     sel = selectors.DefaultSelector()
+    reply = FRAME if dialect == "simspark" else pd_frame(T1_ACTUATORS if model == "T1" else NAO_PD)
     for i in range(count):
         s = socket.create_connection(("127.0.0.1", port))
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         n = first_unum + i
         team, unum = ("Alpha", n) if n <= 11 else ("Beta", n - 11)
-        msg = b"(scene rsg/agent/nao/nao_hetero.rsg 0)"
+        if dialect == "simspark":
+            msg = b"(scene rsg/agent/nao/nao_hetero.rsg 0)"
+        else:
+            msg = f"(init {model} {team} {unum})".encode()
         s.sendall(struct.pack(">I", len(msg)) + msg)
         s.setblocking(False)
         sel.register(s, selectors.EVENT_READ, {"buf": bytearray(), "team": team, "unum": unum,
@@ -68,31 +82,64 @@ def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, join
                 now = time.monotonic()
                 if start and start <= now <= end:
                     st["n"] += 1
-                if not st["inited"]:
+                if dialect == "simspark" and not st["inited"]:
                     init = f"(init (unum {st['unum']})(teamname {st['team']}))(syn)".encode()
                     key.fileobj.sendall(struct.pack(">I", len(init)) + init)  # type: ignore[union-attr]
                     st["inited"] = True
                     continue
-                if not st["joined"] and b"(unum" in payload:
+                if not st["joined"] and (b"(unum" in payload or dialect == "rcsssmj"):
                     st["joined"] = True
                     joined.put(now)
-                key.fileobj.sendall(FRAME)  # type: ignore[union-attr]
+                key.fileobj.sendall(reply)  # type: ignore[union-attr]
     counts.put([k.data["n"] for k in sel.get_map().values() if k.data is not None])
     for key in list(sel.get_map().values()):
         key.fileobj.close()  # type: ignore[union-attr]
 
 
-def run(n_agents: int, seconds: float) -> dict[str, object]:
-    port = free_port()
+def start_soccersim(port: int, dialect: str) -> subprocess.Popen[str]:
     exe = shutil.which("soccersim")
     assert exe, "source install/setup.bash first"
-    server = subprocess.Popen([exe, "server", "--sync", "--no-ros", "--simspark-port", str(port),
-                               "--rcsssmj-port", "-1", "--simspark-monitor-port", "-1",
+    ports = ["--simspark-port", str(port), "--rcsssmj-port", "-1"] if dialect == "simspark" else \
+        ["--simspark-port", "-1", "--rcsssmj-port", str(port)]
+    server = subprocess.Popen([exe, "server", "--sync", "--no-ros", *ports, "--simspark-monitor-port", "-1",
                                "--rcsssmj-monitor-port", "-1", "--service-port", "-1", "--web-port", "-1"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert server.stdout is not None
     while not server.stdout.readline().startswith("mode:"):
         pass
+    return server
+
+
+def start_rcsssmj(port: int) -> subprocess.Popen[str]:
+    """rcsssmj 0.2.1 from its own venv (made on first use), lock-step, no viewer."""
+    venv = os.path.join(tempfile.gettempdir(), "soccersim-bench-rcsssmj")
+    exe = os.path.join(venv, "bin", "rcssservermj")
+    if not os.path.exists(exe):
+        env = {k: v for k, v in os.environ.items() if k != "_ROS_WHEELS_BOOTSTRAP_COMPLETE"}
+        subprocess.run(["python3.11", "-m", "venv", venv], check=True, env=env)
+        subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", "rcsssmj==0.2.1"], check=True, env=env)
+    workdir = tempfile.mkdtemp(prefix="rcsssmj-")  # it writes console.log into its cwd
+    env = {k: v for k, v in os.environ.items() if k not in ("_ROS_WHEELS_BOOTSTRAP_COMPLETE", "LD_LIBRARY_PATH")}
+    server = subprocess.Popen([exe, "--no-render", "--no-realtime", "--sync", "--aport", str(port),
+                               "--mport", str(free_port())], cwd=workdir, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return server
+        except OSError:
+            time.sleep(0.2)
+    server.kill()
+    raise RuntimeError("rcsssmj did not start")
+
+
+def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: str = "simspark") -> dict[str, object]:
+    port = free_port()
+    if server_name == "rcsssmj":
+        server, model = start_rcsssmj(port), "T1"
+    else:
+        server, model = start_soccersim(port, dialect), "nao"
     proc = psutil.Process(server.pid)
     window = mp.Array("d", [0.0, 0.0])
     joined: mp.Queue = mp.Queue()
@@ -103,11 +150,11 @@ def run(n_agents: int, seconds: float) -> dict[str, object]:
     workers, unum = [], 1
     while unum <= n_agents:
         count = min(per, n_agents - unum + 1)
-        w = mp.Process(target=agents_worker, args=(port, unum, count, window, joined, counts))
+        w = mp.Process(target=agents_worker, args=(port, unum, count, window, joined, counts, dialect, model))
         w.start()
         workers.append(w)
         unum += count
-    join_s = max(joined.get(timeout=60) for _ in range(n_agents)) - start
+    join_s = max(joined.get(timeout=300) for _ in range(n_agents)) - start
     time.sleep(0.5)
     cpu0 = sum(proc.cpu_times()[:2])
     window[0] = time.monotonic()
@@ -119,9 +166,12 @@ def run(n_agents: int, seconds: float) -> dict[str, object]:
     for w in workers:
         w.join(10)
     server.terminate()
-    server.wait(10)
+    try:
+        server.wait(10)
+    except subprocess.TimeoutExpired:
+        server.kill()
     cycles = min(per_agent)
-    return {"server": "soccersim", "agents": n_agents, "cycles_per_s": round(cycles / seconds, 1),
+    return {"server": server_name, "dialect": dialect, "agents": n_agents, "cycles_per_s": round(cycles / seconds, 1),
             "cpu_ms_per_cycle": round(1000 * (cpu1 - cpu0) / max(cycles, 1), 2),
             "rss_mb": round(rss, 1), "join_s": round(join_s, 2)}
 
@@ -130,9 +180,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--agents", type=int, nargs="*", default=[1, 2, 6, 11, 22])
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--vs-rcsssmj", action="store_true",
+                        help="also run rcsssmj 0.2.1 (own venv, T1 robots) with the same N, rcsssmj dialect on both")
     args = parser.parse_args()
     for n in args.agents:
-        print(json.dumps(run(n, args.seconds)), flush=True)
+        if not args.vs_rcsssmj:
+            print(json.dumps(run(n, args.seconds)), flush=True)
+            continue
+        ours = run(n, args.seconds, "soccersim", "rcsssmj")
+        theirs = run(n, args.seconds, "rcsssmj", "rcsssmj")
+        print(json.dumps(ours), flush=True)
+        print(json.dumps(theirs), flush=True)
+        ratio = {k: round(ours[k] / theirs[k], 2) if theirs[k] else None  # type: ignore[operator]
+                 for k in ("cycles_per_s", "cpu_ms_per_cycle", "rss_mb", "join_s")}
+        print(json.dumps({"ratio": "soccersim/rcsssmj", "agents": n, **ratio}), flush=True)
 
 
 if __name__ == "__main__":
