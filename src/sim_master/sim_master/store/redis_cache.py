@@ -1,0 +1,77 @@
+"""The Redis cache of a distributed run: the latest full snapshot every K steps (a
+keyframe) and a stream of deltas since, the node registry, heartbeats and the master's
+own state, so that a restarted node or master resumes at the current step.
+
+Keys (prefix soccersim:<run>:): keyframe (bytes), deltas (stream, trimmed at each
+keyframe), nodes (hash id -> JSON), heartbeat:<id> (last step, with a TTL), master (JSON)."""
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import redis
+
+from sim_master.snapshot import Snapshot
+
+
+class SnapshotCache:
+    def __init__(self, url: str, run_id: str, *, keyframe_every: int = 100) -> None:
+        self.r = redis.Redis.from_url(url)
+        self.prefix = f"soccersim:{run_id}:"
+        self.keyframe_every = keyframe_every
+
+    def _key(self, name: str) -> str:
+        return self.prefix + name
+
+    # ------------------------------------------------------------------ snapshots
+    def put(self, world: Snapshot, delta: Snapshot) -> None:
+        """Record one step: the delta always, the whole world on keyframe steps."""
+        pipe = self.r.pipeline(transaction=True)
+        if world.step % self.keyframe_every == 0:
+            full = Snapshot(world.step, world.time, True, world.entities)
+            pipe.set(self._key("keyframe"), full.to_bytes())
+            pipe.delete(self._key("deltas"))
+        else:
+            pipe.xadd(self._key("deltas"), {"step": delta.step, "data": delta.to_bytes()})
+        pipe.execute()
+
+    def latest(self) -> Snapshot | None:
+        """The newest world state: keyframe plus every delta recorded since."""
+        raw = self.r.get(self._key("keyframe"))
+        if raw is None:
+            return None
+        world = Snapshot.from_bytes(raw)
+        for _, fields in self.r.xrange(self._key("deltas")):
+            delta = Snapshot.from_bytes(fields[b"data"])
+            if delta.step > world.step:
+                world = world.merged(delta)
+        return world
+
+    # ------------------------------------------------------------------ registry, heartbeats
+    def register_node(self, node_id: str, info: dict[str, Any]) -> None:
+        self.r.hset(self._key("nodes"), node_id, json.dumps(info))
+
+    def nodes(self) -> dict[str, dict[str, Any]]:
+        return {k.decode(): json.loads(v) for k, v in self.r.hgetall(self._key("nodes")).items()}
+
+    def heartbeat(self, node_id: str, step: int, ttl_s: float = 10.0) -> None:
+        self.r.set(self._key(f"heartbeat:{node_id}"), json.dumps({"step": step, "time": time.time()}),
+                   px=int(ttl_s * 1000))
+
+    def last_heartbeat(self, node_id: str) -> dict[str, Any] | None:
+        raw = self.r.get(self._key(f"heartbeat:{node_id}"))
+        return json.loads(raw) if raw else None
+
+    # ------------------------------------------------------------------ master
+    def save_master_state(self, state: dict[str, Any]) -> None:
+        self.r.set(self._key("master"), json.dumps(state))
+
+    def load_master_state(self) -> dict[str, Any] | None:
+        raw = self.r.get(self._key("master"))
+        return json.loads(raw) if raw else None
+
+    def clear(self) -> None:
+        keys = list(self.r.scan_iter(self.prefix + "*"))
+        if keys:
+            self.r.delete(*keys)
