@@ -67,6 +67,16 @@ def build_parser() -> argparse.ArgumentParser:
     add_replay_arguments(replay)
     replay.set_defaults(run=run_replay)
 
+    from sim_master.distributed.master import add_master_arguments, run_master
+    from sim_master.distributed.sim_node import add_node_arguments, run_node
+
+    master = commands.add_parser("master", help="the master of a distributed run (lockstep over DDS, Redis cache)")
+    add_master_arguments(master)
+    master.set_defaults(run=run_master)
+    node = commands.add_parser("node", help="a simulation node of a distributed run")
+    add_node_arguments(node)
+    node.set_defaults(run=run_node)
+
     launch = commands.add_parser(
         "launch", help="run a ROS 2 launch XML file (the ros2 launch subset our files use)")
     launch.add_argument("file", help="path to a .launch.xml file")

@@ -1,0 +1,1 @@
+"""Distributed mode: a master and simulation nodes stepped in lockstep over DDS."""

@@ -1,0 +1,213 @@
+"""The master of a distributed run: registers nodes, steps them in lockstep (StepStart ->
+every live node's StepDone), merges their deltas into the global snapshot, sends it back
+(each node mirrors the others' assets from it), caches it in Redis and checks heartbeats.
+
+Barrier policy when a node does not answer within the timeout: "pause" repeats the step
+until the node is back (it re-registers and resumes from Redis), "continue" steps on
+without it (its assets stay where they were). A restarted master resumes from Redis."""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+
+import rclpy
+from rclpy.node import Node
+from rclpy.signals import SignalHandlerOptions
+
+from sim_master.distributed import topics
+from sim_master.distributed.world_config import WorldConfig
+from sim_master.ros.convert import snapshot_from_msg, snapshot_to_msg, stamp
+from sim_master.snapshot import Snapshot
+from sim_master.store.redis_cache import SnapshotCache
+from sim_msgs.msg import NodeStatus, StepDone, StepStart
+from sim_msgs.msg import Snapshot as SnapshotMsg
+from sim_msgs.srv import RegisterNode
+
+log = logging.getLogger("soccersim.master")
+DT = 0.02
+
+
+@dataclass(slots=True)
+class NodeRecord:
+    node_id: str
+    last_seen: float = field(default_factory=time.monotonic)
+    registered: bool = True
+
+
+class DistributedMaster:
+    def __init__(self, config: WorldConfig, context: rclpy.Context, cache: SnapshotCache, *,
+                 heartbeat_s: float = 0.5, step_timeout: float = 1.0, policy: str = "pause",
+                 report_every: int = 100) -> None:
+        self.config = config
+        self.cache = cache
+        self.heartbeat_s, self.step_timeout, self.policy = heartbeat_s, step_timeout, policy
+        self.report_every = report_every
+        self.node = Node("sim_master", context=context)
+        self.nodes: dict[str, NodeRecord] = {}
+        self.expected = config.owners()
+        self.step = 0
+        self.world = Snapshot(0, 0.0, True, {})  # filled by the nodes' first answers
+        self._done: dict[str, StepDone] = {}
+        self.hashes: dict[int, dict[str, str]] = {}  # step -> node -> hash it reported
+        self.master_hashes: dict[int, str] = {}
+        self.rejoins: list[tuple[str, int]] = []
+        self.trace: dict[int, dict[str, list[float]]] = {}  # step -> entity -> x, y (for reports)
+        n = self.node
+        self.start_pub = n.create_publisher(StepStart, topics.STEP_START, topics.RELIABLE)
+        self.global_pub = n.create_publisher(SnapshotMsg, topics.GLOBAL, topics.LATCHED)
+        n.create_subscription(StepDone, topics.STEP_DONE, self._on_done, topics.RELIABLE)
+        n.create_subscription(NodeStatus, topics.STATUS, self._on_status, 50)
+        n.create_service(RegisterNode, topics.REGISTER, self._on_register)
+        saved = cache.load_master_state()
+        latest = cache.latest()
+        if saved is not None and latest is not None:  # a restarted master resumes
+            self.step = latest.step
+            self.world = latest
+            self.nodes = {node_id: NodeRecord(node_id) for node_id in cache.nodes() if node_id in self.expected}
+            log.info("master resumes at step %d from Redis with nodes %s", self.step, sorted(self.nodes))
+
+    # ------------------------------------------------------------------ callbacks
+    def _on_register(self, req: RegisterNode.Request, res: RegisterNode.Response) -> RegisterNode.Response:
+        if req.node_id not in self.expected:
+            res.success, res.error = False, f"no assets are assigned to node {req.node_id!r}"
+            return res
+        if req.node_id in self.nodes and self.step > 0:
+            self.rejoins.append((req.node_id, self.step))
+            log.warning("node %s registers again at step %d: resuming from the cache", req.node_id, self.step)
+        self.nodes[req.node_id] = NodeRecord(req.node_id)
+        self.cache.register_node(req.node_id, {"engine": req.engine, "host": req.host})
+        res.success, res.world_config, res.bt_xml, res.current_step = True, self.config.to_json(), self.config.bt_xml, self.step
+        return res
+
+    def _on_status(self, msg: NodeStatus) -> None:
+        record = self.nodes.get(msg.node_id)
+        if record is not None:
+            record.last_seen = time.monotonic()
+            self.cache.heartbeat(msg.node_id, int(msg.last_step))
+
+    def _on_done(self, msg: StepDone) -> None:
+        if msg.step == self.step + 1:
+            self._done[msg.node_id] = msg
+            record = self.nodes.get(msg.node_id)
+            if record is not None:
+                record.last_seen = time.monotonic()
+
+    # ------------------------------------------------------------------ the loop
+    def alive(self) -> set[str]:
+        limit = 3 * self.heartbeat_s
+        now = time.monotonic()
+        return {n for n, r in self.nodes.items() if now - r.last_seen <= limit}
+
+    def wait_for_nodes(self, executor: rclpy.executors.Executor, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while set(self.nodes) != self.expected:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"nodes missing: {sorted(self.expected - set(self.nodes))}")
+            executor.spin_once(timeout_sec=0.05)
+        if self.world.entities:
+            self._publish_global()
+
+    def run_step(self, executor: rclpy.executors.Executor) -> bool:
+        """One lockstep step; False when it had to be repeated (policy pause)."""
+        target = self.step + 1
+        self._done = {}
+        self.start_pub.publish(StepStart(step=target, stamp=stamp(target * DT), dt=DT))
+        deadline = time.monotonic() + self.step_timeout
+        waiting = self.expected if self.policy == "pause" else self.alive() & self.expected
+        while not waiting <= set(self._done):
+            if time.monotonic() > deadline:
+                missing = sorted(waiting - set(self._done))
+                if self.policy == "pause":
+                    log.warning("step %d: no answer from %s: paused", target, missing)
+                    return False
+                log.warning("step %d: continuing without %s", target, missing)
+                break
+            executor.spin_once(timeout_sec=0.0005)
+        delta_entities = {}
+        for node_id, done in self._done.items():
+            delta = snapshot_from_msg(done.delta)
+            for name, entity in delta.entities.items():
+                entity.owner = node_id
+                delta_entities[name] = entity
+            if (target - 1) % self.report_every == 0:  # the world of step target-1 they stepped on
+                self.hashes.setdefault(target - 1, {})[node_id] = done.snapshot_hash
+        delta = Snapshot(target, target * DT, False, delta_entities)
+        self.world = self.world.merged(delta)
+        self.step = target
+        self.trace[target] = {n: [e.position[0], e.position[1]] for n, e in self.world.entities.items()}
+        if target % self.report_every == 0:
+            self.master_hashes[target] = self.world.digest()
+        self.cache.put(self.world, delta)
+        self.cache.save_master_state({"step": self.step})
+        self._publish_global()
+        return True
+
+    def _publish_global(self) -> None:
+        self.global_pub.publish(snapshot_to_msg(self.world))
+
+
+def add_master_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", required=True, help="world config JSON (assets and owners)")
+    parser.add_argument("--steps", type=int, default=500)
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
+    parser.add_argument("--run", default="default")
+    parser.add_argument("--policy", choices=["pause", "continue"], default="pause")
+    parser.add_argument("--heartbeat", type=float, default=0.5)
+    parser.add_argument("--step-timeout", type=float, default=1.0)
+    parser.add_argument("--report", default=None, help="write hashes and timings here (JSON) at the end")
+    parser.add_argument("--fresh", action="store_true", help="ignore a previous run's state in Redis")
+
+
+def run_master(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
+    with open(args.config) as f:
+        config = WorldConfig.from_json(f.read())
+    cache = SnapshotCache(args.redis, args.run)
+    if args.fresh:
+        cache.clear()
+    context = rclpy.Context()
+    rclpy.init(context=context, signal_handler_options=SignalHandlerOptions.NO)
+    stop = {"now": False}
+    signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
+    signal.signal(signal.SIGINT, lambda *_: stop.update(now=True))
+    master = DistributedMaster(config, context, cache, heartbeat_s=args.heartbeat, step_timeout=args.step_timeout,
+                               policy=args.policy)
+    executor = rclpy.executors.SingleThreadedExecutor(context=context)
+    executor.add_node(master.node)
+    started = time.monotonic()
+    first_step = master.step
+    try:
+        master.wait_for_nodes(executor)
+        print(f"master: {len(master.nodes)} nodes, from step {master.step}", flush=True)
+        while master.step < args.steps and not stop["now"]:
+            master.run_step(executor)
+            if master.step % 50 == 0:
+                print(f"master: step {master.step}", flush=True)
+    finally:
+        elapsed = time.monotonic() - started
+        if args.report:
+            with open(args.report, "w") as f:
+                json.dump({"step": master.step, "first_step": first_step, "elapsed_s": elapsed,
+                           "hashes": {str(k): v for k, v in master.hashes.items()},
+                           "master_hashes": {str(k): v for k, v in master.master_hashes.items()},
+                           "rejoins": master.rejoins, "trace": {str(k): v for k, v in master.trace.items()},
+                           "world": {n: list(e.position) for n, e in master.world.entities.items()}}, f)
+        master.node.destroy_node()
+        if context.ok():
+            rclpy.shutdown(context=context)
+    return 0 if master.step >= args.steps else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="the master of a distributed run")
+    add_master_arguments(parser)
+    return run_master(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,16 @@
+"""Names and QoS of the distributed data plane."""
+from __future__ import annotations
+
+from typing import Final
+
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+
+STEP_START: Final = "/sim/step_start"
+STEP_DONE: Final = "/sim/step_done"
+GLOBAL: Final = "/sim/global_snapshot"
+STATUS: Final = "/sim/node_status"
+REGISTER: Final = "/sim/register_node"
+
+RELIABLE: Final = QoSProfile(depth=50, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE)
+LATCHED: Final = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE,
+                            durability=DurabilityPolicy.TRANSIENT_LOCAL)

@@ -1,0 +1,54 @@
+"""Which assets a distributed world holds and which node simulates each (JSON)."""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+
+from sim_master.snapshot import EntitySnapshot, Snapshot
+
+
+@dataclass(slots=True)
+class Asset:
+    name: str
+    model: str  # robot model (nao0, pusher, ...) or "ball"
+    owner: str
+    pose: tuple[float, float, float] = (0.0, 0.0, 0.0)  # x, y, yaw deg
+    drive: tuple[float, float] = (0.0, 0.0)  # constant wheel speeds (demo swarms)
+
+
+@dataclass(slots=True)
+class WorldConfig:
+    world: str = "simspark_field"
+    assets: list[Asset] = field(default_factory=list)
+    bt_xml: str = ""
+
+    @staticmethod
+    def from_json(text: str) -> WorldConfig:
+        raw = json.loads(text)
+        assets = [Asset(a["name"], a.get("model", "pusher"), a["owner"], tuple(a.get("pose", (0, 0, 0))),  # type: ignore[arg-type]
+                        tuple(a.get("drive", (0, 0))))  # type: ignore[arg-type]
+                  for a in raw.get("assets", [])]
+        return WorldConfig(raw.get("world", "simspark_field"), assets, raw.get("bt_xml", ""))
+
+    def to_json(self) -> str:
+        return json.dumps({"world": self.world, "bt_xml": self.bt_xml,
+                           "assets": [{"name": a.name, "model": a.model, "owner": a.owner, "pose": list(a.pose),
+                                       "drive": list(a.drive)} for a in self.assets]})
+
+    def owners(self) -> set[str]:
+        return {a.owner for a in self.assets}
+
+    def owned_by(self, node_id: str) -> set[str]:
+        return {a.name for a in self.assets if a.owner == node_id}
+
+    def initial_snapshot(self) -> Snapshot:
+        """Step 0: every asset at its configured pose, at rest (robots get their standing
+        height from the engine when created)."""
+        entities = {}
+        for a in self.assets:
+            x, y, yaw = a.pose
+            h = math.radians(yaw) / 2
+            entities[a.name] = EntitySnapshot(a.name, (x, y, 0.0), (math.cos(h), 0.0, 0.0, math.sin(h)),
+                                              owner=a.owner, model=a.model)
+        return Snapshot(0, 0.0, True, entities)
