@@ -97,8 +97,8 @@ class PushBallToGoal(_Leaf):
             m.target, m.push, m.face = (m.x, m.y), False, (0.0, 0.0)
             return Status.RUNNING
         bx, by = m.ball
-        gx = m.field_length / 2 + 0.5
-        gy = 0.0 if bx < m.field_length / 2 - 6 else (-0.6 if by > 0 else 0.6) * m.goal_width / 2.1
+        gx = m.field_length / 2 + 1.0
+        gy = 0.0 if bx < m.field_length / 2 - 6 else (-0.5 if by > 0 else 0.5) * m.goal_width / 2.1
         if m.time < self._sidestep_until:
             m.target = (bx - 0.2, by + self._side * 0.7)
             m.push, m.face = False, (bx, by)

@@ -181,9 +181,11 @@ def run_master(args: argparse.Namespace) -> int:
     executor.add_node(master.node)
     started = time.monotonic()
     first_step = master.step
+    stepping_since = time.monotonic()
     try:
         master.wait_for_nodes(executor)
         print(f"master: {len(master.nodes)} nodes, from step {master.step}", flush=True)
+        stepping_since = time.monotonic()
         while master.step < args.steps and not stop["now"]:
             master.run_step(executor)
             if master.step % 50 == 0:
@@ -193,6 +195,7 @@ def run_master(args: argparse.Namespace) -> int:
         if args.report:
             with open(args.report, "w") as f:
                 json.dump({"step": master.step, "first_step": first_step, "elapsed_s": elapsed,
+                           "stepping_s": time.monotonic() - stepping_since,
                            "hashes": {str(k): v for k, v in master.hashes.items()},
                            "master_hashes": {str(k): v for k, v in master.master_hashes.items()},
                            "rejoins": master.rejoins, "trace": {str(k): v for k, v in master.trace.items()},
