@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable, Sequence
 
@@ -27,10 +28,16 @@ def _launch(args: argparse.Namespace) -> int:
     return main_run(args.file, launch_args, args.duration)
 
 
-def _server(args: argparse.Namespace) -> int:
-    from sim_master.commands.server import run_server
-
-    return run_server(args)
+# name, help, module with add_<x>_arguments(parser) and run_<x>(args), x
+SUBCOMMANDS: tuple[tuple[str, str, str, str], ...] = (
+    ("server", "run the simulation server (all ports, one process)", "sim_master.commands.server", "server"),
+    ("match", "play a whole match with built-in teams; summary, log, pictures", "sim_master.commands.match", "match"),
+    ("team", "a built-in team as ROS-native players of a running server", "sim_master.commands.team", "team"),
+    ("replay", "play a replay log back to monitors and ROS topics", "sim_master.commands.replay", "replay"),
+    ("master", "the master of a distributed run (lockstep over DDS, Redis cache)",
+     "sim_master.distributed.master", "master"),
+    ("node", "a simulation node of a distributed run", "sim_master.distributed.sim_node", "node"),
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,41 +49,11 @@ def build_parser() -> argparse.ArgumentParser:
     commands.required = True
     version = commands.add_parser("version", help="print the version")
     version.set_defaults(run=_version)
-
-    from sim_master.commands.server import add_server_arguments
-
-    server = commands.add_parser("server", help="run the simulation server (all ports, one process)")
-    add_server_arguments(server)
-    server.set_defaults(run=_server)
-
-    from sim_master.commands.match import add_match_arguments, run_match
-
-    match = commands.add_parser("match", help="play a whole match with built-in teams; summary, log, pictures")
-    add_match_arguments(match)
-    match.set_defaults(run=run_match)
-
-    from sim_master.commands.team import add_team_arguments, run_team
-
-    team = commands.add_parser("team", help="a built-in team as ROS-native players of a running server")
-    add_team_arguments(team)
-    team.set_defaults(run=run_team)
-
-    from sim_master.commands.replay import add_replay_arguments, run_replay
-
-    replay = commands.add_parser("replay", help="play a replay log back to monitors and ROS topics")
-    add_replay_arguments(replay)
-    replay.set_defaults(run=run_replay)
-
-    from sim_master.distributed.master import add_master_arguments, run_master
-    from sim_master.distributed.sim_node import add_node_arguments, run_node
-
-    master = commands.add_parser("master", help="the master of a distributed run (lockstep over DDS, Redis cache)")
-    add_master_arguments(master)
-    master.set_defaults(run=run_master)
-    node = commands.add_parser("node", help="a simulation node of a distributed run")
-    add_node_arguments(node)
-    node.set_defaults(run=run_node)
-
+    for name, help_text, module_name, stem in SUBCOMMANDS:
+        module = importlib.import_module(module_name)
+        sub = commands.add_parser(name, help=help_text)
+        getattr(module, f"add_{stem}_arguments")(sub)
+        sub.set_defaults(run=getattr(module, f"run_{stem}"))
     launch = commands.add_parser(
         "launch", help="run a ROS 2 launch XML file (the ros2 launch subset our files use)")
     launch.add_argument("file", help="path to a .launch.xml file")
