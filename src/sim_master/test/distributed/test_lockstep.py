@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 CONFIG = Path(__file__).resolve().parents[4] / "worlds" / "distributed_example.json"
-STEPS = 300
+STEPS = 500
 
 
 def python_module(module: str, *args: str) -> subprocess.Popen[str]:
@@ -78,7 +78,7 @@ def clean_run(redis: str, tmp: Path) -> dict:  # type: ignore[type-arg]
 def test_lockstep_with_equal_hashes(redis_server: str, tmp_path: Path) -> None:
     report = clean_run(redis_server, tmp_path)
     assert report["step"] == STEPS
-    for step in ("100", "200"):
+    for step in ("100", "200", "300", "400"):
         reported = report["hashes"][step]
         assert set(reported) == {"A", "B"}
         assert reported["A"] == reported["B"] == report["master_hashes"][step]
@@ -93,7 +93,7 @@ def test_node_killed_and_restarted_resumes(redis_server: str, tmp_path: Path) ->
         m = master(redis_server, run, report_path, "--fresh")
         a, b = node(redis_server, run, "A"), node(redis_server, run, "B")
         procs += [m, a, b]
-        wait_for_step(m, 100)
+        wait_for_step(m, 200)
         os.killpg(b.pid, signal.SIGKILL)
         b.wait()
         time.sleep(1.0)
@@ -101,19 +101,20 @@ def test_node_killed_and_restarted_resumes(redis_server: str, tmp_path: Path) ->
         finish(m)
     report = json.loads(report_path.read_text())
     assert report["step"] == STEPS and report["rejoins"] and report["rejoins"][0][0] == "B"
-    # Nobody jumped: no step moved any asset more than one step of driving (1 m/s), across the
-    # kill and the restart. A's assets end near where the clean run's did (they never meet
-    # B's; what is left comes from the solver, which iterates over the whole world, ghosts
-    # included, and from the pushers' caster friction amplifying it).
-    for name in ("left_1", "left_2"):
-        assert math.dist(report["world"][name], reference["world"][name]) < 0.1
-    trace = report["trace"]
+    # Up to the kill both runs are the same physics, bit for bit; then nobody jumped: no step
+    # moved any asset more than one step of driving (1 m/s), across the kill and the restart.
+    # (After the restart the runs drift apart slowly: the solver iterates over the whole
+    # world, ghosts included, and the pushers' caster friction amplifies any difference.)
+    trace, clean = report["trace"], reference["trace"]
+    killed_at = report["rejoins"][0][1]
+    for step in range(1, killed_at - 1):
+        for name in ("left_1", "left_2", "right_1", "right_2"):
+            assert trace[str(step)][name] == clean[str(step)][name]
     steps = sorted(int(s) for s in trace)
     for name in ("left_1", "left_2", "right_1", "right_2", "ball"):
         for before, after in zip(steps, steps[1:]):
             if name in trace[str(before)] and name in trace[str(after)]:
                 assert math.dist(trace[str(before)][name], trace[str(after)][name]) < 1.0 * 0.02 * 1.5
-        assert math.dist(report["world"][name][:2], reference["world"][name][:2]) < 0.1
 
 
 def test_master_killed_and_restarted_resumes_from_redis(redis_server: str, tmp_path: Path) -> None:
@@ -121,11 +122,11 @@ def test_master_killed_and_restarted_resumes_from_redis(redis_server: str, tmp_p
     with processes() as procs:
         first = master(redis_server, run, tmp_path / "first.json", "--fresh")
         procs += [first, node(redis_server, run, "A"), node(redis_server, run, "B")]
-        wait_for_step(first, 100)
+        wait_for_step(first, 200)
         os.killpg(first.pid, signal.SIGKILL)
         first.wait()
         second = master(redis_server, run, report_path)
         procs.append(second)
         finish(second)
     report = json.loads(report_path.read_text())
-    assert report["step"] == STEPS and report["first_step"] >= 100
+    assert report["step"] == STEPS and report["first_step"] >= 200
