@@ -57,6 +57,7 @@ class DistributedMaster:
         self.master_hashes: dict[int, str] = {}
         self.rejoins: list[tuple[str, int]] = []
         self.trace: dict[int, dict[str, list[float]]] = {}  # step -> entity -> x, y (for reports)
+        self.log_writer = None  # ReplayLogWriter when --log
         n = self.node
         self.start_pub = n.create_publisher(StepStart, topics.STEP_START, topics.RELIABLE)
         self.global_pub = n.create_publisher(SnapshotMsg, topics.GLOBAL, topics.LATCHED)
@@ -143,6 +144,12 @@ class DistributedMaster:
         if target % self.report_every == 0:
             self.master_hashes[target] = self.world.digest()
         self.cache.put(self.world, delta)
+        if self.log_writer is not None:
+            from rosgraph_msgs.msg import Clock
+
+            snap = self.world if self.log_writer.wants_keyframe() else delta
+            self.log_writer.write_cycle(target, target * DT, snapshot_to_msg(snap), None, [],
+                                        Clock(clock=stamp(target * DT)))
         self.cache.save_master_state({"step": self.step})
         self._publish_global()
         return True
@@ -161,6 +168,7 @@ def add_master_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--step-timeout", type=float, default=1.0)
     parser.add_argument("--report", default=None, help="write hashes and timings here (JSON) at the end")
     parser.add_argument("--fresh", action="store_true", help="ignore a previous run's state in Redis")
+    parser.add_argument("--log", default=None, metavar="FILE.mcap", help="replay log (same format as single mode)")
 
 
 def run_master(args: argparse.Namespace) -> int:
@@ -177,6 +185,10 @@ def run_master(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, lambda *_: stop.update(now=True))
     master = DistributedMaster(config, context, cache, heartbeat_s=args.heartbeat, step_timeout=args.step_timeout,
                                policy=args.policy)
+    if args.log:
+        from sim_master.store.mcap_log import ReplayLogWriter
+
+        master.log_writer = ReplayLogWriter(args.log)
     executor = rclpy.executors.SingleThreadedExecutor(context=context)
     executor.add_node(master.node)
     started = time.monotonic()
@@ -200,6 +212,8 @@ def run_master(args: argparse.Namespace) -> int:
                            "master_hashes": {str(k): v for k, v in master.master_hashes.items()},
                            "rejoins": master.rejoins, "trace": {str(k): v for k, v in master.trace.items()},
                            "world": {n: list(e.position) for n, e in master.world.entities.items()}}, f)
+        if master.log_writer is not None:
+            master.log_writer.close()
         master.node.destroy_node()
         if context.ok():
             rclpy.shutdown(context=context)

@@ -70,7 +70,8 @@ def finish(proc: subprocess.Popen[str], timeout: float = 90.0) -> None:
 def clean_run(redis: str, tmp: Path) -> dict:  # type: ignore[type-arg]
     run, report = uuid.uuid4().hex[:8], tmp / "clean.json"
     with processes() as procs:
-        procs += [master(redis, run, report, "--fresh"), node(redis, run, "A"), node(redis, run, "B")]
+        procs += [master(redis, run, report, "--fresh", "--log", str(tmp / "run.mcap")),
+                  node(redis, run, "A"), node(redis, run, "B")]
         finish(procs[0])
     return json.loads(report.read_text())
 
@@ -84,6 +85,11 @@ def test_lockstep_with_equal_hashes(redis_server: str, tmp_path: Path) -> None:
         assert reported["A"] == reported["B"] == report["master_hashes"][step]
     moved = math.dist(report["world"]["left_1"][:2], (-6.0, 2.0))
     assert moved > 1.0  # A's pushers drove; B's mirrored state came back through the master
+    from sim_master.store.mcap_log import ReplayLogReader
+
+    logged = list(ReplayLogReader(str(tmp_path / "run.mcap")).cycles())
+    assert [c.step for c in logged] == list(range(1, STEPS + 1))
+    assert logged[-1].snapshot.digest() == report["master_hashes"][str(STEPS)]
 
 
 def test_node_killed_and_restarted_resumes(redis_server: str, tmp_path: Path) -> None:
