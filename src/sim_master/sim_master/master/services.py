@@ -56,6 +56,12 @@ def register_services(port: ServicePort, server: SingleModeServer) -> None:
     port.register("simulation", "state", lambda p: "paused" if server.paused else "playing")
     port.register("simulation", "time", lambda p: f"{server.engine.time:.2f}")
     port.register("simulation", "stop", lambda p: (server.request_stop(), "stopping")[1])
+    def picture(_: list[str]) -> str:
+        from sim_master.monitor_web.frame import frame_from_server
+
+        return frame_from_server(server, []).to_json()
+
+    port.register("simulation", "frame", picture)
     port.register("agents", "list", lambda p: json.dumps(
         [{"agent": a.agent_id, "team": a.team, "unum": a.unum, "side": a.side, "model": a.model}
          for a in server.players]))
