@@ -362,9 +362,13 @@ class SingleModeServer:
         if isinstance(command, JointVelocities):
             if player.robot_id:
                 self._report(player, self.engine.set_joint_velocities(player.robot_id, command.speeds))
+                if self.ros is not None:
+                    self._mirror_command(player, command)
         elif isinstance(command, JointTargets):
             if player.robot_id:
                 self._report(player, self.engine.set_joint_pd(player.robot_id, command.targets))
+                if self.ros is not None:
+                    self._mirror_command(player, command)
         elif isinstance(command, Scene):
             self._create_robot(player, f"nao{command.robot_type}")
         elif isinstance(command, InitPlayer):
@@ -373,6 +377,19 @@ class SingleModeServer:
             self._beam(player, command.x, command.y, command.rotation_deg)
         elif isinstance(command, Say):
             self._say(player, command.message)
+
+    def _mirror_command(self, player: Player, command: JointVelocities | JointTargets) -> None:
+        from sim_msgs.msg import JointCommand
+
+        if isinstance(command, JointVelocities):
+            msg = JointCommand(mode=JointCommand.MODE_VELOCITY, names=list(command.speeds),
+                               velocities=[float(v) for v in command.speeds.values()])
+        else:
+            values = list(command.targets.values())
+            msg = JointCommand(mode=JointCommand.MODE_PD, names=list(command.targets),
+                               q=[v[0] for v in values], dq=[v[1] for v in values], kp=[v[2] for v in values],
+                               kd=[v[3] for v in values], tau=[v[4] for v in values])
+        self.ros.mirror_legacy(player, command=msg)  # type: ignore[union-attr]
 
     def _report(self, player: Player, errors: list[str]) -> None:
         """Log each distinct bad command of an agent once (agents repeat them every cycle)."""
@@ -456,6 +473,8 @@ class SingleModeServer:
         self._logged_errors.pop(agent_id, None)
         self.ros_players.pop(agent_id, None)
         self.local_brains.pop(agent_id, None)
+        if self.ros is not None:
+            self.ros.forget_legacy(agent_id)
 
     def _beam(self, player: Player, x: float, y: float, rotation: float) -> None:
         if not player.registered:
@@ -524,6 +543,8 @@ class SingleModeServer:
                 self.ros.send_percept(player.agent_id, percept)  # type: ignore[union-attr]
             else:
                 self.agent_servers[player.source].send_percept(player.agent_id, percept)  # type: ignore[index]
+                if self.ros is not None:
+                    self.ros.mirror_legacy(player, percept=percept)
 
     def _feed_monitors(self, events: list) -> None:  # type: ignore[type-arg]
         """Every 2nd cycle, as both references: one frame per monitor port."""

@@ -89,6 +89,7 @@ class ServerNode:
         self.events_pub = node.create_publisher(GameEvent, "/game_events", 50)
         self.entities_pub = node.create_publisher(Snapshot, "/entity_states", 10)
         self.players: dict[str, RosPlayer] = {}
+        self._legacy: dict[str, tuple[str, object, object]] = {}  # agent -> (namespace, percept pub, command pub)
         self._last_game_state: GameState | None = None
         group = ReentrantCallbackGroup()
         services = [
@@ -137,6 +138,30 @@ class ServerNode:
             return
         p = ros_player.player
         ros_player.percept_pub.publish(percept_to_msg(percept, stamp(percept.time), p.side, p.unum))
+
+    def mirror_legacy(self, player: Player, percept: Percept | None = None,
+                      command: JointCommand | None = None) -> None:
+        """A TCP agent's percept and joint commands on its player topics, for ROS tools
+        (published only while somebody listens)."""
+        if not player.registered:
+            return
+        pubs = self._legacy.get(player.agent_id)
+        if pubs is None or pubs[0] != player.namespace:
+            ns = player_namespace(player.team, player.unum)
+            pubs = (player.namespace, self.node.create_publisher(PerceptMsg, f"{ns}/percept", qos_profile_sensor_data),
+                    self.node.create_publisher(JointCommand, f"{ns}/effectors/joint_command", RELIABLE))
+            self._legacy[player.agent_id] = pubs
+        _, percept_pub, command_pub = pubs
+        if percept is not None and percept_pub.get_subscription_count() > 0:
+            percept_pub.publish(percept_to_msg(percept, stamp(percept.time), player.side, player.unum))
+        if command is not None and command_pub.get_subscription_count() > 0:
+            command_pub.publish(command)
+
+    def forget_legacy(self, agent_id: str) -> None:
+        pubs = self._legacy.pop(agent_id, None)
+        if pubs is not None:
+            self.node.destroy_publisher(pubs[1])
+            self.node.destroy_publisher(pubs[2])
 
     def _joint_state(self, player: Player, t: float) -> JointState:
         entity = self.server.engine.snapshot().entities[player.robot_id]

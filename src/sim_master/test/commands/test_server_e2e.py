@@ -96,6 +96,8 @@ def test_three_kinds_of_agents_play_200_cycles(tmp_path: Path, ros_context: rclp
         assert reply is not None and reply.success, reply
         assert (reply.unum, reply.side, reply.player_namespace) == (2, "left", "/Alpha/p2")
 
+        mirrored: list[Percept] = []  # the SimSpark agent's percepts, republished for ROS tools
+        node.create_subscription(Percept, "/Alpha/p1/percept", mirrored.append, qos_profile_sensor_data)
         ros_times: list[float] = []
         sync = node.create_publisher(Empty, "/Alpha/p2/effectors/synchronize", 10)
 
@@ -127,6 +129,7 @@ def test_three_kinds_of_agents_play_200_cycles(tmp_path: Path, ros_context: rclp
         assert window[-1] - window[0] == pytest.approx((CYCLES - 1) * 0.02, abs=1e-6)
         assert len(clocks) >= CYCLES and max(clocks) - min(clocks) >= 4.0 - 1e-9
         assert states and (states[-1].team_left, states[-1].team_right) == ("Alpha", "Beta")
+        assert mirrored and mirrored[-1].side == "left" and len(mirrored[-1].joint_names) == 22
         node.destroy_node()
     finally:
         stop_s = stop(proc)
