@@ -120,7 +120,7 @@ def start_rcsssmj(port: int) -> subprocess.Popen[str]:
         subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", "rcsssmj==0.2.1"], check=True, env=env)
     workdir = tempfile.mkdtemp(prefix="rcsssmj-")  # it writes console.log into its cwd
     env = {k: v for k, v in os.environ.items() if k not in ("_ROS_WHEELS_BOOTSTRAP_COMPLETE", "LD_LIBRARY_PATH")}
-    server = subprocess.Popen([exe, "--no-render", "--no-realtime", "--sync", "--aport", str(port),
+    server = subprocess.Popen([exe, "--no-render", "--no-realtime", "--sync", "--rules", "fifa", "--aport", str(port),
                                "--mport", str(free_port())], cwd=workdir, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
     deadline = time.monotonic() + 60
