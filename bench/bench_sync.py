@@ -154,7 +154,13 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
         w.start()
         workers.append(w)
         unum += count
-    join_s = max(joined.get(timeout=300) for _ in range(n_agents)) - start
+    try:
+        join_s = max(joined.get(timeout=300) for _ in range(n_agents)) - start
+    except Exception:
+        server.kill()
+        for w in workers:
+            w.kill()
+        raise
     time.sleep(0.5)
     cpu0 = sum(proc.cpu_times()[:2])
     window[0] = time.monotonic()

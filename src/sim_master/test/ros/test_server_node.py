@@ -41,17 +41,15 @@ class Caller:
         assert future.done(), f"{name} did not answer"
         return future.result()
 
-    def stable_clock(self, quiet: float = 0.4, timeout: float = 10.0) -> float:
-        """The /clock value once no new time has arrived for `quiet` seconds."""
+    def wait_clock(self, condition, timeout: float = 10.0) -> float:  # type: ignore[no-untyped-def]
+        """The newest /clock value once it satisfies condition (spinning until then)."""
         deadline = time.monotonic() + timeout
-        last, since = self.clock, time.monotonic()
         while time.monotonic() < deadline:
             self.executor.spin_once(timeout_sec=0.02)
-            if self.clock != last:
-                last, since = self.clock, time.monotonic()
-            elif time.monotonic() - since >= quiet:
-                return last
-        raise AssertionError("/clock never settled")
+            if self.clock >= 0 and condition(self.clock):
+                self.settle(0.05)
+                return self.clock
+        raise AssertionError(f"/clock never got there (last {self.clock})")
 
     def settle(self, seconds: float = 0.5) -> None:
         end = time.monotonic() + seconds
@@ -65,11 +63,13 @@ def test_pause_step_ten_cycles_play(ros_context: rclpy.Context) -> None:
         paused = SimulationState(state=SimulationState.STATE_PAUSED)
         res = caller.call(SetSimulationState, "/sim_step/set_simulation_state", SetSimulationState.Request(state=paused))
         assert res.result.result == Result.RESULT_OK
-        before = caller.stable_clock()
+        before = caller.wait_clock(lambda t: abs(t - server.engine.time) < 1e-9)
         assert before > 0 and server.paused
         res = caller.call(StepSimulation, "/sim_step/step_simulation", StepSimulation.Request(steps=10))
         assert res.result.result == Result.RESULT_OK
-        assert round(caller.stable_clock() - before, 9) == 0.2  # exactly 10 cycles of 0.02 s
+        caller.wait_clock(lambda t: t >= before + 0.2 - 1e-9)
+        caller.settle(0.3)  # and no further: paused again after exactly 10 cycles of 0.02 s
+        assert round(caller.clock - before, 9) == 0.2
         state = caller.call(GetSimulationState, "/sim_step/get_simulation_state", GetSimulationState.Request())
         assert state.state.state == SimulationState.STATE_PAUSED
         playing = SimulationState(state=SimulationState.STATE_PLAYING)
