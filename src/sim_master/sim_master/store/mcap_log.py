@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Final
 
-from mcap.reader import NonSeekingReader
 from mcap.writer import CompressionType, Writer
 from rclpy.serialization import serialize_message
 
@@ -83,18 +82,30 @@ class ReplayLogReader:
         self.path = path
 
     def messages(self) -> Iterator[tuple[str, int, Any]]:
+        """(topic, log time ns, decoded message) in file order. Record by record, so a file
+        without its summary (a killed writer) reads up to its last complete chunk."""
+        from mcap.records import Channel, Message, Schema
+        from mcap.stream_reader import StreamReader
         from mcap_ros2.decoder import DecoderFactory
 
         factory = DecoderFactory()
+        schemas: dict[int, Schema] = {}
+        channels: dict[int, Channel] = {}
         decoders: dict[int, Any] = {}
         with open(self.path, "rb") as f:
-            reader = NonSeekingReader(f, decoder_factories=[factory])
             try:
-                for schema, channel, message in reader.iter_messages():
-                    decoder = decoders.get(channel.id)
-                    if decoder is None:
-                        decoder = decoders[channel.id] = factory.decoder_for(channel.message_encoding, schema)
-                    yield channel.topic, message.log_time, decoder(message.data)
+                for record in StreamReader(f).records:
+                    if isinstance(record, Schema):
+                        schemas[record.id] = record
+                    elif isinstance(record, Channel):
+                        channels[record.id] = record
+                    elif isinstance(record, Message):
+                        channel = channels[record.channel_id]
+                        decoder = decoders.get(channel.id)
+                        if decoder is None:
+                            decoder = decoders[channel.id] = factory.decoder_for(
+                                channel.message_encoding, schemas[channel.schema_id])
+                        yield channel.topic, record.log_time, decoder(record.data)
             except Exception as exc:  # noqa: BLE001 - a truncated tail ends the log
                 if not _is_truncation(exc):
                     raise

@@ -1,0 +1,54 @@
+"""The replay log survives a killed server: a writer SIGKILLed mid-run leaves a file whose
+cycles read back up to at most one second (50 cycles) before the kill."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from sim_master.store.mcap_log import ReplayLogReader
+
+WRITER = '''
+import os, sys, time
+from rosgraph_msgs.msg import Clock
+from sim_master.engine.mujoco.engine import MujocoEngine
+from sim_master.ros.convert import snapshot_to_msg, stamp
+from sim_master.store.mcap_log import ReplayLogWriter
+engine = MujocoEngine(vision_noise=False)
+engine.add_robot("left_1", "nao", -2.0, 0.0, 0.0)
+engine.set_joint_velocities("left_1", {"he1": 1.0})
+log = ReplayLogWriter(sys.argv[1])
+for _ in range(100000):
+    engine.step()
+    snap = engine.snapshot() if log.wants_keyframe() else engine.delta()
+    log.write_cycle(engine.cycle, engine.time, snapshot_to_msg(snap), None, [], Clock(clock=stamp(engine.time)))
+    with open(sys.argv[2] + ".tmp", "w") as progress:
+        progress.write(str(engine.cycle))
+    os.replace(sys.argv[2] + ".tmp", sys.argv[2])  # atomic: the test never reads half a number
+    time.sleep(0.001)
+'''
+
+
+def test_a_killed_writer_loses_at_most_one_second(tmp_path: Path) -> None:
+    log, progress = tmp_path / "run.mcap", tmp_path / "progress"
+    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(log), str(progress)], env=dict(os.environ))
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if progress.exists() and progress.read_text() and int(progress.read_text()) >= 330:
+                break
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    written = int(progress.read_text())
+    cycles = list(ReplayLogReader(str(log)).cycles())
+    assert cycles, "nothing could be read back"
+    assert written - cycles[-1].step <= 50
+    assert [c.step for c in cycles] == list(range(1, cycles[-1].step + 1))
+    assert "left_1" in cycles[-1].snapshot.entities
