@@ -9,10 +9,13 @@ from __future__ import annotations
 import base64
 import binascii
 import math
+from functools import lru_cache
 from typing import Final
 
+import numpy as np
+
 from sim_bridge.commands import Beam, Command, InitPlayer, JointTargets, Say, Syn
-from sim_bridge.percept import Percept, Polar
+from sim_bridge.percept import Percept
 from sim_bridge.sexp import SexpError, number, parse_flat
 
 MAX_HEARD_BYTES: Final = 10
@@ -25,8 +28,12 @@ def _trunc(value: float, digits: int) -> str:
     return "-" + text if math.copysign(1.0, value) < 0 else text
 
 
-def _pol(p: Polar) -> str:
-    return f"(pol {_trunc(p.distance, 2)} {_trunc(p.azimuth, 2)} {_trunc(p.elevation, 2)})"
+def _trunc_all(values: list[float], digits: int) -> list[str]:
+    """_trunc for many numbers at once (the joint list of every perception)."""
+    a = np.asarray(values, dtype=float)
+    scale = 10 ** digits
+    cut = (np.trunc(np.round(np.abs(a) * scale, 6)) / scale).tolist()
+    return [("-" if neg else "") + str(v) for neg, v in zip(np.signbit(a).tolist(), cut)]
 
 
 def rcsssmj_order(names: list[str]) -> list[int]:
@@ -38,6 +45,11 @@ def rcsssmj_order(names: list[str]) -> list[int]:
                 return (g, i)
         return (9, i)
     return sorted(range(len(names)), key=key)
+
+
+@lru_cache(maxsize=64)
+def _order(names: tuple[str, ...]) -> list[int]:
+    return rcsssmj_order(list(names))
 
 
 class RcsssmjDialect:
@@ -102,18 +114,24 @@ class RcsssmjDialect:
         out.append(f"(pos (n torso_pos) (p {_trunc(px, 3)} {_trunc(py, 3)} {_trunc(pz, 3)}))")
         out.append("(GYR (n torso_gyro) (rt %s %s %s))" % tuple(_trunc(v, 2) for v in p.gyro))
         out.append("(ACC (n torso_acc) (a %s %s %s))" % tuple(_trunc(v, 2) for v in p.accel))
-        for i in rcsssmj_order(p.joint_names):
-            out.append(f"(HJ (n q_{p.joint_names[i]})(ax {_trunc(p.joint_angles[i], 2)})"
-                       f"(vx {_trunc(p.joint_velocities[i], 2)}))")
+        angles, speeds = _trunc_all(p.joint_angles, 2), _trunc_all(p.joint_velocities, 2)
+        for i in _order(tuple(p.joint_names)):
+            out.append(f"(HJ (n q_{p.joint_names[i]})(ax {angles[i]})(vx {speeds[i]}))")
         heard = [h for h in p.heard if not h.from_self and len(h.message.encode("latin-1", "replace")) <= MAX_HEARD_BYTES]
         if heard:
             items = "".join(f"({int(round(h.direction))} "
                             f"{base64.b64encode(h.message.encode('latin-1', 'replace')).decode()})" for h in heard)
             out.append(f"(MIC hear {items})")
         if p.vision is not None:
-            items = [f"({name} {_pol(pol)})" for name, pol in p.vision.objects.items()]
-            for player in p.vision.players:
-                parts = "".join(f"({part} {_pol(pol)})" for part, pol in player.parts.items())
+            v = p.vision
+            polars = list(v.objects.values()) + [pol for pl in v.players for pol in pl.parts.values()]
+            nums = _trunc_all([x for pol in polars for x in (pol.distance, pol.azimuth, pol.elevation)], 2)
+            pols = [f"(pol {nums[3 * i]} {nums[3 * i + 1]} {nums[3 * i + 2]})" for i in range(len(polars))]
+            items = [f"({name} {pols[i]})" for i, name in enumerate(v.objects)]
+            k = len(v.objects)
+            for player in v.players:
+                parts = "".join(f"({part} {pols[k + j]})" for j, part in enumerate(player.parts))
+                k += len(player.parts)
                 items.append(f"(P (team {player.team})(id {player.unum}){parts})")
             out.append("(See " + "".join(items) + ")")
         return "".join(out).encode()

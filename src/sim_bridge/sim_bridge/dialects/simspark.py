@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from typing import Final
 
 from sim_bridge.commands import Beam, Command, InitPlayer, JointVelocities, Pass, Say, Scene, Syn
@@ -100,15 +101,35 @@ class SimSparkDialect:
         out.append("(GYR (n torso) (rt %.2f %.2f %.2f))" % p.gyro)
         out.append("(ACC (n torso) (a %.2f %.2f %.2f))" % p.accel)
         frp = {f.name: f for f in p.foot_resistance}
-        for i, (name, angle) in enumerate(zip(p.joint_names, p.joint_angles)):
-            out.append("(HJ (n %s) (ax %.2f))" % (name, angle))
-            if i == 1 and p.vision is not None:
-                out.append(encode_vision(p.vision))
-            foot = _FRP_AFTER.get(name)
-            if foot is not None and foot in frp:
-                f = frp[foot]
-                out.append("(FRP (n %s) (c %.2f %.2f %.2f) (f %.2f %.2f %.2f))" % (foot, *f.center, *f.force))
+        segments = _joint_segments(tuple(p.joint_names))
+        angles = p.joint_angles
+        for start, end, template, after in segments:
+            out.append(template % tuple(angles[start:end]))
+            if after == "See":
+                if p.vision is not None:
+                    out.append(encode_vision(p.vision))
+            elif after in frp:
+                f = frp[after]
+                out.append("(FRP (n %s) (c %.2f %.2f %.2f) (f %.2f %.2f %.2f))" % (after, *f.center, *f.force))
         return "".join(out).encode()
+
+
+@lru_cache(maxsize=64)
+def _joint_segments(names: tuple[str, ...]) -> list[tuple[int, int, str, str]]:
+    """The HJ list cut where See (after the 2nd joint) or an FRP (after lj5/lj7) goes:
+    (start, end, one %-template for the angles of joints start..end-1, what follows)."""
+    cuts: list[tuple[int, str]] = [] if len(names) >= 2 else [(len(names), "See")]
+    for i, name in enumerate(names):
+        if i == 1:
+            cuts.append((i + 1, "See"))
+        if name in _FRP_AFTER:
+            cuts.append((i + 1, _FRP_AFTER[name]))
+    segments, start = [], 0
+    for end, after in sorted(cuts) + [(len(names), "")]:
+        template = "".join("(HJ (n %s) (ax %%.2f))" % n for n in names[start:end])
+        segments.append((start, end, template, after))
+        start = end
+    return segments
 
 
 def robot_type_of(rsg: str, robot_type: int) -> int:

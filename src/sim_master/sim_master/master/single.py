@@ -531,7 +531,8 @@ class SingleModeServer:
                     plan.append((player, (self.engine.cycle - player.unum) % 3 == 0, True))
             elif player.source in self.agent_servers:
                 server = self.agent_servers[player.source]  # type: ignore[index]
-                plan.append((player, server.wants_vision(player.agent_id), True))
+                # rcsssmj perceptions carry no field lines: do not compute them
+                plan.append((player, server.wants_vision(player.agent_id), player.source == "simspark"))
         self.engine.prepare_vision([(p.robot_id, lines) for p, vision, lines in plan if vision])
         for player, vision, lines in plan:
             percept = self.percept_for(player, vision, lines=lines)
