@@ -58,6 +58,25 @@ def parse_flat(text: str) -> list[list[Expr]]:
     return out
 
 
+def predicates(payload: bytes, encoding: str = "ascii") -> tuple[list[tuple[str, list[Expr]]], list[str]]:
+    """An agent message as (name, args) pairs, plus one error per part that is not one
+    (undecodable or malformed text rejects the whole message, as both references do)."""
+    try:
+        exprs = parse_flat(payload.decode(encoding))
+    except UnicodeDecodeError:
+        return [], [f"message is not {encoding} text"]
+    except SexpError as exc:
+        return [], [f"malformed S-expression, message dropped: {exc}"]
+    pairs: list[tuple[str, list[Expr]]] = []
+    errors: list[str] = []
+    for expr in exprs:
+        if expr and isinstance(expr[0], str):
+            pairs.append((expr[0], expr[1:]))
+        else:
+            errors.append(f"expected (name ...), got {expr!r}")
+    return pairs, errors
+
+
 def number(atom: Expr) -> float:
     """A numeric atom; raises ValueError with the atom for anything else."""
     if isinstance(atom, (int, float)):

@@ -16,7 +16,7 @@ import numpy as np
 
 from sim_bridge.commands import Beam, Command, InitPlayer, JointTargets, Say, Syn
 from sim_bridge.percept import Percept
-from sim_bridge.sexp import SexpError, number, parse_flat
+from sim_bridge.sexp import number, predicates
 
 MAX_HEARD_BYTES: Final = 10
 
@@ -58,19 +58,10 @@ class RcsssmjDialect:
     any_message_syncs: Final = True
 
     def parse_actions(self, payload: bytes) -> tuple[list[Command], list[str]]:
-        try:
-            text = payload.decode("utf-8")
-            exprs = parse_flat(text)
-        except (UnicodeDecodeError, SexpError) as exc:
-            return [], [f"malformed message dropped: {exc}"]
+        pairs, errors = predicates(payload, "utf-8")
         commands: list[Command] = []
-        errors: list[str] = []
         targets: dict[str, tuple[float, float, float, float, float]] = {}
-        for expr in exprs:
-            if not expr or not isinstance(expr[0], str):
-                errors.append(f"expected (name ...), got {expr!r}")
-                continue
-            name, args = expr[0], expr[1:]
+        for name, args in pairs:
             try:
                 if name == "syn":
                     commands.append(Syn())

@@ -12,7 +12,7 @@ from typing import Final
 
 from sim_bridge.commands import Beam, Command, InitPlayer, JointVelocities, Pass, Say, Scene, Syn
 from sim_bridge.percept import Percept, Polar, Vision
-from sim_bridge.sexp import SexpError, number, parse_flat
+from sim_bridge.sexp import number, predicates
 
 _RSG_TYPE: Final = re.compile(r"nao_hetero\.rsg$|nao\.rsg$")
 _FRP_AFTER: Final = {"rlj5": "rf", "llj5": "lf", "rlj7": "rf1", "llj7": "lf1"}
@@ -38,22 +38,10 @@ class SimSparkDialect:
     any_message_syncs: Final = False
 
     def parse_actions(self, payload: bytes) -> tuple[list[Command], list[str]]:
-        try:
-            text = payload.decode("ascii")
-        except UnicodeDecodeError:
-            return [], ["message is not ASCII text"]
-        try:
-            exprs = parse_flat(text)
-        except SexpError as exc:
-            return [], [f"malformed S-expression: {exc}"]
+        pairs, errors = predicates(payload, "ascii")
         commands: list[Command] = []
-        errors: list[str] = []
         speeds: dict[str, float] = {}
-        for expr in exprs:
-            if not expr or not isinstance(expr[0], str):
-                errors.append(f"expected (name ...), got {expr!r}")
-                continue
-            name, args = expr[0], expr[1:]
+        for name, args in pairs:
             try:
                 if name == "syn":
                     commands.append(Syn())
