@@ -2,6 +2,10 @@
 every live node's StepDone), merges their deltas into the global snapshot, sends it back
 (each node mirrors the others' assets from it), caches it in Redis and checks heartbeats.
 
+Each StepStart carries what changed in the world at the previous step, so one message per
+node per step drives the lockstep; the hot loop takes StepDone answers through its own wait
+set (TopicReader) and serves registrations and heartbeats between waits.
+
 Barrier policy when a node does not answer within the timeout: "pause" repeats the step
 until the node is back (it re-registers and resumes from Redis), "continue" steps on
 without it (its assets stay where they were). A restarted master resumes from Redis."""
@@ -20,9 +24,11 @@ from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
 from sim_master.distributed import topics
+from sim_master.distributed.topic_reader import TopicReader
 from sim_master.distributed.world_config import WorldConfig
-from sim_master.ros.convert import snapshot_from_msg, snapshot_to_msg, stamp
+from sim_master.ros.convert import entity_from_msg, snapshot_to_msg, stamp
 from sim_master.snapshot import Snapshot
+from sim_master.store.cache_writer import BackgroundCacheWriter
 from sim_master.store.redis_cache import SnapshotCache
 from sim_msgs.msg import NodeStatus, StepDone, StepStart
 from sim_msgs.msg import Snapshot as SnapshotMsg
@@ -30,6 +36,7 @@ from sim_msgs.srv import RegisterNode
 
 log = logging.getLogger("soccersim.master")
 DT = 0.02
+CONTROL_EVERY_S = 0.02  # registrations and heartbeats are served at least this often
 
 
 @dataclass(slots=True)
@@ -47,21 +54,25 @@ class DistributedMaster:
         self.cache = cache
         self.heartbeat_s, self.step_timeout, self.policy = heartbeat_s, step_timeout, policy
         self.report_every = report_every
-        self.node = Node("sim_master", context=context)
+        self.node = Node("sim_master", context=context)  # control plane: spun by an executor
+        self.data_node = Node("sim_master_steps", context=context)  # data plane: read by hand
         self.nodes: dict[str, NodeRecord] = {}
         self.expected = config.owners()
         self.step = 0
         self.world = Snapshot(0, 0.0, True, {})  # filled by the nodes' first answers
         self._done: dict[str, StepDone] = {}
+        self._changes = snapshot_to_msg(Snapshot(0, 0.0, False, {}))  # the world's last step, for StepStart
+        self._control_at = 0.0
+        self.writer = BackgroundCacheWriter(cache)  # Redis writes overlap the nodes' stepping
         self.hashes: dict[int, dict[str, str]] = {}  # step -> node -> hash it reported
         self.master_hashes: dict[int, str] = {}
         self.rejoins: list[tuple[str, int]] = []
         self.trace: dict[int, dict[str, list[float]]] = {}  # step -> entity -> x, y (for reports)
         self.log_writer = None  # ReplayLogWriter when --log
         n = self.node
-        self.start_pub = n.create_publisher(StepStart, topics.STEP_START, topics.RELIABLE)
+        self.start_pub = self.data_node.create_publisher(StepStart, topics.STEP_START, topics.RELIABLE)
+        self.done_reader = TopicReader(self.data_node, StepDone, topics.STEP_DONE, topics.RELIABLE)
         self.global_pub = n.create_publisher(SnapshotMsg, topics.GLOBAL, topics.LATCHED)
-        n.create_subscription(StepDone, topics.STEP_DONE, self._on_done, topics.RELIABLE)
         n.create_subscription(NodeStatus, topics.STATUS, self._on_status, 50)
         n.create_service(RegisterNode, topics.REGISTER, self._on_register)
         saved = cache.load_master_state()
@@ -69,6 +80,7 @@ class DistributedMaster:
         if saved is not None and latest is not None:  # a restarted master resumes
             self.step = latest.step
             self.world = latest
+            self._changes = snapshot_to_msg(latest)  # full: nodes that missed steps catch up
             self.nodes = {node_id: NodeRecord(node_id) for node_id in cache.nodes() if node_id in self.expected}
             log.info("master resumes at step %d from Redis with nodes %s", self.step, sorted(self.nodes))
 
@@ -98,6 +110,14 @@ class DistributedMaster:
             if record is not None:
                 record.last_seen = time.monotonic()
 
+    def serve_control(self, executor: rclpy.executors.Executor, *, force: bool = False) -> None:
+        """Registrations and heartbeats, at most every CONTROL_EVERY_S unless forced."""
+        now = time.monotonic()
+        if force or now - self._control_at >= CONTROL_EVERY_S:
+            self._control_at = now
+            self.writer.flush()  # a node that registers now resumes from the newest step
+            executor.spin_once(timeout_sec=0.0)
+
     # ------------------------------------------------------------------ the loop
     def alive(self) -> set[str]:
         limit = 3 * self.heartbeat_s
@@ -109,7 +129,8 @@ class DistributedMaster:
         while set(self.nodes) != self.expected:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"nodes missing: {sorted(self.expected - set(self.nodes))}")
-            executor.spin_once(timeout_sec=0.05)
+            self.serve_control(executor, force=True)
+            time.sleep(0.01)
         if self.world.entities:
             self._publish_global()
 
@@ -117,25 +138,32 @@ class DistributedMaster:
         """One lockstep step; False when it had to be repeated (policy pause)."""
         target = self.step + 1
         self._done = {}
-        self.start_pub.publish(StepStart(step=target, stamp=stamp(target * DT), dt=DT))
+        want_hash = (target - 1) % self.report_every == 0
+        self.start_pub.publish(StepStart(step=target, stamp=stamp(target * DT), dt=DT, world=self._changes,
+                                         want_hash=want_hash))
         deadline = time.monotonic() + self.step_timeout
         waiting = self.expected if self.policy == "pause" else self.alive() & self.expected
-        while not waiting <= set(self._done):
+        while not waiting <= self._done.keys():
+            msg = self.done_reader.next(CONTROL_EVERY_S)
+            if msg is not None:
+                self._on_done(msg)
+                continue
+            self.serve_control(executor)
             if time.monotonic() > deadline:
-                missing = sorted(waiting - set(self._done))
+                missing = sorted(waiting - self._done.keys())
                 if self.policy == "pause":
                     log.warning("step %d: no answer from %s: paused", target, missing)
                     return False
                 log.warning("step %d: continuing without %s", target, missing)
                 break
-            executor.spin_once(timeout_sec=0.0005)
         delta_entities = {}
+        changed_msgs = []  # the nodes' entity messages travel on in the next StepStart as they are
         for node_id, done in self._done.items():
-            delta = snapshot_from_msg(done.delta)
-            for name, entity in delta.entities.items():
-                entity.owner = node_id
-                delta_entities[name] = entity
-            if (target - 1) % self.report_every == 0:  # the world of step target-1 they stepped on
+            for entity_msg in done.delta.entities:
+                entity_msg.owner = node_id
+                changed_msgs.append(entity_msg)
+                delta_entities[entity_msg.name] = entity_from_msg(entity_msg)
+            if want_hash:  # the world of step target-1 they stepped on
                 self.hashes.setdefault(target - 1, {})[node_id] = done.snapshot_hash
         delta = Snapshot(target, target * DT, False, delta_entities)
         self.world = self.world.merged(delta)
@@ -143,15 +171,16 @@ class DistributedMaster:
         self.trace[target] = {n: [e.position[0], e.position[1]] for n, e in self.world.entities.items()}
         if target % self.report_every == 0:
             self.master_hashes[target] = self.world.digest()
-        self.cache.put(self.world, delta)
+        self.writer.put(self.world, delta, {"step": target})
         if self.log_writer is not None:
             from rosgraph_msgs.msg import Clock
 
             snap = self.world if self.log_writer.wants_keyframe() else delta
             self.log_writer.write_cycle(target, target * DT, snapshot_to_msg(snap), None, [],
                                         Clock(clock=stamp(target * DT)))
-        self.cache.save_master_state({"step": self.step})
-        self._publish_global()
+        self._changes = SnapshotMsg(step=target, stamp=stamp(target * DT), full=False, entities=changed_msgs)
+        if target % self.report_every == 0:
+            self._publish_global()  # for tools and monitors; nodes follow the StepStart changes
         return True
 
     def _publish_global(self) -> None:
@@ -190,7 +219,7 @@ def run_master(args: argparse.Namespace) -> int:
 
         master.log_writer = ReplayLogWriter(args.log)
     executor = rclpy.executors.SingleThreadedExecutor(context=context)
-    executor.add_node(master.node)
+    executor.add_node(master.node)  # not data_node: its StepDone answers are taken by the loop
     started = time.monotonic()
     first_step = master.step
     stepping_since = time.monotonic()
@@ -200,9 +229,11 @@ def run_master(args: argparse.Namespace) -> int:
         stepping_since = time.monotonic()
         while master.step < args.steps and not stop["now"]:
             master.run_step(executor)
+            master.serve_control(executor)
             if master.step % 50 == 0:
                 print(f"master: step {master.step}", flush=True)
     finally:
+        master.writer.close()
         elapsed = time.monotonic() - started
         if args.report:
             with open(args.report, "w") as f:
@@ -215,6 +246,7 @@ def run_master(args: argparse.Namespace) -> int:
         if master.log_writer is not None:
             master.log_writer.close()
         master.node.destroy_node()
+        master.data_node.destroy_node()
         if context.ok():
             rclpy.shutdown(context=context)
     return 0 if master.step >= args.steps else 1

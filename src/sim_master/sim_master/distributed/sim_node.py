@@ -1,5 +1,6 @@
-"""A simulation node of a distributed run: simulates the assets it owns and mirrors the
-others as kinematic ghosts from the master's global snapshot; steps when the master says.
+"""A simulation node of a distributed run: simulates the assets it owns, mirrors the
+others as kinematic ghosts from the world changes each StepStart carries, and steps when the
+master says (engines: MuJoCo physics, or SimPy for kinematic swarms ticking behaviour trees).
 
 `python -m sim_master.distributed.sim_node --id B` (or `soccersim node --id B`)."""
 from __future__ import annotations
@@ -9,51 +10,53 @@ import logging
 import signal
 import socket
 import sys
+import time
+from typing import Any
 
 import rclpy
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
 from sim_master.distributed import topics
+from sim_master.distributed.topic_reader import TopicReader
 from sim_master.distributed.world_config import WorldConfig
 from sim_master.engine.mujoco.engine import MujocoEngine
 from sim_master.ros.convert import snapshot_from_msg, snapshot_to_msg, stamp
 from sim_master.snapshot import Snapshot
 from sim_msgs.msg import NodeStatus, StepDone, StepStart
-from sim_msgs.msg import Snapshot as SnapshotMsg
 from sim_msgs.srv import RegisterNode
 
 log = logging.getLogger("soccersim.node")
+Engine = Any  # MujocoEngine or SimpyEngine: the snapshot part of engine.node.SimulationNode
+CONTROL_EVERY_S = 0.05  # heartbeats and the registration client are served this often
 
 
 class SimNode:
     def __init__(self, node_id: str, context: rclpy.Context, redis_url: str | None, run_id: str,
-                 heartbeat_s: float = 0.5, physics: bool = True) -> None:
+                 heartbeat_s: float = 0.5, physics: bool = True, engine: str = "mujoco") -> None:
         self.physics = physics  # False: answer without stepping (measures the barrier alone)
         self.node_id = node_id
-        self.node = Node(f"sim_node_{node_id}", context=context)
+        self.engine_kind = engine
+        self.node = Node(f"sim_node_{node_id}", context=context)  # control plane: spun by an executor
+        self.data_node = Node(f"sim_node_{node_id}_steps", context=context)  # data plane: read by hand
         self.redis_url, self.run_id = redis_url, run_id
-        self.engine: MujocoEngine | None = None
+        self.engine: Engine | None = None
         self.config: WorldConfig | None = None
         self.owned: set[str] = set()
         self.last_step = -1
-        self.global_snapshot: Snapshot | None = None
-        self.global_hash = ""
+        self.world = Snapshot(0, 0.0, True, {})  # this node's copy of the global world
         self._last_done: StepDone | None = None
         self._send_all = True
-        self._pending: StepStart | None = None
-        n = self.node
-        self.done_pub = n.create_publisher(StepDone, topics.STEP_DONE, topics.RELIABLE)
-        self.status_pub = n.create_publisher(NodeStatus, topics.STATUS, 10)
-        n.create_subscription(StepStart, topics.STEP_START, self._on_step, topics.RELIABLE)
-        n.create_subscription(SnapshotMsg, topics.GLOBAL, self._on_global, topics.LATCHED)
-        self.client = n.create_client(RegisterNode, topics.REGISTER)
-        n.create_timer(heartbeat_s, self._heartbeat)
+        self.done_pub = self.data_node.create_publisher(StepDone, topics.STEP_DONE, topics.RELIABLE)
+        self.start_reader = TopicReader(self.data_node, StepStart, topics.STEP_START, topics.RELIABLE)
+        self.status_pub = self.node.create_publisher(NodeStatus, topics.STATUS, 10)
+        self.client = self.node.create_client(RegisterNode, topics.REGISTER)
+        self.node.create_timer(heartbeat_s, self._heartbeat)
 
     def register(self, executor: rclpy.executors.Executor, timeout: float = 30.0) -> None:
         if not self.client.wait_for_service(timeout_sec=timeout):
             raise RuntimeError("no master")
-        future = self.client.call_async(RegisterNode.Request(node_id=self.node_id, engine="mujoco",
+        future = self.client.call_async(RegisterNode.Request(node_id=self.node_id, engine=self.engine_kind,
                                                              host=socket.gethostname()))
         executor.spin_until_future_complete(future, timeout_sec=timeout)
         reply = future.result()
@@ -61,70 +64,93 @@ class SimNode:
             raise RuntimeError(f"registration refused: {reply.error if reply else 'no answer'}")
         self.config = WorldConfig.from_json(reply.world_config)
         self.owned = self.config.owned_by(self.node_id)
-        self.engine = MujocoEngine(self.config.world, vision_noise=False)
-        for asset in self.config.assets:
-            x, y, yaw = asset.pose
-            if asset.model == "ball":
-                self.engine.set_ball((x, y, self.engine.field.ball_radius))
-            else:
-                self.engine.add_robot(asset.name, asset.model, x, y, yaw)
-                if asset.drive != (0.0, 0.0):
-                    self.engine.set_joint_velocities(asset.name, {"lwe": asset.drive[0], "rwe": asset.drive[1]})
+        self.engine = make_engine(self.engine_kind, self.config, self.node_id, reply.bt_xml)
         self.last_step = int(reply.current_step)
-        if self.last_step > 0 and self.redis_url:  # a restart: continue from the cache
-            from sim_master.store.redis_cache import SnapshotCache
-
-            latest = SnapshotCache(self.redis_url, self.run_id).latest()
-            if latest is not None:
-                self.engine.apply_snapshot(latest)
-                self.last_step = latest.step
-                self.global_snapshot = latest
-                self.global_hash = latest.digest()
+        if self.last_step > 0:  # a restart: continue from the cache
+            self._resync()
         self._send_all = True  # the first answer carries every owned asset
-        log.info("node %s owns %s, joins at step %d", self.node_id, sorted(self.owned), self.last_step)
+        log.info("node %s (%s) owns %d assets, joins at step %d", self.node_id, self.engine_kind,
+                 len(self.owned), self.last_step)
 
-    def _on_global(self, msg: SnapshotMsg) -> None:
-        snap = snapshot_from_msg(msg)
-        if self.global_snapshot is not None and snap.step <= self.global_snapshot.step:
+    def _resync(self, at_least: int = 0, timeout_s: float = 2.0) -> None:
+        """Take the whole world, own assets included, from the Redis cache (waiting briefly
+        for the master to write step `at_least`: it writes while the nodes step)."""
+        if not self.redis_url or self.engine is None:
             return
-        self.global_snapshot = snap
-        self.global_hash = snap.digest()
-        if self._pending is not None:  # a StepStart that waited for this world
-            pending, self._pending = self._pending, None
-            self._on_step(pending)
+        from sim_master.store.redis_cache import SnapshotCache
 
-    def _on_step(self, msg: StepStart) -> None:
+        cache = SnapshotCache(self.redis_url, self.run_id)
+        deadline = time.monotonic() + timeout_s
+        latest = cache.latest()
+        while latest is not None and latest.step < at_least and time.monotonic() < deadline:
+            time.sleep(0.005)
+            latest = cache.latest()
+        if latest is not None:
+            self.engine.apply_snapshot(latest)
+            self.last_step = latest.step
+            self.world = latest
+            log.info("node %s resynchronised from Redis at step %d", self.node_id, latest.step)
+
+    def on_step(self, msg: StepStart) -> None:
         if self.engine is None:
             return
-        behind = self.global_snapshot is None or self.global_snapshot.step < msg.step - 1
-        if msg.step > self.last_step and msg.step > 1 and behind:
-            self._pending = msg  # step on the world of the previous step, never a staler one
-            return
+        changes = snapshot_from_msg(msg.world)
+        if changes.full:
+            # A restarted master resumes from Redis, which may be a step behind us: its world
+            # is the truth, our own assets included; we step on from there.
+            self.engine.apply_snapshot(changes)
+            self.world, self.last_step, self._last_done = changes, changes.step, None
+            self._send_all = True
         if msg.step <= self.last_step:  # a repeated StepStart: the master missed our answer
             if self._last_done is not None and self._last_done.step == msg.step:
                 self.done_pub.publish(self._last_done)
             return
-        if self.global_snapshot is not None:
-            ghosts = {n for n in self.global_snapshot.entities if n not in self.owned}
-            self.engine.apply_snapshot(self.global_snapshot, only=ghosts)
+        if msg.step > self.last_step + 1:  # we missed steps (cannot happen with reliable QoS, but)
+            log.warning("node %s at step %d got StepStart %d: resync", self.node_id, self.last_step, msg.step)
+            self._resync(at_least=int(msg.step) - 1)
+        elif not changes.full and changes.step > self.world.step:
+            self.world = self.world.merged(changes)
+        ghosts = {n for n in changes.entities if n not in self.owned}
+        if ghosts and not changes.full:
+            self.engine.apply_snapshot(changes, only=ghosts, forward=False)  # the step computes it
         if self.physics:
             self.engine.step()
         self.last_step = int(msg.step)
-        delta = self.engine.snapshot() if self._send_all else self.engine.delta()
+        delta = self.engine.snapshot() if self._send_all else self.engine.delta(only=self.owned)
         if self._send_all:
-            self.engine.delta()
+            self.engine.delta(only=self.owned)
             self._send_all = False
         owned = {n: e for n, e in delta.entities.items() if n in self.owned}
-        mine = Snapshot(self.last_step, self.engine.time, False, owned)
+        mine = Snapshot(self.last_step, self.last_step * msg.dt, False, owned)
         done = StepDone(node_id=self.node_id, step=self.last_step, delta=snapshot_to_msg(mine),
-                        snapshot_hash=self.global_hash)
+                        snapshot_hash=self.world.digest() if msg.want_hash else "")
         self._last_done = done
         self.done_pub.publish(done)
 
     def _heartbeat(self) -> None:
-        self.status_pub.publish(NodeStatus(node_id=self.node_id, engine="mujoco", host=socket.gethostname(),
+        self.status_pub.publish(NodeStatus(node_id=self.node_id, engine=self.engine_kind, host=socket.gethostname(),
                                            state=NodeStatus.STATE_READY, last_step=max(self.last_step, 0),
                                            stamp=stamp(self.engine.time if self.engine else 0.0)))
+
+
+def make_engine(kind: str, config: WorldConfig, node_id: str, bt_xml: str) -> Engine:
+    """The engine of one node with every asset of the world in it (owned and ghosts)."""
+    if kind == "simpy":
+        from sim_master.engine.simpy_engine.engine import SimpyEngine
+
+        engine: Engine = SimpyEngine(config.world, bt_xml=bt_xml)
+        engine.set_owned(config.owned_by(node_id))
+    else:
+        engine = MujocoEngine(config.world, vision_noise=False)
+    for asset in config.assets:
+        x, y, yaw = asset.pose
+        if asset.model == "ball":
+            engine.set_ball((x, y, engine.field.ball_radius))
+        else:
+            engine.add_robot(asset.name, asset.model, x, y, yaw)
+            if asset.drive != (0.0, 0.0):
+                engine.set_joint_velocities(asset.name, {"lwe": asset.drive[0], "rwe": asset.drive[1]})
+    return engine
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -135,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def add_node_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--id", required=True)
-    parser.add_argument("--engine", default="mujoco", choices=["mujoco"])
+    parser.add_argument("--engine", default="mujoco", choices=["mujoco", "simpy"],
+                        help="mujoco: physics; simpy: kinematic swarms driven by behaviour trees")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--run", default="default")
     parser.add_argument("--heartbeat", type=float, default=0.5)
@@ -149,15 +176,24 @@ def run_node(args: argparse.Namespace) -> int:
     stop = {"now": False}
     signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
     signal.signal(signal.SIGINT, lambda *_: stop.update(now=True))
-    node = SimNode(args.id, context, args.redis, args.run, args.heartbeat, physics=not args.no_physics)
+    node = SimNode(args.id, context, args.redis, args.run, args.heartbeat, physics=not args.no_physics,
+                   engine=args.engine)
     executor = rclpy.executors.SingleThreadedExecutor(context=context)
-    executor.add_node(node.node)
+    executor.add_node(node.node)  # not data_node: StepStart is taken by the loop below
     try:
         node.register(executor)
+        control_at = 0.0
         while not stop["now"]:
-            executor.spin_once(timeout_sec=0.1)
+            msg = node.start_reader.next(CONTROL_EVERY_S)
+            if msg is not None:
+                node.on_step(msg)
+            now = time.monotonic()
+            if msg is None or now - control_at >= CONTROL_EVERY_S:
+                control_at = now
+                executor.spin_once(timeout_sec=0.0)
     finally:
         node.node.destroy_node()
+        node.data_node.destroy_node()
         if context.ok():
             rclpy.shutdown(context=context)
     return 0

@@ -25,9 +25,13 @@ class SnapshotCache:
         return self.prefix + name
 
     # ------------------------------------------------------------------ snapshots
-    def put(self, world: Snapshot, delta: Snapshot) -> None:
-        """Record one step: the delta always, the whole world on keyframe steps."""
-        pipe = self.r.pipeline(transaction=True)
+    def put(self, world: Snapshot, delta: Snapshot, master_state: dict[str, Any] | None = None) -> None:
+        """Record one step (one round trip): the delta always, the whole world on keyframe
+        steps, and the master's own state with it so the two never disagree."""
+        # No MULTI: readers skip deltas older than the keyframe, so order is enough.
+        pipe = self.r.pipeline(transaction=False)
+        if master_state is not None:
+            pipe.set(self._key("master"), json.dumps(master_state))
         if world.step % self.keyframe_every == 0:
             full = Snapshot(world.step, world.time, True, world.entities)
             pipe.set(self._key("keyframe"), full.to_bytes())

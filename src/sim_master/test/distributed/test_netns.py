@@ -10,48 +10,22 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
 import pytest
 
+from sim_master.distributed import netns
+
 CONFIG = Path(__file__).resolve().parents[4] / "worlds" / "distributed_example.json"
 STEPS = 500
-
-
-def sh(*cmd: str) -> None:
-    subprocess.run(cmd, check=True, capture_output=True)
 
 
 @pytest.fixture
 def two_hosts():  # type: ignore[no-untyped-def]
     if os.geteuid() != 0 or shutil.which("ip") is None:
         pytest.fail("network namespaces need root and iproute2 (make setup installs it)")
-    tag = uuid.uuid4().hex[:6]
-    a, b = f"ssa{tag}", f"ssb{tag}"
-    octet = 10 + int(tag[:2], 16) % 200
-    ip_a, ip_b = f"10.{octet}.0.1", f"10.{octet}.0.2"
-    try:
-        sh("ip", "netns", "add", a)
-        sh("ip", "netns", "add", b)
-        sh("ip", "link", "add", f"va{tag}", "type", "veth", "peer", "name", f"vb{tag}")
-        sh("ip", "link", "set", f"va{tag}", "netns", a)
-        sh("ip", "link", "set", f"vb{tag}", "netns", b)
-        for ns, dev, ip in ((a, f"va{tag}", ip_a), (b, f"vb{tag}", ip_b)):
-            sh("ip", "-n", ns, "addr", "add", f"{ip}/24", "dev", dev)
-            sh("ip", "-n", ns, "link", "set", dev, "up")
-            sh("ip", "-n", ns, "link", "set", "lo", "up")
-        yield a, b, ip_a, ip_b
-    finally:
-        for ns in (a, b):
-            subprocess.run(["ip", "netns", "pids", ns], capture_output=True)
-            pids = subprocess.run(["ip", "netns", "pids", ns], capture_output=True, text=True).stdout.split()
-            for pid in pids:
-                try:
-                    os.kill(int(pid), signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+    with netns.two_hosts() as pair:
+        yield pair.ns_a, pair.ns_b, pair.ip_a, pair.ip_b
 
 
 def test_lockstep_across_two_namespaces(two_hosts, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -599,11 +599,13 @@ class MujocoEngine:
         self._ensure_built()
         return Snapshot(self.cycle, self.time, True, {n: self._entity(n) for n in self.entity_names()})
 
-    def delta(self) -> Snapshot:
-        """Entities whose state changed since the previous delta() (all on the first call)."""
+    def delta(self, only: set[str] | None = None) -> Snapshot:
+        """Entities whose state changed since the previous delta() (all on the first call);
+        `only` limits the report to those entities (a distributed node's own assets)."""
         self._ensure_built()
         changed: dict[str, EntitySnapshot] = {}
-        for name in self.entity_names():
+        names = self.entity_names()
+        for name in names if only is None else [n for n in names if n in only]:
             e = self._entity(name)
             vec = np.array((*e.position, *e.orientation, *e.linear_velocity, *e.angular_velocity,
                             *e.joint_positions, *e.joint_velocities))
@@ -611,13 +613,14 @@ class MujocoEngine:
             if last is None or last.shape != vec.shape or np.max(np.abs(last - vec)) > 1e-9:
                 changed[name] = e
                 self._last_delta[name] = vec
-        removed = tuple(n for n in list(self._last_delta) if n not in changed and n not in self.entity_names())
+        removed = tuple(n for n in list(self._last_delta) if n not in changed and n not in names)
         for n in removed:
             self._last_delta.pop(n, None)
         return Snapshot(self.cycle, self.time, False, changed, removed)
 
-    def apply_snapshot(self, snapshot: Snapshot, *, only: set[str] | None = None) -> None:
-        """Set entity states (resync, ghosts). Unknown robots in a full snapshot are created."""
+    def apply_snapshot(self, snapshot: Snapshot, *, only: set[str] | None = None, forward: bool = True) -> None:
+        """Set entity states (resync, ghosts). Unknown robots in a full snapshot are created.
+        forward=False skips recomputing derived quantities when a step follows anyway."""
         for name, e in snapshot.entities.items():
             if only is not None and name not in only:
                 continue
@@ -650,7 +653,8 @@ class MujocoEngine:
             self._write_ctrl(robot)
         if snapshot.full and only is None:
             self.cycle, self.time = snapshot.step, snapshot.time
-        mujoco.mj_forward(self.model, self.data)
+        if forward:
+            mujoco.mj_forward(self.model, self.data)
 
     # ------------------------------------------------------------------ generic entities
     def spawn_entity(self, name: str, model: str, pose: tuple[float, float, float, float]) -> None:
