@@ -290,6 +290,26 @@ def world_sdf(f: Field) -> str:
     return "\n".join(out)
 
 
+def swarm_config(robots: int = 200, nodes: str = "ABCD") -> str:
+    """A distributed swarm: `robots` pushers in a grid over the field, each node owning a
+    vertical band of them (so most neighbours of a robot are its own node's), the ball on
+    the first node; every pusher runs worlds/swarm_bt.xml at 10 Hz (staggered)."""
+    import json
+
+    columns, rows = 20, max(1, robots // 20)
+    assets = []
+    for i in range(robots):
+        col, row = i % columns, i // columns
+        x, y = -13.3 + col * 1.4, -8.1 + row * (16.2 / max(1, rows - 1))
+        owner = nodes[col * len(nodes) // columns]
+        assets.append({"name": f"s{i:03d}", "model": "pusher", "owner": owner,
+                       "pose": [round(x, 2), round(y, 2), (i * 47) % 360]})
+    assets.append({"name": "ball", "model": "ball", "owner": nodes[0], "pose": [0, 0, 0]})
+    lines = ",\n  ".join(json.dumps(a) for a in assets)
+    return ('{"world": "simspark_field", "bt_file": "swarm_bt.xml", "bt_tick_ms": 100,\n "assets": [\n  '
+            + lines + "\n ]}\n")
+
+
 def main() -> None:
     models = ROOT / "models"
     models.mkdir(parents=True, exist_ok=True)
@@ -298,6 +318,7 @@ def main() -> None:
     (models / "pusher.sdf").write_text(pusher_sdf())
     for field in (simspark_field(), fifa_field()):
         (ROOT / f"{field.name}.sdf").write_text(world_sdf(field))
+    (ROOT / "swarm_example.json").write_text(swarm_config())
     print(f"wrote {ROOT}")
 
 

@@ -3,6 +3,7 @@ and the log records. Full snapshots hold every entity; deltas hold the changed o
 from __future__ import annotations
 
 import hashlib
+import itertools
 import struct
 from dataclasses import dataclass, field, replace
 from typing import Final
@@ -12,7 +13,9 @@ import numpy as np
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]  # w, x, y, z
 
-_MAGIC: Final = b"SSN1"
+_MAGIC: Final = b"SSN2"
+_HEADER: Final = "<qd?II"  # step, time, full, entities, bytes of text
+_RS, _US = "\x1e", "\x1f"  # record and unit separators: never in entity or joint names
 
 
 @dataclass(slots=True)
@@ -70,66 +73,42 @@ class Snapshot:
         return h.hexdigest()[:16]
 
     def to_bytes(self) -> bytes:
-        """Compact binary form for Redis and logs (no pickle: data only)."""
-        out = bytearray(_MAGIC)
-        out += struct.pack("<qd?II", self.step, self.time, self.full, len(self.entities),
-                           len(self.removed))
-        for name in self.removed:
-            _put_str(out, name)
-        for e in self.entities.values():
-            _put_str(out, e.name)
-            _put_str(out, e.owner)
-            _put_str(out, e.model)
-            out += struct.pack("<13d", *e.position, *e.orientation, *e.linear_velocity,
-                               *e.angular_velocity)
-            n = len(e.joint_names)
-            out += struct.pack("<I", n)
-            for j in e.joint_names:
-                _put_str(out, j)
-            out += struct.pack(f"<{2 * n}d", *e.joint_positions, *e.joint_velocities)
-        return bytes(out)
+        """Compact binary form for Redis and the distributed data plane (data only, no
+        pickle). One text block holds every name, one float64 block every number, so
+        decoding is two splits and one array read however many entities there are."""
+        entities = list(self.entities.values())
+        text = _RS.join([_US.join(self.removed),
+                         *(_US.join((e.name, e.owner, e.model, *e.joint_names)) for e in entities)]).encode()
+        counts = np.fromiter((len(e.joint_names) for e in entities), dtype="<u4", count=len(entities))
+        values = np.fromiter(itertools.chain.from_iterable(
+            (*e.position, *e.orientation, *e.linear_velocity, *e.angular_velocity, *e.joint_positions,
+             *e.joint_velocities) for e in entities), dtype="<f8")
+        header = struct.pack(_HEADER, self.step, self.time, self.full, len(entities), len(text))
+        return b"".join((_MAGIC, header, text, counts.tobytes(), values.tobytes()))
 
     @staticmethod
     def from_bytes(data: bytes) -> Snapshot:
         if data[:4] != _MAGIC:
             raise ValueError("not a snapshot (bad magic)")
-        view = memoryview(data)
-        step, time, full, n_ent, n_rem = struct.unpack_from("<qd?II", view, 4)
-        pos = 4 + struct.calcsize("<qd?II")
-        removed = []
-        for _ in range(n_rem):
-            name, pos = _get_str(view, pos)
-            removed.append(name)
+        step, time, full, n_ent, n_text = struct.unpack_from(_HEADER, data, 4)
+        pos = 4 + struct.calcsize(_HEADER)
+        records = bytes(data[pos:pos + n_text]).decode().split(_RS)
+        pos += n_text
+        counts = np.frombuffer(data, dtype="<u4", count=n_ent, offset=pos).tolist()
+        pos += 4 * n_ent
+        values = np.frombuffer(data, dtype="<f8", offset=pos).tolist()
+        if len(records) != n_ent + 1 or len(values) != 13 * n_ent + 2 * sum(counts):
+            raise ValueError("corrupt snapshot (sizes do not match)")
+        removed = tuple(records[0].split(_US)) if records[0] else ()
         entities: dict[str, EntitySnapshot] = {}
-        for _ in range(n_ent):
-            name, pos = _get_str(view, pos)
-            owner, pos = _get_str(view, pos)
-            model, pos = _get_str(view, pos)
-            v = struct.unpack_from("<13d", view, pos)
-            pos += 13 * 8
-            (n,) = struct.unpack_from("<I", view, pos)
-            pos += 4
-            joints = []
-            for _ in range(n):
-                j, pos = _get_str(view, pos)
-                joints.append(j)
-            q = struct.unpack_from(f"<{2 * n}d", view, pos)
-            pos += 2 * n * 8
+        i = 0
+        for record, n in zip(records[1:], counts):
+            name, owner, model, *joints = record.split(_US)
+            v = values[i:i + 13 + 2 * n]
+            i += 13 + 2 * n
             entities[name] = EntitySnapshot(
-                name=name, position=v[0:3], orientation=v[3:7], linear_velocity=v[7:10],
-                angular_velocity=v[10:13], joint_names=tuple(joints),
-                joint_positions=tuple(q[:n]), joint_velocities=tuple(q[n:]), owner=owner,
-                model=model)
-        return Snapshot(step=step, time=time, full=full, entities=entities,
-                        removed=tuple(removed))
+                name, (v[0], v[1], v[2]), (v[3], v[4], v[5], v[6]), (v[7], v[8], v[9]), (v[10], v[11], v[12]),
+                tuple(joints), tuple(v[13:13 + n]), tuple(v[13 + n:]), owner, model)
+        return Snapshot(step=step, time=time, full=full, entities=entities, removed=removed)
 
 
-def _put_str(out: bytearray, text: str) -> None:
-    raw = text.encode()
-    out += struct.pack("<H", len(raw))
-    out += raw
-
-
-def _get_str(view: memoryview, pos: int) -> tuple[str, int]:
-    (n,) = struct.unpack_from("<H", view, pos)
-    return bytes(view[pos + 2:pos + 2 + n]).decode(), pos + 2 + n

@@ -26,7 +26,7 @@ from rclpy.signals import SignalHandlerOptions
 from sim_master.distributed import topics
 from sim_master.distributed.topic_reader import TopicReader
 from sim_master.distributed.world_config import WorldConfig
-from sim_master.ros.convert import entity_from_msg, snapshot_to_msg, stamp
+from sim_master.ros.convert import snapshot_from_msg, snapshot_to_msg, snapshot_to_packed_msg, stamp
 from sim_master.snapshot import Snapshot
 from sim_master.store.cache_writer import BackgroundCacheWriter
 from sim_master.store.redis_cache import SnapshotCache
@@ -61,13 +61,14 @@ class DistributedMaster:
         self.step = 0
         self.world = Snapshot(0, 0.0, True, {})  # filled by the nodes' first answers
         self._done: dict[str, StepDone] = {}
-        self._changes = snapshot_to_msg(Snapshot(0, 0.0, False, {}))  # the world's last step, for StepStart
+        self._changes = snapshot_to_packed_msg(Snapshot(0, 0.0, False, {}))  # the world's last step, for StepStart
         self._control_at = 0.0
         self.writer = BackgroundCacheWriter(cache)  # Redis writes overlap the nodes' stepping
         self.hashes: dict[int, dict[str, str]] = {}  # step -> node -> hash it reported
         self.master_hashes: dict[int, str] = {}
         self.rejoins: list[tuple[str, int]] = []
-        self.trace: dict[int, dict[str, list[float]]] = {}  # step -> entity -> x, y (for reports)
+        self.trace: dict[int, dict[str, list[float]]] = {}  # step -> entity -> x, y (--trace, for reports)
+        self.keep_trace = False
         self.log_writer = None  # ReplayLogWriter when --log
         n = self.node
         self.start_pub = self.data_node.create_publisher(StepStart, topics.STEP_START, topics.RELIABLE)
@@ -80,7 +81,7 @@ class DistributedMaster:
         if saved is not None and latest is not None:  # a restarted master resumes
             self.step = latest.step
             self.world = latest
-            self._changes = snapshot_to_msg(latest)  # full: nodes that missed steps catch up
+            self._changes = snapshot_to_packed_msg(latest)  # full: nodes that missed steps catch up
             self.nodes = {node_id: NodeRecord(node_id) for node_id in cache.nodes() if node_id in self.expected}
             log.info("master resumes at step %d from Redis with nodes %s", self.step, sorted(self.nodes))
 
@@ -157,28 +158,27 @@ class DistributedMaster:
                 log.warning("step %d: continuing without %s", target, missing)
                 break
         delta_entities = {}
-        changed_msgs = []  # the nodes' entity messages travel on in the next StepStart as they are
         for node_id, done in self._done.items():
-            for entity_msg in done.delta.entities:
-                entity_msg.owner = node_id
-                changed_msgs.append(entity_msg)
-                delta_entities[entity_msg.name] = entity_from_msg(entity_msg)
+            for name, entity in snapshot_from_msg(done.delta).entities.items():
+                entity.owner = node_id
+                delta_entities[name] = entity
             if want_hash:  # the world of step target-1 they stepped on
                 self.hashes.setdefault(target - 1, {})[node_id] = done.snapshot_hash
         delta = Snapshot(target, target * DT, False, delta_entities)
         self.world = self.world.merged(delta)
         self.step = target
-        self.trace[target] = {n: [e.position[0], e.position[1]] for n, e in self.world.entities.items()}
+        if self.keep_trace:
+            self.trace[target] = {n: [e.position[0], e.position[1]] for n, e in self.world.entities.items()}
         if target % self.report_every == 0:
             self.master_hashes[target] = self.world.digest()
-        self.writer.put(self.world, delta, {"step": target})
         if self.log_writer is not None:
             from rosgraph_msgs.msg import Clock
 
             snap = self.world if self.log_writer.wants_keyframe() else delta
             self.log_writer.write_cycle(target, target * DT, snapshot_to_msg(snap), None, [],
                                         Clock(clock=stamp(target * DT)))
-        self._changes = SnapshotMsg(step=target, stamp=stamp(target * DT), full=False, entities=changed_msgs)
+        self._changes = snapshot_to_packed_msg(delta)
+        self.writer.put(self.world, delta, {"step": target}, delta_bytes=self._changes.packed)
         if target % self.report_every == 0:
             self._publish_global()  # for tools and monitors; nodes follow the StepStart changes
         return True
@@ -196,14 +196,14 @@ def add_master_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--heartbeat", type=float, default=0.5)
     parser.add_argument("--step-timeout", type=float, default=1.0)
     parser.add_argument("--report", default=None, help="write hashes and timings here (JSON) at the end")
+    parser.add_argument("--trace", action="store_true", help="keep every step's positions for the report")
     parser.add_argument("--fresh", action="store_true", help="ignore a previous run's state in Redis")
     parser.add_argument("--log", default=None, metavar="FILE.mcap", help="replay log (same format as single mode)")
 
 
 def run_master(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
-    with open(args.config) as f:
-        config = WorldConfig.from_json(f.read())
+    config = WorldConfig.load(args.config)
     cache = SnapshotCache(args.redis, args.run)
     if args.fresh:
         cache.clear()
@@ -214,6 +214,7 @@ def run_master(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, lambda *_: stop.update(now=True))
     master = DistributedMaster(config, context, cache, heartbeat_s=args.heartbeat, step_timeout=args.step_timeout,
                                policy=args.policy)
+    master.keep_trace = args.trace
     if args.log:
         from sim_master.store.mcap_log import ReplayLogWriter
 

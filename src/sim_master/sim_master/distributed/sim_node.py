@@ -21,7 +21,7 @@ from sim_master.distributed import topics
 from sim_master.distributed.topic_reader import TopicReader
 from sim_master.distributed.world_config import WorldConfig
 from sim_master.engine.mujoco.engine import MujocoEngine
-from sim_master.ros.convert import snapshot_from_msg, snapshot_to_msg, stamp
+from sim_master.ros.convert import snapshot_from_msg, snapshot_to_packed_msg, stamp
 from sim_master.snapshot import Snapshot
 from sim_msgs.msg import NodeStatus, StepDone, StepStart
 from sim_msgs.srv import RegisterNode
@@ -122,7 +122,7 @@ class SimNode:
             self._send_all = False
         owned = {n: e for n, e in delta.entities.items() if n in self.owned}
         mine = Snapshot(self.last_step, self.last_step * msg.dt, False, owned)
-        done = StepDone(node_id=self.node_id, step=self.last_step, delta=snapshot_to_msg(mine),
+        done = StepDone(node_id=self.node_id, step=self.last_step, delta=snapshot_to_packed_msg(mine),
                         snapshot_hash=self.world.digest() if msg.want_hash else "")
         self._last_done = done
         self.done_pub.publish(done)
@@ -138,7 +138,7 @@ def make_engine(kind: str, config: WorldConfig, node_id: str, bt_xml: str) -> En
     if kind == "simpy":
         from sim_master.engine.simpy_engine.engine import SimpyEngine
 
-        engine: Engine = SimpyEngine(config.world, bt_xml=bt_xml)
+        engine: Engine = SimpyEngine(config.world, bt_xml=bt_xml, tick_ms=config.bt_tick_ms)
         engine.set_owned(config.owned_by(node_id))
     else:
         engine = MujocoEngine(config.world, vision_noise=False)

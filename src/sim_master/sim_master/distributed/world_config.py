@@ -1,8 +1,12 @@
-"""Which assets a distributed world holds and which node simulates each (JSON)."""
+"""Which assets a distributed world holds and which node simulates each (JSON).
+
+The behaviour trees the nodes tick come inline (`bt_xml`) or from a file beside the
+config (`bt_file`); the master sends the XML to every node when it registers."""
 from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from dataclasses import dataclass, field
 
 from sim_master.snapshot import EntitySnapshot, Snapshot
@@ -22,6 +26,7 @@ class WorldConfig:
     world: str = "simspark_field"
     assets: list[Asset] = field(default_factory=list)
     bt_xml: str = ""
+    bt_tick_ms: int = 20  # how often a SimPy node ticks each robot's tree
 
     @staticmethod
     def from_json(text: str) -> WorldConfig:
@@ -29,10 +34,20 @@ class WorldConfig:
         assets = [Asset(a["name"], a.get("model", "pusher"), a["owner"], tuple(a.get("pose", (0, 0, 0))),  # type: ignore[arg-type]
                         tuple(a.get("drive", (0, 0))))  # type: ignore[arg-type]
                   for a in raw.get("assets", [])]
-        return WorldConfig(raw.get("world", "simspark_field"), assets, raw.get("bt_xml", ""))
+        return WorldConfig(raw.get("world", "simspark_field"), assets, raw.get("bt_xml", ""),
+                           int(raw.get("bt_tick_ms", 20)))
+
+    @staticmethod
+    def load(path: str | Path) -> WorldConfig:
+        path = Path(path)
+        config = WorldConfig.from_json(path.read_text())
+        bt_file = json.loads(path.read_text()).get("bt_file")
+        if bt_file:
+            config.bt_xml = (path.parent / bt_file).read_text()
+        return config
 
     def to_json(self) -> str:
-        return json.dumps({"world": self.world, "bt_xml": self.bt_xml,
+        return json.dumps({"world": self.world, "bt_xml": self.bt_xml, "bt_tick_ms": self.bt_tick_ms,
                            "assets": [{"name": a.name, "model": a.model, "owner": a.owner, "pose": list(a.pose),
                                        "drive": list(a.drive)} for a in self.assets]})
 

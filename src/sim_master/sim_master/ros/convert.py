@@ -53,7 +53,15 @@ def snapshot_to_msg(s: Snapshot) -> SnapshotMsg:
                        entities=[entity_to_msg(e) for e in s.entities.values()], removed=list(s.removed))
 
 
+def snapshot_to_packed_msg(s: Snapshot) -> SnapshotMsg:
+    """The compact form: one byte array instead of a message per entity (data plane)."""
+    return SnapshotMsg(step=s.step, stamp=stamp(s.time), full=s.full, packed=s.to_bytes())
+
+
 def snapshot_from_msg(msg: SnapshotMsg) -> Snapshot:
+    """Either form: packed (data plane) or one EntityState per entity (tools, logs)."""
+    if len(msg.packed):
+        return Snapshot.from_bytes(msg.packed.tobytes() if hasattr(msg.packed, "tobytes") else bytes(msg.packed))
     entities = {e.name: entity_from_msg(e) for e in msg.entities}
     return Snapshot(step=msg.step, time=seconds(msg.stamp), full=msg.full, entities=entities,
                     removed=tuple(msg.removed))

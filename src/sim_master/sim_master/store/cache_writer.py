@@ -21,15 +21,18 @@ QUEUE_STEPS: Final = 4
 class BackgroundCacheWriter:
     def __init__(self, cache: SnapshotCache) -> None:
         self.cache = cache
-        self._queue: queue.Queue[tuple[Snapshot, Snapshot, dict[str, Any]] | None] = queue.Queue(QUEUE_STEPS)
+        self._queue: queue.Queue[tuple[Snapshot, Snapshot, dict[str, Any], bytes | None] | None] = \
+            queue.Queue(QUEUE_STEPS)
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="redis-writer", daemon=True)
         self._thread.start()
 
-    def put(self, world: Snapshot, delta: Snapshot, master_state: dict[str, Any]) -> None:
-        """Queue one step (blocks only when Redis is QUEUE_STEPS steps behind)."""
+    def put(self, world: Snapshot, delta: Snapshot, master_state: dict[str, Any],
+            delta_bytes: Any = None) -> None:
+        """Queue one step (blocks only when Redis is QUEUE_STEPS steps behind); delta_bytes:
+        the delta already packed (Snapshot.to_bytes), if the caller has it."""
         self._raise_error()
-        self._queue.put((world, delta, master_state))
+        self._queue.put((world, delta, master_state, delta_bytes))
 
     def flush(self) -> None:
         """Wait until every queued step is in Redis."""
@@ -52,8 +55,8 @@ class BackgroundCacheWriter:
             try:
                 if item is None:
                     return
-                world, delta, state = item
-                self.cache.put(world, delta, master_state=state)
+                world, delta, state, packed = item
+                self.cache.put(world, delta, master_state=state, delta_bytes=packed)
             except BaseException as exc:  # noqa: BLE001 - handed to the master's thread
                 self._error = exc
             finally:

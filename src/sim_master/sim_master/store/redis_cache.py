@@ -25,7 +25,8 @@ class SnapshotCache:
         return self.prefix + name
 
     # ------------------------------------------------------------------ snapshots
-    def put(self, world: Snapshot, delta: Snapshot, master_state: dict[str, Any] | None = None) -> None:
+    def put(self, world: Snapshot, delta: Snapshot, master_state: dict[str, Any] | None = None,
+            delta_bytes: Any = None) -> None:
         """Record one step (one round trip): the delta always, the whole world on keyframe
         steps, and the master's own state with it so the two never disagree."""
         # No MULTI: readers skip deltas older than the keyframe, so order is enough.
@@ -37,7 +38,8 @@ class SnapshotCache:
             pipe.set(self._key("keyframe"), full.to_bytes())
             pipe.delete(self._key("deltas"))
         else:
-            pipe.xadd(self._key("deltas"), {"step": delta.step, "data": delta.to_bytes()})
+            data = delta.to_bytes() if delta_bytes is None else bytes(delta_bytes)
+            pipe.xadd(self._key("deltas"), {"step": delta.step, "data": data})
         pipe.execute()
 
     def latest(self) -> Snapshot | None:

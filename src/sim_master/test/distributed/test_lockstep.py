@@ -8,48 +8,26 @@ import math
 import os
 import signal
 import subprocess
-import sys
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
 from sim_master.store.cache_writer import QUEUE_STEPS
+
+Launch = Callable[..., subprocess.Popen[str]]
 
 CONFIG = Path(__file__).resolve().parents[4] / "worlds" / "distributed_example.json"
 STEPS = 500
 
 
-def python_module(module: str, *args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", module, *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, env=dict(os.environ), start_new_session=True)
+def master(launch: Launch, redis: str, run: str, report: Path, *extra: str) -> subprocess.Popen[str]:
+    return launch("sim_master.distributed.master", "--config", str(CONFIG), "--steps", str(STEPS),
+                  "--redis", redis, "--run", run, "--report", str(report), "--trace", *extra)
 
 
-@contextmanager
-def processes() -> Iterator[list[subprocess.Popen[str]]]:
-    procs: list[subprocess.Popen[str]] = []
-    try:
-        yield procs
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                os.killpg(p.pid, signal.SIGTERM)
-        for p in procs:
-            try:
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(p.pid, signal.SIGKILL)
-                p.wait()
-
-
-def master(redis: str, run: str, report: Path, *extra: str) -> subprocess.Popen[str]:
-    return python_module("sim_master.distributed.master", "--config", str(CONFIG), "--steps", str(STEPS),
-                         "--redis", redis, "--run", run, "--report", str(report), *extra)
-
-
-def node(redis: str, run: str, node_id: str) -> subprocess.Popen[str]:
-    return python_module("sim_master.distributed.sim_node", "--id", node_id, "--redis", redis, "--run", run)
+def node(launch: Launch, redis: str, run: str, node_id: str) -> subprocess.Popen[str]:
+    return launch("sim_master.distributed.sim_node", "--id", node_id, "--redis", redis, "--run", run)
 
 
 def wait_for_step(proc: subprocess.Popen[str], step: int, timeout: float = 60.0) -> None:
@@ -69,17 +47,19 @@ def finish(proc: subprocess.Popen[str], timeout: float = 90.0) -> None:
     assert proc.returncode == 0, out[-2000:]
 
 
-def clean_run(redis: str, tmp: Path) -> dict:  # type: ignore[type-arg]
+def clean_run(launch: Launch, redis: str, tmp: Path) -> dict:  # type: ignore[type-arg]
     run, report = uuid.uuid4().hex[:8], tmp / "clean.json"
-    with processes() as procs:
-        procs += [master(redis, run, report, "--fresh", "--log", str(tmp / "run.mcap")),
-                  node(redis, run, "A"), node(redis, run, "B")]
-        finish(procs[0])
+    m = master(launch, redis, run, report, "--fresh", "--log", str(tmp / "run.mcap"))
+    a, b = node(launch, redis, run, "A"), node(launch, redis, run, "B")
+    finish(m)
+    for proc in (a, b):
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(10)
     return json.loads(report.read_text())
 
 
-def test_lockstep_with_equal_hashes(redis_server: str, tmp_path: Path) -> None:
-    report = clean_run(redis_server, tmp_path)
+def test_lockstep_with_equal_hashes(redis_server: str, tmp_path: Path, launch: Launch) -> None:
+    report = clean_run(launch, redis_server, tmp_path)
     assert report["step"] == STEPS
     for step in ("100", "200", "300", "400"):
         reported = report["hashes"][step]
@@ -94,19 +74,18 @@ def test_lockstep_with_equal_hashes(redis_server: str, tmp_path: Path) -> None:
     assert logged[-1].snapshot.digest() == report["master_hashes"][str(STEPS)]
 
 
-def test_node_killed_and_restarted_resumes(redis_server: str, tmp_path: Path) -> None:
-    reference = clean_run(redis_server, tmp_path)
+def test_node_killed_and_restarted_resumes(redis_server: str, tmp_path: Path, launch: Launch) -> None:
+    reference = clean_run(launch, redis_server, tmp_path)
     run, report_path = uuid.uuid4().hex[:8], tmp_path / "fault.json"
-    with processes() as procs:
-        m = master(redis_server, run, report_path, "--fresh")
-        a, b = node(redis_server, run, "A"), node(redis_server, run, "B")
-        procs += [m, a, b]
-        wait_for_step(m, 200)
-        os.killpg(b.pid, signal.SIGKILL)
-        b.wait()
-        time.sleep(1.0)
-        procs.append(node(redis_server, run, "B"))
-        finish(m)
+    m = master(launch, redis_server, run, report_path, "--fresh")
+    node(launch, redis_server, run, "A")
+    b = node(launch, redis_server, run, "B")
+    wait_for_step(m, 200)
+    os.killpg(b.pid, signal.SIGKILL)
+    b.wait()
+    time.sleep(1.0)
+    node(launch, redis_server, run, "B")
+    finish(m)
     report = json.loads(report_path.read_text())
     assert report["step"] == STEPS and report["rejoins"] and report["rejoins"][0][0] == "B"
     # Up to the kill both runs are the same physics, bit for bit; then nobody jumped: no step
@@ -125,17 +104,17 @@ def test_node_killed_and_restarted_resumes(redis_server: str, tmp_path: Path) ->
                 assert math.dist(trace[str(before)][name], trace[str(after)][name]) < 1.0 * 0.02 * 1.5
 
 
-def test_master_killed_and_restarted_resumes_from_redis(redis_server: str, tmp_path: Path) -> None:
+def test_master_killed_and_restarted_resumes_from_redis(redis_server: str, tmp_path: Path,
+                                                         launch: Launch) -> None:
     run, report_path = uuid.uuid4().hex[:8], tmp_path / "master.json"
-    with processes() as procs:
-        first = master(redis_server, run, tmp_path / "first.json", "--fresh")
-        procs += [first, node(redis_server, run, "A"), node(redis_server, run, "B")]
-        wait_for_step(first, 200)
-        os.killpg(first.pid, signal.SIGKILL)
-        first.wait()
-        second = master(redis_server, run, report_path)
-        procs.append(second)
-        finish(second)
+    first = master(launch, redis_server, run, tmp_path / "first.json", "--fresh")
+    node(launch, redis_server, run, "A")
+    node(launch, redis_server, run, "B")
+    wait_for_step(first, 200)
+    os.killpg(first.pid, signal.SIGKILL)
+    first.wait()
+    second = master(launch, redis_server, run, report_path)
+    finish(second)
     report = json.loads(report_path.read_text())
     # Redis is written while the nodes step, at most QUEUE_STEPS behind the master; the
     # nodes, already further, are sent the resumed world and step on from it.

@@ -1,0 +1,1 @@
+"""A lightweight logic engine: kinematic robots and scripted behaviour on SimPy."""

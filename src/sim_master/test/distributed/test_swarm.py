@@ -1,0 +1,61 @@
+"""The swarm example: 200 pushers over four SimPy nodes ticking behaviour trees, in
+lockstep with a master; every node sees the same world, every robot moves, none leaves
+the field or jumps."""
+from __future__ import annotations
+
+import json
+import math
+import uuid
+from pathlib import Path
+
+import pytest
+
+CONFIG = Path(__file__).resolve().parents[4] / "worlds" / "swarm_example.json"
+STEPS = 200
+
+
+def test_swarm_of_200_pushers_on_four_simpy_nodes(redis_server: str, tmp_path: Path, launch) -> None:  # type: ignore[no-untyped-def]
+    run, report_path = uuid.uuid4().hex[:8], tmp_path / "swarm.json"
+    master = launch("sim_master.distributed.master", "--config", str(CONFIG), "--steps", str(STEPS),
+                    "--redis", redis_server, "--run", run, "--fresh", "--report", str(report_path), "--trace",
+                    "--step-timeout", "5")
+    nodes = [launch("sim_master.distributed.sim_node", "--id", node_id, "--engine", "simpy",
+                    "--redis", redis_server, "--run", run) for node_id in "ABCD"]
+    out, _ = master.communicate(timeout=240)
+    assert master.returncode == 0, out[-3000:]
+    report = json.loads(report_path.read_text())
+    assert report["step"] == STEPS
+    for step in ("100",):
+        assert set(report["hashes"][step]) == set("ABCD")
+        assert len(set(report["hashes"][step].values())) == 1
+        assert report["hashes"][step]["A"] == report["master_hashes"][step]
+    trace = report["trace"]
+    robots = [n for n in trace["1"] if n != "ball"]
+    assert len(robots) == 200
+    for name in robots:
+        path = [trace[str(s)][name] for s in range(1, STEPS + 1)]
+        assert math.dist(path[0], path[-1]) > 0.1  # it wandered
+        assert all(abs(x) <= 16.0 and abs(y) <= 11.0 for x, y in path)
+        assert all(math.dist(a, b) <= 1.0 * 0.02 + 1e-9 for a, b in zip(path, path[1:]))  # <= 1 m/s
+    for proc in nodes:
+        assert proc.poll() is None  # still serving: they stop when the test ends
+
+
+def test_mujoco_and_simpy_nodes_share_one_world(redis_server: str, tmp_path: Path, launch) -> None:  # type: ignore[no-untyped-def]
+    """Left team on a MuJoCo node, right team and ball on a SimPy node: each mirrors the
+    other's assets, and both agree on the world."""
+    config = CONFIG.parent / "distributed_example.json"
+    run, report_path = uuid.uuid4().hex[:8], tmp_path / "mixed.json"
+    master = launch("sim_master.distributed.master", "--config", str(config), "--steps", str(STEPS),
+                    "--redis", redis_server, "--run", run, "--fresh", "--report", str(report_path), "--trace")
+    launch("sim_master.distributed.sim_node", "--id", "A", "--engine", "mujoco", "--redis", redis_server, "--run", run)
+    launch("sim_master.distributed.sim_node", "--id", "B", "--engine", "simpy", "--redis", redis_server, "--run", run)
+    out, _ = master.communicate(timeout=240)
+    assert master.returncode == 0, out[-3000:]
+    report = json.loads(report_path.read_text())
+    assert report["hashes"]["100"]["A"] == report["hashes"]["100"]["B"] == report["master_hashes"]["100"]
+    trace = report["trace"]
+    # Both wheels at 8 rad/s: 0.4 m/s in ideal kinematics (SimPy); MuJoCo's pusher slips and
+    # drags its caster, so it makes about half of that.
+    assert math.dist(trace["50"]["right_1"], trace["150"]["right_1"]) == pytest.approx(0.8, abs=0.01)
+    assert 0.2 < math.dist(trace["50"]["left_1"], trace["150"]["left_1"]) < 0.8
