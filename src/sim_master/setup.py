@@ -12,7 +12,7 @@ setup(
         ("share/ament_index/resource_index/packages", ["resource/" + PACKAGE]),
         ("share/" + PACKAGE, ["package.xml"]),
         ("share/" + PACKAGE + "/hook", glob("hook/*")),
-        ("share/" + PACKAGE + "/worlds", glob("worlds/*.sdf") + glob("worlds/*.json")),
+        ("share/" + PACKAGE + "/worlds", glob("worlds/*.sdf") + glob("worlds/*.json") + glob("worlds/*.xml")),
         ("share/" + PACKAGE + "/worlds/models", glob("worlds/models/*.sdf")),
         ("share/" + PACKAGE + "/launch", glob("launch/*.xml")),
     ],

@@ -49,19 +49,19 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
     version = commands.add_parser("version", help="print the version")
-    version.set_defaults(run=_version)
+    version.set_defaults(handler=_version)
     for name, help_text, module_name, stem in SUBCOMMANDS:
         module = importlib.import_module(module_name)
         sub = commands.add_parser(name, help=help_text)
         getattr(module, f"add_{stem}_arguments")(sub)
-        sub.set_defaults(run=getattr(module, f"run_{stem}"))
+        sub.set_defaults(handler=getattr(module, f"run_{stem}"))
     launch = commands.add_parser(
         "launch", help="run a ROS 2 launch XML file (the ros2 launch subset our files use)")
     launch.add_argument("file", help="path to a .launch.xml file")
     launch.add_argument("launch_args", nargs="*", metavar="NAME:=VALUE")
     launch.add_argument("--duration", type=float, default=None,
                         help="stop every node after this many wall-clock seconds")
-    launch.set_defaults(run=_launch)
+    launch.set_defaults(handler=_launch)
     return parser
 
 
@@ -75,8 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv, ros_args = list(argv[:cut]), list(argv[cut:])
     args = build_parser().parse_args(argv)
     args.ros_args = ros_args
-    run: Command = args.run
-    return run(args)
+    handler: Command = args.handler  # not `run`: master and node have a --run option
+    return handler(args)
 
 
 if __name__ == "__main__":
