@@ -28,7 +28,7 @@ from sim_master.distributed.topic_reader import TopicReader
 from sim_master.distributed.world_config import WorldConfig
 from sim_master.ros.convert import snapshot_from_msg, snapshot_to_msg, snapshot_to_packed_msg, stamp
 from sim_master.snapshot import Snapshot
-from sim_master.store.cache_writer import BackgroundCacheWriter
+from sim_master.store.cache_writer import PipelinedCacheWriter
 from sim_master.store.redis_cache import SnapshotCache
 from sim_msgs.msg import NodeStatus, StepDone, StepStart
 from sim_msgs.msg import Snapshot as SnapshotMsg
@@ -63,7 +63,7 @@ class DistributedMaster:
         self._done: dict[str, StepDone] = {}
         self._changes = snapshot_to_packed_msg(Snapshot(0, 0.0, False, {}))  # the world's last step, for StepStart
         self._control_at = 0.0
-        self.writer = BackgroundCacheWriter(cache)  # Redis writes overlap the nodes' stepping
+        self.writer = PipelinedCacheWriter(cache, cache.url)  # Redis writes overlap the nodes' stepping
         self.hashes: dict[int, dict[str, str]] = {}  # step -> node -> hash it reported
         self.master_hashes: dict[int, str] = {}
         self.rejoins: list[tuple[str, int]] = []

@@ -17,6 +17,7 @@ from sim_master.snapshot import Snapshot
 
 class SnapshotCache:
     def __init__(self, url: str, run_id: str, *, keyframe_every: int = 100) -> None:
+        self.url = url
         self.r = redis.Redis.from_url(url)
         self.prefix = f"soccersim:{run_id}:"
         self.keyframe_every = keyframe_every
@@ -27,20 +28,28 @@ class SnapshotCache:
     # ------------------------------------------------------------------ snapshots
     def put(self, world: Snapshot, delta: Snapshot, master_state: dict[str, Any] | None = None,
             delta_bytes: Any = None) -> None:
-        """Record one step (one round trip): the delta always, the whole world on keyframe
-        steps, and the master's own state with it so the two never disagree."""
-        # No MULTI: readers skip deltas older than the keyframe, so order is enough.
+        """Record one step (one round trip)."""
         pipe = self.r.pipeline(transaction=False)
+        for command in self.step_commands(world, delta, master_state, delta_bytes):
+            pipe.execute_command(*command)
+        pipe.execute()
+
+    def step_commands(self, world: Snapshot, delta: Snapshot, master_state: dict[str, Any] | None = None,
+                      delta_bytes: Any = None) -> list[tuple[Any, ...]]:
+        """The commands that record one step: the delta always, the whole world on keyframe
+        steps, and the master's own state with it. No MULTI: readers skip deltas older than
+        the keyframe, so order is enough."""
+        commands: list[tuple[Any, ...]] = []
         if master_state is not None:
-            pipe.set(self._key("master"), json.dumps(master_state))
+            commands.append(("SET", self._key("master"), json.dumps(master_state)))
         if world.step % self.keyframe_every == 0:
             full = Snapshot(world.step, world.time, True, world.entities)
-            pipe.set(self._key("keyframe"), full.to_bytes())
-            pipe.delete(self._key("deltas"))
+            commands.append(("SET", self._key("keyframe"), full.to_bytes()))
+            commands.append(("DEL", self._key("deltas")))
         else:
             data = delta.to_bytes() if delta_bytes is None else bytes(delta_bytes)
-            pipe.xadd(self._key("deltas"), {"step": delta.step, "data": data})
-        pipe.execute()
+            commands.append(("XADD", self._key("deltas"), "*", "step", delta.step, "data", data))
+        return commands
 
     def latest(self) -> Snapshot | None:
         """The newest world state: keyframe plus every delta recorded since."""

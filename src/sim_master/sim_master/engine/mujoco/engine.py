@@ -592,6 +592,15 @@ class MujocoEngine:
                               tuple(robot.joint_names), tuple(map(float, d.qpos[robot.qpos_adr])),
                               tuple(map(float, d.qvel[robot.dof_adr])), model=robot.model_name)
 
+    def _state_vector(self, name: str) -> np.ndarray:
+        """The numbers of _entity(name) in the same order, without building it."""
+        d = self.data
+        if name == "ball":
+            return np.concatenate((d.qpos[self._ball_qpos:self._ball_qpos + 7], d.qvel[self._ball_dof:self._ball_dof + 6]))
+        r = self._robots[name]
+        return np.concatenate((d.qpos[r.root_qpos:r.root_qpos + 7], d.qvel[r.root_dof:r.root_dof + 6],
+                               d.qpos[r.qpos_adr], d.qvel[r.dof_adr]))
+
     def entity_names(self) -> list[str]:
         return ["ball", *self._robots]
 
@@ -606,12 +615,10 @@ class MujocoEngine:
         changed: dict[str, EntitySnapshot] = {}
         names = self.entity_names()
         for name in names if only is None else [n for n in names if n in only]:
-            e = self._entity(name)
-            vec = np.array((*e.position, *e.orientation, *e.linear_velocity, *e.angular_velocity,
-                            *e.joint_positions, *e.joint_velocities))
+            vec = self._state_vector(name)
             last = self._last_delta.get(name)
             if last is None or last.shape != vec.shape or np.max(np.abs(last - vec)) > 1e-9:
-                changed[name] = e
+                changed[name] = self._entity(name)
                 self._last_delta[name] = vec
         removed = tuple(n for n in list(self._last_delta) if n not in changed and n not in names)
         for n in removed:
