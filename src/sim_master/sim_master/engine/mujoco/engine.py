@@ -32,7 +32,6 @@ VIEW_HALF_ANGLE = 60.0  # deg, SimSpark and rcsssmj
 # SimSpark vision noise (RestrictedVisionPerceptor): sigma of distance (per 100 m), phi, theta;
 # calibration error per axis (uniform).
 NOISE_DIST, NOISE_PHI, NOISE_THETA, CALIBRATION = 0.0965, 0.1225, 0.1480, 0.005
-_LINE_SAMPLES = 24
 
 
 def _to_sim(v: np.ndarray) -> tuple[float, float, float]:
@@ -78,6 +77,9 @@ class MujocoEngine:
         self._vision_cache: dict[str, Vision] = {}
         self._vision_cycle = -1
         self._landmarks = {k: np.array(v, dtype=float) for k, v in self.field.landmarks.items()}
+        self._landmark_points = np.array(list(self._landmarks.values()), dtype=float).reshape(-1, 3)
+        self._seen_key: tuple[tuple[str, tuple[str, int] | None], ...] = ()
+        self._seen_cache: tuple[list[str], list[tuple[str, int, str]], np.ndarray] | None = None
         self._lines = np.array([[x1, y1, 0.0, x2, y2, 0.0] for x1, y1, x2, y2 in self.field.lines]).reshape(-1, 6)
         self._build()
 
@@ -139,6 +141,7 @@ class MujocoEngine:
         self._ball_geom = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_GEOM, "ball")
         self._geom_robot = np.full(self.model.ngeom, -1, dtype=np.int64)
         self._robot_list = list(self._robots.values())
+        self._seen_cache = None  # body ids change with the model
         self._geom_foot = np.full(self.model.ngeom, -1, dtype=np.int64)
         self._foot_slot_count = 0
         for i, robot in enumerate(self._robot_list):
@@ -494,23 +497,30 @@ class MujocoEngine:
         self._vision_cache = {rb.robot_id: v for (rb, _), v in zip(robots, visions)}
         self._vision_cycle = self.cycle
 
+    def _seen_things(self) -> tuple[list[str], list[tuple[str, int, str]], np.ndarray]:
+        """Names of the landmarks and the ball, (team, unum, part) of every labelled robot
+        part, and the bodies of the ball and those parts: rebuilt only when robots or labels
+        change."""
+        key = tuple((rb.robot_id, rb.label) for rb in self._robot_list)
+        if self._seen_key != key or self._seen_cache is None:
+            owners: list[tuple[str, int, str]] = []
+            bodies = [self._ball_body]
+            for other in self._robot_list:
+                if other.label is not None:
+                    for part, body in other.part_bodies.items():
+                        owners.append((other.label[0], other.label[1], part))
+                        bodies.append(body)
+            self._seen_cache = ([*self._landmarks, "B"], owners, np.array(bodies, dtype=np.intp))
+            self._seen_key = key
+        return self._seen_cache
+
     def _vision_batch(self, robots: list[tuple[Robot, bool]]) -> list[Vision]:
         cams = [self._camera(rb) for rb, _ in robots]
         cam_pos = np.array([c for c, _ in cams])
         cam_rot = np.array([r for _, r in cams])
         calib = np.array([rb.calibration for rb, _ in robots])
-        names: list[str] = list(self._landmarks)
-        points = [self._landmarks[n] for n in names]
-        names.append("B")
-        points.append(self.data.xpos[self._ball_body])
-        owners: list[tuple[str, int, str]] = []
-        for other in self._robot_list:
-            if other.label is None:
-                continue
-            for part, body in other.part_bodies.items():
-                owners.append((other.label[0], other.label[1], part))
-                points.append(self.data.xpos[body])
-        pts = np.asarray(points)
+        names, owners, part_bodies = self._seen_things()
+        pts = np.concatenate((self._landmark_points, self.data.xpos[part_bodies]))
         local = np.einsum("rpi,rij->rpj", pts[None] - cam_pos[:, None], cam_rot) + calib[:, None]
         polar = self._polar(local)
         visible = self._visible(polar)
@@ -521,61 +531,71 @@ class MujocoEngine:
             if with_lines else []
         line_map = dict(zip(with_lines, lines_of))
         out: list[Vision] = []
-        for r in range(len(robots)):
-            vision = Vision()
+        for r, seen in enumerate(visible.tolist()):
             row = polar[r]
-            for i in np.nonzero(visible[r, :n_marks])[0]:
-                vision.objects[names[i]] = Polar(*row[i])
+            objects = {names[i]: Polar(*row[i]) for i in range(n_marks) if seen[i]}
             players: dict[tuple[str, int], SeenPlayer] = {}
-            for j in np.nonzero(visible[r, n_marks:])[0]:
-                team, unum, part = owners[j]
-                players.setdefault((team, unum), SeenPlayer(team, unum, {})).parts[part] = Polar(*row[n_marks + j])
-            vision.players = list(players.values())
-            vision.lines = line_map.get(r, [])
-            out.append(vision)
+            for j, owner in enumerate(owners):
+                if seen[n_marks + j]:
+                    team, unum, part = owner
+                    player = players.get((team, unum))
+                    if player is None:
+                        player = players[(team, unum)] = SeenPlayer(team, unum, {})
+                    player.parts[part] = Polar(*row[n_marks + j])
+            out.append(Vision(objects, list(players.values()), line_map.get(r, [])))
         return out
 
     def _seen_lines_batch(self, cam_pos: np.ndarray, cam_rot: np.ndarray,
                           calib: np.ndarray) -> list[list[tuple[Polar, Polar]]]:
-        """Field lines clipped to each camera's view cone: sampled, then both ends of every
-        visible line of every camera refined together by bisection."""
+        """Field lines clipped to each camera's view, exactly and for every camera at once.
+
+        In the camera frame a line is p(t) = A + t D, t in [0, 1]. The azimuth limit is two
+        half-spaces (tan60 x -+ y >= 0), each linear in t; the elevation limit
+        |z| <= tan60 hypot(x, y) is q(t) = tan60^2 (x^2 + y^2) - z^2 >= 0, quadratic in t.
+        The seen part runs from the first to the last t satisfying all of them; those are
+        among the ends of the linear interval and the roots of q."""
         n_cams = len(cam_pos)
-        if len(self._lines) == 0:
+        if len(self._lines) == 0 or n_cams == 0:
             return [[] for _ in range(n_cams)]
-        t = np.linspace(0.0, 1.0, _LINE_SAMPLES)
+        tan = math.tan(math.radians(VIEW_HALF_ANGLE))
         a, b = self._lines[:, :3], self._lines[:, 3:]
-        samples = (a[:, None, :] + (b - a)[:, None, :] * t[None, :, None]).reshape(-1, 3)
-        local = np.einsum("rpi,rij->rpj", samples[None] - cam_pos[:, None], cam_rot) + calib[:, None]
-        visible = self._visible(self._polar(local)).reshape(n_cams, len(a), _LINE_SAMPLES)
-        cam_idx, line_idx = np.nonzero(visible.any(axis=2))
+        start = np.einsum("rli,rij->rlj", a[None] - cam_pos[:, None], cam_rot) + calib[:, None]
+        direction = np.einsum("li,rij->rlj", b - a, cam_rot)
+        (ax, ay, az), (dx, dy, dz) = np.moveaxis(start, 2, 0), np.moveaxis(direction, 2, 0)
+        lo, hi = np.zeros(ax.shape), np.ones(ax.shape)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for sign in (-1.0, 1.0):
+                f0, fd = tan * ax + sign * ay, tan * dx + sign * dy
+                root = -f0 / fd
+                lo = np.where(fd > 0, np.maximum(lo, root), lo)
+                hi = np.where(fd < 0, np.minimum(hi, root), hi)
+                hi = np.where((fd == 0) & (f0 < 0), -1.0, hi)
+            t2 = tan * tan
+            qa = t2 * (dx * dx + dy * dy) - dz * dz
+            qb = 2 * (t2 * (ax * dx + ay * dy) - az * dz)
+            qc = t2 * (ax * ax + ay * ay) - az * az
+            sq = np.sqrt(np.maximum(qb * qb - 4 * qa * qc, 0.0))
+            has_roots = qb * qb - 4 * qa * qc >= 0
+            quadratic = np.abs(qa) > 1e-12
+            r1 = np.where(quadratic, (-qb - sq) / (2 * qa), -qc / qb)
+            r2 = np.where(quadratic, (-qb + sq) / (2 * qa), -qc / qb)
+        cands = np.stack([lo, hi, r1, r2], axis=-1)
+        q_at = (qa[..., None] * cands + qb[..., None]) * cands + qc[..., None]
+        is_root = np.zeros(cands.shape, dtype=bool)
+        is_root[..., 2:] = has_roots[..., None] & np.isfinite(cands[..., 2:])
+        ok = ((q_at >= 0) | is_root) & (cands >= lo[..., None] - 1e-12) & (cands <= hi[..., None] + 1e-12)
+        first = np.where(ok, cands, np.inf).min(axis=-1)
+        last = np.where(ok, cands, -np.inf).max(axis=-1)
+        cam_idx, line_idx = np.nonzero((lo <= hi) & (first <= last))
         if len(cam_idx) == 0:
             return [[] for _ in range(n_cams)]
-        vis = visible[cam_idx, line_idx]
-        first = vis.argmax(axis=1)
-        last = _LINE_SAMPLES - 1 - vis[:, ::-1].argmax(axis=1)
+        t = np.concatenate([first[cam_idx, line_idx], last[cam_idx, line_idx]])
+        ci, li = np.concatenate([cam_idx, cam_idx]), np.concatenate([line_idx, line_idx])
+        ends = self._noisy(self._polar(start[ci, li] + t[:, None] * direction[ci, li])).tolist()
         m = len(cam_idx)
-        cams = np.concatenate([cam_idx, cam_idx])
-        la, lb = a[np.concatenate([line_idx, line_idx])], b[np.concatenate([line_idx, line_idx])]
-        k = np.concatenate([first, last])
-        step = np.concatenate([np.full(m, -1), np.full(m, 1)])
-        out_index = np.clip(k + step, 0, _LINE_SAMPLES - 1)
-        t_in = t[k]
-        t_out = np.where(out_index == k, t_in, t[out_index])
-        pos, rot, cal = cam_pos[cams], cam_rot[cams], calib[cams]
-
-        def polar_at(ts: np.ndarray) -> np.ndarray:
-            pts = la + (lb - la) * ts[:, None]
-            return self._polar(np.einsum("ni,nij->nj", pts - pos, rot) + cal)
-
-        for _ in range(8):  # 1/24/256 of a line: about 1 cm on the long side lines
-            mid = (t_in + t_out) / 2
-            inside = self._visible(polar_at(mid))
-            t_in = np.where(inside, mid, t_in)
-            t_out = np.where(inside, t_out, mid)
-        ends = self._noisy(polar_at(t_in)).tolist()
         out: list[list[tuple[Polar, Polar]]] = [[] for _ in range(n_cams)]
-        for i in range(m):
-            out[int(cam_idx[i])].append((Polar(*ends[i]), Polar(*ends[m + i])))
+        for i, cam in enumerate(cam_idx.tolist()):
+            out[cam].append((Polar(*ends[i]), Polar(*ends[m + i])))
         return out
 
     # ------------------------------------------------------------------ snapshots
