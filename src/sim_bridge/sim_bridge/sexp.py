@@ -6,6 +6,7 @@ methods, no token objects. Anything else (monitor commands, odd input) goes thro
 sexpdata. Numbers accept every form agents send: 1.5, -0.00, 1e-05, full repr."""
 from __future__ import annotations
 
+import re
 from typing import Final, Union
 
 import sexpdata
@@ -19,12 +20,24 @@ class SexpError(ValueError):
 
 
 _SPACE: Final = " \t\r\n"
+# A message of flat lists only (effector lists, every cycle from every agent): regular
+# expressions split it in C; anything nested takes the general loop below.
+_FLAT_MESSAGE: Final = re.compile(r"(?:[ \t\r\n]*\([^()\x0b\x0c\x1c-\x1f]*\))*[ \t\r\n]*")  # only ASCII
+# whitespace str.split() knows is excluded, so split() == splitting on " \t\r\n"
+_FLAT_LIST: Final = re.compile(r"\(([^()]*)\)")
 
 
 def parse_flat(text: str) -> list[list[Expr]]:
     """Top-level lists of a message, each as [name, args...]; nested lists as lists.
 
     Atoms stay strings: callers convert where they expect numbers (`number`)."""
+    if _FLAT_MESSAGE.fullmatch(text):
+        return [inner.split() for inner in _FLAT_LIST.findall(text)]  # type: ignore[misc]
+    return parse_nested(text)
+
+
+def parse_nested(text: str) -> list[list[Expr]]:
+    """parse_flat for any message: one pass over the characters, lists in lists."""
     out: list[list[Expr]] = []
     stack: list[list[Expr]] = []
     i, n = 0, len(text)

@@ -74,6 +74,9 @@ class MujocoEngine:
         self._dirty = False
         self._forces: tuple[np.ndarray, np.ndarray] | None = None
         self._forces_cycle = -1
+        self._readings: list[tuple[tuple[float, float, float], tuple[float, float, float]] | None] | None = None
+        self._readings_cycle = -1
+        self._slot_body = np.zeros(0, dtype=np.intp)
         self._vision_cache: dict[str, Vision] = {}
         self._vision_cycle = -1
         self._landmarks = {k: np.array(v, dtype=float) for k, v in self.field.landmarks.items()}
@@ -144,18 +147,22 @@ class MujocoEngine:
         self._seen_cache = None  # body ids change with the model
         self._geom_foot = np.full(self.model.ngeom, -1, dtype=np.int64)
         self._foot_slot_count = 0
+        slot_bodies: list[int] = []
         for i, robot in enumerate(self._robot_list):
             robot.bind(self.model)
             self._geom_robot[np.isin(self.model.geom_bodyid, robot.body_ids)] = i
             robot.frp_slots = {}
-            for name, (_, geoms) in robot.frp_geoms.items():
+            for name, (body, geoms) in robot.frp_geoms.items():
+                slot_bodies.append(body)
                 robot.frp_slots[name] = self._foot_slot_count
                 self._geom_foot[geoms] = self._foot_slot_count
                 self._foot_slot_count += 1
+        self._slot_body = np.array(slot_bodies, dtype=np.intp)
         if old_model is not None and old_data is not None:
             self._copy_state(old_model, old_data)
         self.data.time = self.time
         self._forces = None
+        self._readings = None
         self._dirty = False
         for robot in self._robot_list:
             self._apply_gains(robot)
@@ -440,17 +447,29 @@ class MujocoEngine:
         """Contact force and centre of pressure of each sensing foot, in the foot frame."""
         if not robot.frp_slots:
             return []
+        readings = self._foot_readings()
+        return [ForceResistance(name, *readings[slot]) for name, slot in robot.frp_slots.items()
+                if readings[slot] is not None]
+
+    def _foot_readings(self) -> list[tuple[tuple[float, float, float], tuple[float, float, float]] | None]:
+        """Every foot's (centre, force) in its own frame and SimSpark axes, None when it
+        does not touch; one numpy pass per cycle for all robots."""
+        if self._readings_cycle == self.cycle and self._readings is not None:
+            return self._readings
         force, moment = self._foot_loads()
-        out: list[ForceResistance] = []
-        for name, slot in robot.frp_slots.items():
-            total = force[slot]
-            if total[2] <= 1e-6:
-                continue
-            body = robot.frp_geoms[name][0]
-            centre = moment[slot] / total[2] - self.data.xpos[body]
-            rot = self.data.xmat[body].reshape(3, 3)
-            out.append(ForceResistance(name, _to_sim(rot.T @ centre), _to_sim(rot.T @ total)))
-        return out
+        bodies = self._slot_body
+        touching = force[:, 2] > 1e-6
+        with np.errstate(divide="ignore", invalid="ignore"):
+            centre = np.where(touching[:, None], moment / force[:, 2:3], 0.0) - self.data.xpos[bodies]
+        rot = self.data.xmat[bodies].reshape(-1, 3, 3)
+        local_c = np.einsum("sji,sj->si", rot, centre)
+        local_f = np.einsum("sji,sj->si", rot, force)
+        sim_c = np.stack((-local_c[:, 1], local_c[:, 0], local_c[:, 2]), axis=1).tolist()
+        sim_f = np.stack((-local_f[:, 1], local_f[:, 0], local_f[:, 2]), axis=1).tolist()
+        self._readings = [(tuple(c), tuple(f)) if on else None
+                          for c, f, on in zip(sim_c, sim_f, touching.tolist())]
+        self._readings_cycle = self.cycle
+        return self._readings
 
     def _camera(self, robot: Robot) -> tuple[np.ndarray, np.ndarray]:
         body = robot.head_body if robot.head_body >= 0 else robot.root_body

@@ -1,0 +1,48 @@
+"""The S-expression hot path: flat messages split by regular expressions must give exactly
+what the general parser gives, and everything else must still be parsed or refused."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sim_bridge.sexp import SexpError, number, parse_flat, parse_nested, predicates
+
+ATOMS = ["he1", "0.0", "-0.00", "1e-05", "-1.2345678901234567", "syn", "nan", "x_y", "3"]
+SPACES = ["", " ", "  ", "\t", "\r\n", "\n"]
+
+
+def random_flat(rng: random.Random) -> str:
+    parts = []
+    for _ in range(rng.randint(0, 25)):
+        atoms = [rng.choice(ATOMS) for _ in range(rng.randint(0, 3))]
+        inner = rng.choice(SPACES).join(atoms) if rng.random() < 0.2 else " ".join(atoms)
+        parts.append(rng.choice(SPACES) + "(" + rng.choice(SPACES) + inner + rng.choice(SPACES) + ")")
+    return "".join(parts) + rng.choice(SPACES)
+
+
+def test_fast_path_equals_the_general_parser_on_flat_messages() -> None:
+    rng = random.Random(7)
+    for _ in range(2000):
+        text = random_flat(rng)
+        assert parse_flat(text) == parse_nested(text), text
+
+
+@pytest.mark.parametrize("text", ["(init (unum 1)(teamname A))", "((a))", "(a (b (c 1)))", "(a\x0c1)", "(a\x1d1) (b)"])
+def test_other_messages_take_the_general_parser(text: str) -> None:
+    assert parse_flat(text) == parse_nested(text)
+
+
+@pytest.mark.parametrize("text", ["(a 1) x", "(a 1", "a)", "(a))", ")("])
+def test_malformed_messages_are_refused(text: str) -> None:
+    with pytest.raises(SexpError):
+        parse_flat(text)
+
+
+def test_predicates_and_numbers_in_every_form_agents_send() -> None:
+    pairs, errors = predicates(b"(he1 1.5)(he2 -0.00)(lle1 1e-05)(rle1 -1.2345678901234567)(syn)")
+    assert errors == []
+    assert [(n, [number(a) for a in args]) for n, args in pairs] == [
+        ("he1", [1.5]), ("he2", [-0.0]), ("lle1", [1e-05]), ("rle1", [-1.2345678901234567]), ("syn", [])]
+    assert predicates(b"(he1 \xff)")[1] == ["message is not ascii text"]
+    assert "malformed" in predicates(b"(he1 1")[1][0]
