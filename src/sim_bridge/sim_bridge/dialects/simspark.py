@@ -11,25 +11,28 @@ from functools import lru_cache
 from typing import Final
 
 from sim_bridge.commands import Beam, Command, InitPlayer, JointVelocities, Pass, Say, Scene, Syn
-from sim_bridge.percept import Percept, Polar, Vision
+from sim_bridge.percept import Percept, Vision
 from sim_bridge.sexp import number, predicates
 
 _RSG_TYPE: Final = re.compile(r"nao_hetero\.rsg$|nao\.rsg$")
 _FRP_AFTER: Final = {"rlj5": "rf", "llj5": "lf", "rlj7": "rf1", "llj7": "lf1"}
 
 
-def _pol(p: Polar) -> str:
-    return "(pol %.2f %.2f %.2f)" % (p.distance, p.azimuth, p.elevation)
-
-
 def encode_vision(vision: Vision) -> str:
-    items = [f"({name} {_pol(p)})" for name, p in vision.objects.items()]
+    # One %-format per item, no helper calls: a See holds about a hundred items.
+    items = ["(%s (pol %.2f %.2f %.2f))" % (name, p.distance, p.azimuth, p.elevation)
+             for name, p in vision.objects.items()]
     for player in vision.players:
-        parts = " ".join(f"({part} {_pol(p)})" for part, p in player.parts.items())
+        parts = " ".join(["(%s (pol %.2f %.2f %.2f))" % (part, p.distance, p.azimuth, p.elevation)
+                          for part, p in player.parts.items()])
         items.append(f"(P (team {player.team}) (id {player.unum}) {parts})")
     for a, b in vision.lines:
-        items.append(f"(L {_pol(a)} {_pol(b)})")
+        items.append("(L (pol %.2f %.2f %.2f) (pol %.2f %.2f %.2f))"
+                     % (a.distance, a.azimuth, a.elevation, b.distance, b.azimuth, b.elevation))
     return "(See " + " ".join(items) + ")"
+
+
+_NAMED: Final = frozenset(("syn", "scene", "init", "beam", "say", "pass"))  # not hinge effectors
 
 
 class SimSparkDialect:
@@ -42,6 +45,17 @@ class SimSparkDialect:
         commands: list[Command] = []
         speeds: dict[str, float] = {}
         for name, args in pairs:
+            if len(args) == 1 and name not in _NAMED and type(args[0]) is str:  # hinge: (he1 1.5)
+                try:
+                    value = float(args[0])
+                except ValueError:
+                    errors.append(f"bad ({name} ...): not a number: {args[0]!r}")
+                    continue
+                if math.isfinite(value):
+                    speeds[name] = value
+                else:
+                    errors.append(f"bad ({name} ...): non-finite joint speed {args[0]}")
+                continue
             try:
                 if name == "syn":
                     commands.append(Syn())

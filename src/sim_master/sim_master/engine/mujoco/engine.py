@@ -83,6 +83,8 @@ class MujocoEngine:
         self._landmark_points = np.array(list(self._landmarks.values()), dtype=float).reshape(-1, 3)
         self._seen_key: tuple[tuple[str, tuple[str, int] | None], ...] = ()
         self._seen_cache: tuple[list[str], list[tuple[str, int, str]], np.ndarray] | None = None
+        self._groups: list[tuple[str, int, list[tuple[str, int]]]] = []
+        self._groups_key: object = None  # the owners list the groups were made from
         self._lines = np.array([[x1, y1, 0.0, x2, y2, 0.0] for x1, y1, x2, y2 in self.field.lines]).reshape(-1, 6)
         self._build()
 
@@ -549,20 +551,31 @@ class MujocoEngine:
         lines_of = self._seen_lines_batch(cam_pos[with_lines], cam_rot[with_lines], calib[with_lines]) \
             if with_lines else []
         line_map = dict(zip(with_lines, lines_of))
+        if self._groups_key is not owners:
+            self._groups, self._groups_key = self._seen_groups(owners, n_marks), owners
+        groups = self._groups
         out: list[Vision] = []
         for r, seen in enumerate(visible.tolist()):
             row = polar[r]
             objects = {names[i]: Polar(*row[i]) for i in range(n_marks) if seen[i]}
-            players: dict[tuple[str, int], SeenPlayer] = {}
-            for j, owner in enumerate(owners):
-                if seen[n_marks + j]:
-                    team, unum, part = owner
-                    player = players.get((team, unum))
-                    if player is None:
-                        player = players[(team, unum)] = SeenPlayer(team, unum, {})
-                    player.parts[part] = Polar(*row[n_marks + j])
-            out.append(Vision(objects, list(players.values()), line_map.get(r, [])))
+            players = []
+            for team, unum, parts in groups:  # each robot's parts are contiguous rows
+                found = {part: Polar(*row[k]) for part, k in parts if seen[k]}
+                if found:
+                    players.append(SeenPlayer(team, unum, found))
+            out.append(Vision(objects, players, line_map.get(r, [])))
         return out
+
+    @staticmethod
+    def _seen_groups(owners: list[tuple[str, int, str]],
+                     offset: int) -> list[tuple[str, int, list[tuple[str, int]]]]:
+        """(team, unum, [(part, row)]) per robot, rows counted after the `offset` landmarks."""
+        groups: list[tuple[str, int, list[tuple[str, int]]]] = []
+        for j, (team, unum, part) in enumerate(owners):
+            if not groups or groups[-1][:2] != (team, unum):
+                groups.append((team, unum, []))
+            groups[-1][2].append((part, offset + j))
+        return groups
 
     def _seen_lines_batch(self, cam_pos: np.ndarray, cam_rot: np.ndarray,
                           calib: np.ndarray) -> list[list[tuple[Polar, Polar]]]:
