@@ -135,12 +135,10 @@ def start_rcsssmj(port: int) -> subprocess.Popen[str]:
     raise RuntimeError("rcsssmj did not start")
 
 
-def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: str = "simspark") -> dict[str, object]:
+def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: str = "simspark",
+        model: str = "nao") -> dict[str, object]:
     port = free_port()
-    if server_name == "rcsssmj":
-        server, model = start_rcsssmj(port), "T1"
-    else:
-        server, model = start_soccersim(port, dialect), "nao"
+    server = start_rcsssmj(port) if server_name == "rcsssmj" else start_soccersim(port, dialect)
     proc = psutil.Process(server.pid)
     window = mp.Array("d", [0.0, 0.0])
     joined: mp.Queue = mp.Queue()
@@ -181,7 +179,7 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
     except subprocess.TimeoutExpired:
         server.kill()
     cycles = min(per_agent)
-    return {"server": server_name, "dialect": dialect, "agents": n_agents, "cycles_per_s": round(cycles / seconds, 1),
+    return {"server": server_name, "dialect": dialect, "model": model, "agents": n_agents, "cycles_per_s": round(cycles / seconds, 1),
             "cpu_ms_per_cycle": round(1000 * (cpu1 - cpu0) / max(cycles, 1), 2),
             "rss_mb": round(rss, 1), "join_s": round(join_s, 2),
             "agents_cpu_ms_per_cycle": round(1000 * (agents1 - agents0) / max(cycles, 1), 2),
@@ -193,14 +191,14 @@ def main() -> None:
     parser.add_argument("--agents", type=int, nargs="*", default=[1, 2, 6, 11, 22])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--vs-rcsssmj", action="store_true",
-                        help="also run rcsssmj 0.2.1 (own venv, T1 robots) with the same N, rcsssmj dialect on both")
+                        help="also run rcsssmj 0.2.1 (own venv) with the same N: rcsssmj dialect and T1 robots on both")
     args = parser.parse_args()
     for n in args.agents:
         if not args.vs_rcsssmj:
             print(json.dumps(run(n, args.seconds)), flush=True)
             continue
-        ours = run(n, args.seconds, "soccersim", "rcsssmj")
-        theirs = run(n, args.seconds, "rcsssmj", "rcsssmj")
+        ours = run(n, args.seconds, "soccersim", "rcsssmj", "T1")  # the same robot on both servers
+        theirs = run(n, args.seconds, "rcsssmj", "rcsssmj", "T1")
         print(json.dumps(ours), flush=True)
         print(json.dumps(theirs), flush=True)
         ratio = {k: round(ours[k] / theirs[k], 2) if theirs[k] else None  # type: ignore[operator]

@@ -70,7 +70,10 @@ def resolve_model(name: str) -> Path:
 
 
 def available_models() -> list[str]:
-    return sorted(p.stem for p in (worlds_dir() / "models").glob("*.sdf"))
+    """Our SDF robots, plus rcsssmj's T1 and K1 where the rcsssmj package is installed."""
+    from sim_master.world.mjcf_import import rcsssmj_models
+
+    return sorted(p.stem for p in (worlds_dir() / "models").glob("*.sdf")) + sorted(rcsssmj_models())
 
 
 def _tag(el: ET.Element) -> str:
@@ -153,6 +156,11 @@ def load_world(name_or_path: str) -> WorldSpec:
 
 
 def load_model(name_or_path: str) -> ModelSpec:
+    from sim_master.world.mjcf_import import load_mjcf_robot, rcsssmj_models
+
+    mjcf = rcsssmj_models().get(name_or_path)
+    if mjcf is not None:
+        return load_mjcf_robot(mjcf, name_or_path)
     path = Path(name_or_path) if name_or_path.endswith(".sdf") else resolve_model(name_or_path)
     root = _parse(path)
     model = _find(root, "model")

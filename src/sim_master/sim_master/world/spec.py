@@ -57,6 +57,7 @@ class ModelSpec:
     is_ball: bool = False
     links: list[LinkSpec] = _field(default_factory=list)
     joints: list[JointSpec] = _field(default_factory=list)
+    joint_order: tuple[str, ...] = ()  # perception order when the model defines one (MJCF sensors)
 
     def link(self, name: str) -> LinkSpec:
         for link in self.links:

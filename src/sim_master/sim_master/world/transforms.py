@@ -53,3 +53,11 @@ def matrix_quat(r: np.ndarray) -> np.ndarray:
     y = np.copysign(y, r[0, 2] - r[2, 0])
     z = np.copysign(z, r[1, 0] - r[0, 1])
     return np.array([w, x, y, z])
+
+
+def quat_matrix(q: np.ndarray) -> np.ndarray:
+    """Unit quaternion (w, x, y, z) -> rotation matrix."""
+    w, x, y, z = q
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])

@@ -75,8 +75,11 @@ class Robot:
     def create(robot_id: str, model_name: str, spec: ModelSpec, bit_index: int,
                standing_height: float, pose: tuple[float, float, float]) -> Robot:
         joints = [j for j in spec.joints if j.kind == "revolute"]
-        order = perception_order([j.name for j in joints])
-        joints = [joints[i] for i in order]
+        if spec.joint_order:  # the model's own order (rcsssmj robots: their q_ sensors)
+            rank = {name: i for i, name in enumerate(spec.joint_order)}
+            joints.sort(key=lambda j: rank.get(j.name, len(rank)))
+        else:
+            joints = [joints[i] for i in perception_order([j.name for j in joints])]
         n = len(joints)
         robot = Robot(robot_id, model_name, spec, bit_index, standing_height, pose)
         robot.joint_names = [j.name for j in joints]

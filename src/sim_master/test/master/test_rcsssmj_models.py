@@ -1,0 +1,55 @@
+"""rcsssmj's own robots (T1, K1), read from the installed rcsssmj package: an rcsssmj agent
+joins with `(init T1 ...)`, gets T1's 23 joints in rcsssmj's order and moves its head with
+a PD command; an unknown model is refused with the list of the available ones."""
+from __future__ import annotations
+
+import importlib.util
+import logging
+import re
+from pathlib import Path
+
+import pytest
+
+from sim_bridge.clients import RcsssmjAgent
+from sim_master.world.mjcf_import import load_mjcf_robot, rcsssmj_models
+
+_spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
+fixture = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
+_spec.loader.exec_module(fixture)  # type: ignore[union-attr]
+
+HJ = re.compile(r"\(HJ \(n (\w+)\) ?\(ax ([-+0-9.eE]+)\)")
+T1_ORDER = ["hj1", "hj2", "laj1", "laj2", "laj3", "laj4", "raj1", "raj2", "raj3", "raj4", "tj1",
+            "llj1", "llj2", "llj3", "llj4", "llj5", "llj6", "rlj1", "rlj2", "rlj3", "rlj4", "rlj5", "rlj6"]
+
+
+def test_rcsssmj_models_are_found_and_read() -> None:
+    models = rcsssmj_models()
+    assert set(models) == {"T1", "K1"}, "make setup installs rcsssmj"
+    t1, k1 = load_mjcf_robot(models["T1"], "T1"), load_mjcf_robot(models["K1"], "K1")
+    assert list(t1.joint_order) == T1_ORDER and "tj1" not in k1.joint_order and len(k1.joint_order) == 22
+    assert {link.vision_part for link in t1.links if link.vision_part} == {"head", "lfoot", "rfoot"}
+    knee = next(j for j in t1.joints if j.name == "llj4")
+    assert knee.effector == "lle4" and knee.effort == 60.0  # class jXXL: +-60 N m
+    head = [link for link in k1.links if link.name == "Head_1"][0]
+    assert head.collisions and head.collisions[0].geometry.shape == "box"  # a mesh, boxed
+
+
+def test_t1_agent_joins_perceives_its_joints_and_moves_its_head(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING)
+    with fixture.running_server() as server:
+        agent = RcsssmjAgent("127.0.0.1", fixture.port(server, "rcsssmj"), "Alpha", 1, model="T1")
+        agent.join()
+        first = agent.act().decode()
+        assert [name for name, _ in HJ.findall(first)] == ["q_" + n for n in T1_ORDER]  # rcsssmj's sensor names
+        for _ in range(50):  # head yaw to 30 degrees, PD
+            msg = agent.act({"he1": (30.0, 0.0, 25.0, 0.5, 0.0)}).decode()
+        yaw = float(dict(HJ.findall(msg))["q_hj1"])
+        assert 25.0 < yaw < 35.0
+        assert server.engine.robot_model("rcsssmj-1") == "T1"
+        z = server.engine.robot_pose("rcsssmj-1")[0][2]
+        assert 0.6 < z < 0.75  # standing on its feet (rcsssmj spawns it at 0.6735)
+        bad = RcsssmjAgent("127.0.0.1", fixture.port(server, "rcsssmj"), "Alpha", 2, model="R2D2")
+        bad.join()
+        agent.act()
+        agent.act()
+    assert "'R2D2'" in caplog.text and "T1" in caplog.text and "K1" in caplog.text and "nao" in caplog.text
