@@ -21,19 +21,23 @@ from sim_bridge.sexp import number, predicates
 MAX_HEARD_BYTES: Final = 10
 
 
-def _trunc(value: float, digits: int) -> str:
-    """Truncate like numpy's trunc and print like Python (keeps -0.0, as the reference)."""
-    scale = 10 ** digits
-    text = str(math.trunc(round(abs(value) * scale, 6)) / scale)
-    return "-" + text if math.copysign(1.0, value) < 0 else text
-
-
-def _trunc_all(values: list[float], digits: int) -> list[str]:
-    """_trunc for many numbers at once (the joint list of every perception)."""
+def _trunc_all(values: list[float], digits: int | np.ndarray) -> list[str]:
+    """Truncate like numpy's trunc and print like Python (keeps -0.0, as the reference),
+    many numbers at once; digits per number or one for all."""
     a = np.asarray(values, dtype=float)
-    scale = 10 ** digits
+    scale = 10.0 ** np.asarray(digits)
     cut = (np.trunc(np.round(np.abs(a) * scale, 6)) / scale).tolist()
     return [("-" if neg else "") + str(v) for neg, v in zip(np.signbit(a).tolist(), cut)]
+
+
+@lru_cache(maxsize=64)
+def _header_digits(n_joints: int) -> np.ndarray:
+    """Digits of one perception's numbers in _encode order: time 2, game time 3, quat and
+    pos 3, gyro and acc 2, then every joint angle and speed 2."""
+    return np.array([2, 3] + [3] * 7 + [2] * 6 + [2] * (2 * n_joints), dtype=float)
+
+
+_NAMED: Final = frozenset(("syn", "init", "beam", "SPK"))  # not motors
 
 
 def rcsssmj_order(names: list[str]) -> list[int]:
@@ -62,6 +66,14 @@ class RcsssmjDialect:
         commands: list[Command] = []
         targets: dict[str, tuple[float, float, float, float, float]] = {}
         for name, args in pairs:
+            if len(args) == 5 and name not in _NAMED:  # motor: (he1 q dq kp kd tau), the common case
+                try:
+                    q, dq, kp, kd, tau = map(float, args)  # type: ignore[arg-type]
+                except (ValueError, TypeError):
+                    errors.append(f"bad ({name} ...): expected 5 numbers")
+                    continue
+                targets[name] = (math.radians(q), math.radians(dq), kp, kd, tau)
+                continue
             try:
                 if name == "syn":
                     commands.append(Syn())
@@ -92,20 +104,18 @@ class RcsssmjDialect:
 
     def encode_percept(self, p: Percept) -> bytes:
         g = p.game
-        out = [f"(time (now {_trunc(p.time, 2)}))",
-               f"(GS (t {_trunc(g.game_time, 3)})(pm {g.play_mode})"]
+        n = len(p.joint_names)
+        t = _trunc_all([p.time, g.game_time, *p.torso_quaternion, *p.torso_position, *p.gyro, *p.accel,
+                        *p.joint_angles, *p.joint_velocities], _header_digits(n))
+        out = [f"(time (now {t[0]}))", f"(GS (t {t[1]})(pm {g.play_mode})"]
         if g.team_left:
             out.append(f"(tl {g.team_left})")
         if g.team_right:
             out.append(f"(tr {g.team_right})")
         out.append(f"(sl {g.score_left})(sr {g.score_right}))")
-        w, x, y, z = p.torso_quaternion
-        out.append(f"(quat (n torso_quat) (q {_trunc(w, 3)} {_trunc(x, 3)} {_trunc(y, 3)} {_trunc(z, 3)}))")
-        px, py, pz = p.torso_position
-        out.append(f"(pos (n torso_pos) (p {_trunc(px, 3)} {_trunc(py, 3)} {_trunc(pz, 3)}))")
-        out.append("(GYR (n torso_gyro) (rt %s %s %s))" % tuple(_trunc(v, 2) for v in p.gyro))
-        out.append("(ACC (n torso_acc) (a %s %s %s))" % tuple(_trunc(v, 2) for v in p.accel))
-        angles, speeds = _trunc_all(p.joint_angles, 2), _trunc_all(p.joint_velocities, 2)
+        out.append("(quat (n torso_quat) (q %s %s %s %s))(pos (n torso_pos) (p %s %s %s))"
+                   "(GYR (n torso_gyro) (rt %s %s %s))(ACC (n torso_acc) (a %s %s %s))" % tuple(t[2:15]))
+        angles, speeds = t[15:15 + n], t[15 + n:]
         for i in _order(tuple(p.joint_names)):
             out.append(f"(HJ (n q_{p.joint_names[i]})(ax {angles[i]})(vx {speeds[i]}))")
         heard = [h for h in p.heard if not h.from_self and len(h.message.encode("latin-1", "replace")) <= MAX_HEARD_BYTES]

@@ -263,17 +263,18 @@ class MujocoEngine:
             if kp < 0 or kd < 0:
                 errors.append(f"PD gains for {name!r} must not be negative (kp={kp}, kd={kd})")
                 continue
-            robot.mode[i] = MODE_PD
+            if robot.mode[i] != MODE_PD or robot.kp[i] != kp or robot.kd[i] != kd:
+                robot.mode[i] = MODE_PD
+                robot.kp[i], robot.kd[i] = kp, kd
+                changed = True
             robot.q_target[i] = q
             robot.dq_target[i] = dq
             robot.tau[i] = tau
-            if robot.kp[i] != kp or robot.kd[i] != kd:
-                robot.kp[i], robot.kd[i] = kp, kd
-                changed = True
             robot.v_cmd[i] = 0.0
-        if changed or targets:
+        if changed:  # gains live in the model: only rewritten when they change (agents repeat them)
             self._apply_gains(robot)
-        self._write_ctrl(robot)
+        else:
+            self._write_ctrl(robot)
         return errors
 
     def _apply_gains(self, robot: Robot) -> None:
