@@ -59,3 +59,33 @@ def test_mujoco_and_simpy_nodes_share_one_world(redis_server: str, tmp_path: Pat
     # drags its caster, so it makes about half of that.
     assert math.dist(trace["50"]["right_1"], trace["150"]["right_1"]) == pytest.approx(0.8, abs=0.01)
     assert 0.2 < math.dist(trace["50"]["left_1"], trace["150"]["left_1"]) < 0.8
+
+
+def test_simpy_node_killed_and_restarted_rejoins_without_jumps(redis_server: str, tmp_path: Path, launch) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import signal
+    import time
+
+    run, report_path = uuid.uuid4().hex[:8], tmp_path / "swarm-fault.json"
+    master = launch("sim_master.distributed.master", "--config", str(CONFIG), "--steps", "300",
+                    "--redis", redis_server, "--run", run, "--fresh", "--report", str(report_path), "--trace")
+    nodes = {node_id: launch("sim_master.distributed.sim_node", "--id", node_id, "--engine", "simpy",
+                             "--redis", redis_server, "--run", run) for node_id in "ABCD"}
+    assert master.stdout is not None
+    for line in master.stdout:
+        if line.startswith("master: step ") and int(line.split()[-1]) >= 100:
+            break
+    os.killpg(nodes["C"].pid, signal.SIGKILL)
+    nodes["C"].wait()
+    time.sleep(1.0)
+    launch("sim_master.distributed.sim_node", "--id", "C", "--engine", "simpy", "--redis", redis_server, "--run", run)
+    out, _ = master.communicate(timeout=240)
+    assert master.returncode == 0, out[-3000:]
+    report = json.loads(report_path.read_text())
+    assert report["step"] == 300 and report["rejoins"] and report["rejoins"][0][0] == "C"
+    trace = report["trace"]
+    steps = sorted(int(s) for s in trace)
+    for name in trace["1"]:
+        for a, b in zip(steps, steps[1:]):
+            assert math.dist(trace[str(a)][name], trace[str(b)][name]) <= 1.2 * 0.02 + 1e-9, (name, a)
+    assert len(set(report["hashes"]["200"].values())) == 1  # after the rejoin all agree again
