@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
+from itertools import chain
 from typing import Final
 
 from sim_bridge.commands import Beam, Command, InitPlayer, JointVelocities, Pass, Say, Scene, Syn
@@ -19,17 +20,31 @@ _FRP_AFTER: Final = {"rlj5": "rf", "llj5": "lf", "rlj7": "rf1", "llj7": "lf1"}
 
 
 def encode_vision(vision: Vision) -> str:
-    # One %-format per item, no helper calls: a See holds about a hundred items.
-    items = ["(%s (pol %.2f %.2f %.2f))" % (name, p.distance, p.azimuth, p.elevation)
-             for name, p in vision.objects.items()]
+    """The See of one vision: one template (names in place, %.2f for the numbers) and one
+    %-format over all of its numbers, since a See holds about a hundred items."""
+    pieces = [_item(name) for name in vision.objects]
+    values = list(chain.from_iterable(vision.objects.values()))
     for player in vision.players:
-        parts = " ".join(["(%s (pol %.2f %.2f %.2f))" % (part, p.distance, p.azimuth, p.elevation)
-                          for part, p in player.parts.items()])
-        items.append(f"(P (team {player.team}) (id {player.unum}) {parts})")
+        pieces.append(_player(player.team, player.unum) + " ".join([_item(part) for part in player.parts]) + ")")
+        values.extend(chain.from_iterable(player.parts.values()))
     for a, b in vision.lines:
-        items.append("(L (pol %.2f %.2f %.2f) (pol %.2f %.2f %.2f))"
-                     % (a.distance, a.azimuth, a.elevation, b.distance, b.azimuth, b.elevation))
-    return "(See " + " ".join(items) + ")"
+        pieces.append(_LINE)
+        values.extend(a)
+        values.extend(b)
+    return ("(See " + " ".join(pieces) + ")") % tuple(values)
+
+
+@lru_cache(maxsize=1024)
+def _item(name: str) -> str:
+    return "(%s (pol %%.2f %%.2f %%.2f))" % name.replace("%", "%%")
+
+
+@lru_cache(maxsize=1024)
+def _player(team: str, unum: int) -> str:
+    return ("(P (team %s) (id %d) " % (team, unum)).replace("%", "%%")  # a template piece: % escaped
+
+
+_LINE: Final = "(L (pol %.2f %.2f %.2f) (pol %.2f %.2f %.2f))"
 
 
 _NAMED: Final = frozenset(("syn", "scene", "init", "beam", "say", "pass"))  # not hinge effectors

@@ -34,6 +34,9 @@ VIEW_HALF_ANGLE = 60.0  # deg, SimSpark and rcsssmj
 NOISE_DIST, NOISE_PHI, NOISE_THETA, CALIBRATION = 0.0965, 0.1225, 0.1480, 0.005
 
 
+_polar_of = tuple.__new__  # _polar_of(Polar, [d, a, e]): a Polar without a Python-level call
+
+
 def _to_sim(v: np.ndarray) -> tuple[float, float, float]:
     """Model axes (x forward, y left, z up) -> SimSpark body axes (x right, y forward, z up)."""
     return (float(-v[1]), float(v[0]), float(v[2]))
@@ -558,10 +561,10 @@ class MujocoEngine:
         out: list[Vision] = []
         for r, seen in enumerate(visible.tolist()):
             row = polar[r]
-            objects = {names[i]: Polar(*row[i]) for i in range(n_marks) if seen[i]}
+            objects = {names[i]: _polar_of(Polar, row[i]) for i in range(n_marks) if seen[i]}
             players = []
             for team, unum, parts in groups:  # each robot's parts are contiguous rows
-                found = {part: Polar(*row[k]) for part, k in parts if seen[k]}
+                found = {part: _polar_of(Polar, row[k]) for part, k in parts if seen[k]}
                 if found:
                     players.append(SeenPlayer(team, unum, found))
             out.append(Vision(objects, players, line_map.get(r, [])))
@@ -628,7 +631,7 @@ class MujocoEngine:
         m = len(cam_idx)
         out: list[list[tuple[Polar, Polar]]] = [[] for _ in range(n_cams)]
         for i, cam in enumerate(cam_idx.tolist()):
-            out[cam].append((Polar(*ends[i]), Polar(*ends[m + i])))
+            out[cam].append((_polar_of(Polar, ends[i]), _polar_of(Polar, ends[m + i])))
         return out
 
     # ------------------------------------------------------------------ snapshots
