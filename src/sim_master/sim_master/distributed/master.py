@@ -64,6 +64,7 @@ class DistributedMaster:
         self._changes = snapshot_to_packed_msg(Snapshot(0, 0.0, False, {}))  # the world's last step, for StepStart
         self._control_at = 0.0
         self.writer = PipelinedCacheWriter(cache, cache.url)  # Redis writes overlap the nodes' stepping
+        self._unrecorded: Snapshot | None = None  # merged, not yet in Redis, the log and the report
         self.hashes: dict[int, dict[str, str]] = {}  # step -> node -> hash it reported
         self.master_hashes: dict[int, str] = {}
         self.rejoins: list[tuple[str, int]] = []
@@ -116,6 +117,7 @@ class DistributedMaster:
         now = time.monotonic()
         if force or now - self._control_at >= CONTROL_EVERY_S:
             self._control_at = now
+            self.record()
             self.writer.flush()  # a node that registers now resumes from the newest step
             executor.spin_once(timeout_sec=0.0)
 
@@ -142,6 +144,7 @@ class DistributedMaster:
         want_hash = (target - 1) % self.report_every == 0
         self.start_pub.publish(StepStart(step=target, stamp=stamp(target * DT), dt=DT, world=self._changes,
                                          want_hash=want_hash))
+        self.record()  # the previous step, while the nodes simulate this one
         deadline = time.monotonic() + self.step_timeout
         waiting = self.expected if self.policy == "pause" else self.alive() & self.expected
         while not waiting <= self._done.keys():
@@ -167,6 +170,18 @@ class DistributedMaster:
         delta = Snapshot(target, target * DT, False, delta_entities)
         self.world = self.world.merged(delta)
         self.step = target
+        self._changes = snapshot_to_packed_msg(delta)
+        self._unrecorded = delta
+        return True
+
+    def record(self) -> None:
+        """The newest merged step to Redis, the replay log, the report and the global topic
+        (once). Called right after the next StepStart goes out, so it overlaps the nodes'
+        stepping instead of delaying it."""
+        delta, self._unrecorded = self._unrecorded, None
+        if delta is None:
+            return
+        target = delta.step
         if self.keep_trace:
             self.trace[target] = {n: [e.position[0], e.position[1]] for n, e in self.world.entities.items()}
         if target % self.report_every == 0:
@@ -177,11 +192,9 @@ class DistributedMaster:
             snap = self.world if self.log_writer.wants_keyframe() else delta
             self.log_writer.write_cycle(target, target * DT, snapshot_to_msg(snap), None, [],
                                         Clock(clock=stamp(target * DT)))
-        self._changes = snapshot_to_packed_msg(delta)
         self.writer.put(self.world, delta, {"step": target}, delta_bytes=self._changes.packed)
         if target % self.report_every == 0:
             self._publish_global()  # for tools and monitors; nodes follow the StepStart changes
-        return True
 
     def _publish_global(self) -> None:
         self.global_pub.publish(snapshot_to_msg(self.world))
@@ -234,6 +247,7 @@ def run_master(args: argparse.Namespace) -> int:
             if master.step % 50 == 0:
                 print(f"master: step {master.step}", flush=True)
     finally:
+        master.record()
         master.writer.close()
         elapsed = time.monotonic() - started
         if args.report:
