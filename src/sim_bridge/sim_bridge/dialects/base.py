@@ -11,6 +11,9 @@ class Dialect(Protocol):
     name: str
     vision_interval: int  # a perception carries vision every Nth cycle (per connection)
     any_message_syncs: bool  # rcsssmj: one message per cycle is the sync; SimSpark needs (syn)
+    # Cycles between receiving an effector command (in reply to perception k) and the step it
+    # drives: 1 on both references, so it first shows in perception k + 2.
+    effector_delay: int
 
     def parse_actions(self, payload: bytes) -> tuple[list[Command], list[str]]:
         """Commands of one message, and one error text per part that was refused."""

@@ -60,6 +60,7 @@ class RcsssmjDialect:
     name: Final = "rcsssmj"
     vision_interval: Final = 2
     any_message_syncs: Final = True
+    effector_delay: Final = 1  # measured on the reference (see Dialect)
 
     def parse_actions(self, payload: bytes) -> tuple[list[Command], list[str]]:
         pairs, errors = predicates(payload, "utf-8")

@@ -54,6 +54,7 @@ class SimSparkDialect:
     name: Final = "simspark"
     vision_interval: Final = 3
     any_message_syncs: Final = False
+    effector_delay: Final = 1  # measured on the reference (see Dialect)
 
     def parse_actions(self, payload: bytes) -> tuple[list[Command], list[str]]:
         pairs, errors = predicates(payload, "ascii")

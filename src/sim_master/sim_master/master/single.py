@@ -80,6 +80,9 @@ class SingleModeServer:
         self._team_counts: dict[str, int] = {"left": 0, "right": 0}
         self._logged_errors: dict[str, set[str]] = {}
         self._utterances: list[Utterance] = []
+        # Effector commands of legacy agents wait here for their dialect's delay (one cycle on
+        # both references): (cycles still to wait, player, command).
+        self._delayed: list[tuple[int, Player, object]] = []
         self.cycle_hooks: list[Callable[[SingleModeServer, list[object]], None]] = []
         self.ros_players: dict[str, Player] = {}
         self.ros = None  # ServerNode when config.ros
@@ -215,8 +218,12 @@ class SingleModeServer:
             time.sleep(0.002)
             return False
         t0 = time.perf_counter()
+        due = self._take_due_effectors()
         self._collect_agents()
         self.calls.run_pending()
+        for player, command in due:
+            if self.players.get(player.agent_id) is player:
+                self._apply_effector(player, command)
         t1 = time.perf_counter()
         self.engine.step()
         events = self.referee.step(self.engine.cycle_dt)
@@ -358,7 +365,23 @@ class SingleModeServer:
             self.log.warning("agent %s is lagging (no (syn) within %.2f s)", event.agent_id,
                              self.config.sync_timeout)
 
+    def _take_due_effectors(self) -> list[tuple[Player, object]]:
+        due = [(p, c) for wait, p, c in self._delayed if wait <= 1]
+        self._delayed = [(wait - 1, p, c) for wait, p, c in self._delayed if wait > 1]
+        return due
+
+    _EFFECTORS = (JointVelocities, JointTargets, Beam, Say)
+
     def _apply_command(self, player: Player, command: object) -> None:
+        server = self.agent_servers.get(player.source)  # type: ignore[call-overload]
+        if server is not None and isinstance(command, self._EFFECTORS):
+            delay = server.dialect.effector_delay
+            if delay > 0:
+                self._delayed.append((delay, player, command))
+                return
+        self._apply_effector(player, command)
+
+    def _apply_effector(self, player: Player, command: object) -> None:
         if isinstance(command, JointVelocities):
             if player.robot_id:
                 self._report(player, self.engine.set_joint_velocities(player.robot_id, command.speeds))

@@ -54,14 +54,18 @@ def _local(el: ET.Element, where: str) -> Transform:
 
 
 def _class_attrs(root: ET.Element) -> dict[str, dict[str, str]]:
-    """Attributes of <joint>/<geom> per default class (one level of nesting is enough here)."""
+    """Attributes of <joint>/<geom> per default class (one level of nesting is enough here);
+    the top default's under the class name "" and merged into every class."""
     out: dict[str, dict[str, str]] = {}
     for default in root.iter("default"):
-        name = default.get("class")
-        if name is None:
-            continue
+        name = default.get("class") or ""
         for child in default:
-            out[f"{child.tag}:{name}"] = dict(child.attrib)
+            if child.tag != "default":
+                out[f"{child.tag}:{name}"] = dict(child.attrib)
+    for key in list(out):
+        tag, name = key.split(":", 1)
+        if name:
+            out[key] = {**out.get(f"{tag}:", {}), **out[key]}
     return out
 
 
@@ -102,7 +106,7 @@ def load_mjcf_robot(path: Path, name: str) -> ModelSpec:
                 raise MjcfError(f"{where}: fullinertia is not supported")
             link.inertial_pose = _local(inertial, where)
         for i, geom in enumerate(body.findall("geom")):
-            attrs = {**classes.get(f"geom:{geom.get('class')}", {}), **geom.attrib}
+            attrs = {**classes.get(f"geom:{geom.get('class') or ''}", {}), **geom.attrib}
             if attrs.get("contype") == "0" and attrs.get("conaffinity") == "0":
                 continue  # visual only
             pose_in_link = _local(geom, where)
@@ -128,7 +132,7 @@ def load_mjcf_robot(path: Path, name: str) -> ModelSpec:
                 raise MjcfError(f"{where}: more than one joint per body is not supported")
             if joints:
                 j = joints[0]
-                attrs = {**classes.get(f"joint:{j.get('class')}", {}), **j.attrib}
+                attrs = {**classes.get(f"joint:{j.get('class') or ''}", {}), **j.attrib}
                 if attrs.get("type", "hinge") != "hinge":
                     raise MjcfError(f"{where}: joint type {attrs.get('type')!r} is not supported")
                 mjcf_name = attrs.get("name", "")
@@ -138,7 +142,9 @@ def load_mjcf_robot(path: Path, name: str) -> ModelSpec:
                 spec.joints.append(JointSpec(
                     perceptor_of.get(mjcf_name, mjcf_name), "revolute", parent.name, link_name,
                     pose @ Transform(np.array(_floats(attrs.get("pos"), 3, (0.0, 0.0, 0.0), where)), np.eye(3)),
-                    tuple(axis), lower, upper, effort, 0.0, effector_of.get(mjcf_name, "")))  # type: ignore[arg-type]
+                    tuple(axis), lower, upper, effort, 0.0, effector_of.get(mjcf_name, ""),  # type: ignore[arg-type]
+                    float(attrs.get("damping", "0")), float(attrs.get("armature", "0")),
+                    float(attrs.get("frictionloss", "0"))))
             else:
                 spec.joints.append(JointSpec(f"{link_name}_fixed", "fixed", parent.name, link_name, pose))
         for child in body.findall("body"):

@@ -47,6 +47,9 @@ class JointSpec:
     effort: float = 0.0
     velocity: float = 0.0
     effector: str = ""  # effector name (he1, ...)
+    damping: float = 0.0  # N m s / rad, the model's passive joint properties
+    armature: float = 0.0  # kg m^2
+    frictionloss: float = 0.0  # N m
 
 
 @dataclass(slots=True)

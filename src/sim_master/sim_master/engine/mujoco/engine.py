@@ -4,10 +4,14 @@ rcsssmj effector semantics, the references' sensors, and snapshots.
 Joint control is done by MuJoCo itself (one affine `general` actuator per hinge:
 force = ctrl - kp*q - kd*qdot, limited to the joint's effort), so no Python runs between
 the physics substeps:
-- SimSpark hinge velocity (rad/s, persists until changed): a stiff servo whose target
-  angle integrates the commanded speed each cycle (like ODE's velocity motor it holds
-  position at zero speed instead of sagging), clamped to the joint range.
-- rcsssmj PD: ctrl = kp*q + kd*dq + tau with the agent's gains.
+- SimSpark hinge velocity (rad/s, persists until changed): rcssserver3d's ODE velocity
+  motor, a velocity constraint with a bounded force, as a dof friction constraint of the
+  joint's effort whose reference is the commanded speed, solved by MuJoCo's constraint
+  solver together with contacts and limits: the joint moves v * dt per cycle, holds rigidly
+  at 0 and yields only beyond its effort. The speed is cut per cycle so that the joint
+  stops exactly at its range.
+- rcsssmj PD: ctrl = kp*q + kd*dq + tau with the agent's gains; robots of rcsssmj models
+  start with zero gains (limp), as there.
 Adding or removing a robot rebuilds the model and copies every other entity's state and
 controller across, so nobody else notices."""
 from __future__ import annotations
@@ -19,7 +23,7 @@ import mujoco
 import numpy as np
 
 from sim_bridge.percept import ForceResistance, Percept, Polar, SeenPlayer, Vision
-from sim_master.engine.mujoco.mjcf import SERVO_KD, SERVO_KP, robot_mjcf, static_world_mjcf
+from sim_master.engine.mujoco.mjcf import PD_ARMATURE, robot_mjcf, static_world_mjcf
 from sim_master.engine.mujoco.robot import MODE_PD, MODE_VELOCITY, Robot
 from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.world.sdf_loader import available_models, load_model, load_world
@@ -27,13 +31,13 @@ from sim_master.world.spec import FieldSpec, ModelSpec, WorldSpec
 from sim_master.world.transforms import Transform, rpy_matrix
 
 MODEL_ALIASES = {"nao": "nao0"}
-SERVO_LEAD = 0.1  # rad: how far a velocity servo's target may run ahead of the joint
 VIEW_HALF_ANGLE = 60.0  # deg, SimSpark and rcsssmj
 # SimSpark vision noise (RestrictedVisionPerceptor): sigma of distance (per 100 m), phi, theta;
 # calibration error per axis (uniform).
 NOISE_DIST, NOISE_PHI, NOISE_THETA, CALIBRATION = 0.0965, 0.1225, 0.1480, 0.005
 
 
+_FRICTION_DOF = int(mujoco.mjtConstraint.mjCNSTR_FRICTION_DOF)
 _polar_of = tuple.__new__  # _polar_of(Polar, [d, a, e]): a Polar without a Python-level call
 
 
@@ -79,7 +83,7 @@ class MujocoEngine:
         self._forces_cycle = -1
         self._readings: list[tuple[tuple[float, float, float], tuple[float, float, float]] | None] | None = None
         self._readings_cycle = -1
-        self._slot_body = np.zeros(0, dtype=np.intp)
+        self._slot_geom = np.zeros(0, dtype=np.intp)
         self._vision_cache: dict[str, Vision] = {}
         self._vision_cycle = -1
         self._landmarks = {k: np.array(v, dtype=float) for k, v in self.field.landmarks.items()}
@@ -158,11 +162,15 @@ class MujocoEngine:
             self._geom_robot[np.isin(self.model.geom_bodyid, robot.body_ids)] = i
             robot.frp_slots = {}
             for name, (body, geoms) in robot.frp_geoms.items():
-                slot_bodies.append(body)
+                slot_bodies.append(int(geoms[0]) if len(geoms) else -1)
                 robot.frp_slots[name] = self._foot_slot_count
                 self._geom_foot[geoms] = self._foot_slot_count
                 self._foot_slot_count += 1
-        self._slot_body = np.array(slot_bodies, dtype=np.intp)
+        self._slot_geom = np.array(slot_bodies, dtype=np.intp)  # FRP frame: the foot's box (rcssserver3d)
+        self._motor_dofs = np.zeros(self.model.nv, dtype=bool)  # dofs driven by a velocity motor
+        self._motor_speed = np.zeros(self.model.nv)  # their commanded speed this cycle (rad/s)
+        self._motor_force = np.zeros(self.model.nv)  # their force in the last step (N m)
+        self._inv_h = 1.0 / self.model.opt.timestep
         if old_model is not None and old_data is not None:
             self._copy_state(old_model, old_data)
         self.data.time = self.time
@@ -244,7 +252,6 @@ class MujocoEngine:
                 continue
             if robot.mode[i] != MODE_VELOCITY:
                 robot.mode[i] = MODE_VELOCITY
-                robot.q_target[i] = self.data.qpos[robot.qpos_adr[i]] if not self._dirty else robot.q_target[i]
                 self._apply_gains(robot)
             limit = float(robot.max_speed[i])
             robot.v_cmd[i] = limit if value > limit else -limit if value < -limit else value
@@ -284,33 +291,35 @@ class MujocoEngine:
         if self._dirty or len(robot.act_ids) == 0:
             return
         pd = robot.mode == MODE_PD
-        kp = np.where(pd, robot.kp, SERVO_KP)
-        kd = np.where(pd, robot.kd, SERVO_KD)
-        self.model.actuator_biasprm[robot.act_ids, 1] = -kp
-        self.model.actuator_biasprm[robot.act_ids, 2] = -kd
+        self.model.actuator_biasprm[robot.act_ids, 1] = -np.where(pd, robot.kp, 0.0)
+        self.model.actuator_biasprm[robot.act_ids, 2] = -np.where(pd, robot.kd, 0.0)
+        self.model.dof_frictionloss[robot.dof_adr] = np.where(pd, robot.frictionloss, robot.effort)
+        self._motor_dofs[robot.dof_adr] = ~pd
+        # A velocity motor needs no armature (the constraint is implicit); an agent's stiff
+        # PD law on links of a few grams does, as on the references' models.
+        self.model.dof_armature[robot.dof_adr] = np.where(pd, np.maximum(robot.armature, PD_ARMATURE),
+                                                          robot.armature)
         self._write_ctrl(robot)
 
     def _write_ctrl(self, robot: Robot) -> None:
         if self._dirty or len(robot.act_ids) == 0:
             return
         pd = robot.mode == MODE_PD
-        ctrl = np.where(pd, robot.kp * robot.q_target + robot.kd * robot.dq_target + robot.tau,
-                        SERVO_KP * robot.q_target + SERVO_KD * robot.v_cmd)
-        self.data.ctrl[robot.act_ids] = ctrl
+        self.data.ctrl[robot.act_ids] = np.where(
+            pd, robot.kp * robot.q_target + robot.kd * robot.dq_target + robot.tau, 0.0)
+        if pd.all():
+            return
+        # Velocity motors: the speed that stops each joint exactly at its range this cycle.
+        q = self.data.qpos[robot.qpos_adr]
+        dt = self.cycle_dt
+        v = np.minimum(np.maximum(robot.v_cmd, (robot.lower - q) / dt), (robot.upper - q) / dt)
+        self._motor_speed[robot.dof_adr] = np.where(pd, 0.0, v)
 
-    def _advance_servos(self) -> None:
-        """Velocity servos: move each moving joint's target by speed * cycle, within limits."""
+    def _drive_hinges(self) -> None:
+        """Per cycle: velocity motors see the joint's new distance to its range."""
         for robot in self._robot_list:
-            moving = (robot.mode == MODE_VELOCITY) & (robot.v_cmd != 0.0)
-            if not moving.any():
-                continue
-            q = self.data.qpos[robot.qpos_adr]
-            step = robot.v_cmd * self.cycle_dt
-            lead = SERVO_LEAD + np.abs(step)  # the joint moves during the cycle: let the target lead by one cycle
-            target = np.clip(robot.q_target + step, q - lead, q + lead)
-            target = np.clip(target, robot.lower, robot.upper)
-            robot.q_target = np.where(moving, target, robot.q_target)
-            self._write_ctrl(robot)
+            if len(robot.act_ids) and not (robot.mode == MODE_PD).all():
+                self._write_ctrl(robot)
 
     def teleport_robot(self, robot_id: str, x: float, y: float, yaw_deg: float) -> None:
         if not all(math.isfinite(v) for v in (x, y, yaw_deg)):
@@ -376,14 +385,59 @@ class MujocoEngine:
         self._ensure_built()
         if dt is not None and abs(dt - self.cycle_dt) > 1e-9:
             raise ValueError(f"this engine steps {self.cycle_dt} s per cycle, not {dt}")
-        self._advance_servos()
+        self._drive_hinges()
+        self._lagged_accelerations()
         self._touchers.clear()
         self._contacts.clear()
         for _ in range(self.substeps):
-            mujoco.mj_step(self.model, self.data)
+            self._substep()
             self._record_contacts()
+        if self._motor_dofs.any():  # mj_step2 leaves the body accelerations that ACC needs stale
+            mujoco.mj_rnePostConstraint(self.model, self.data)
+            mujoco.mj_sensorAcc(self.model, self.data)
         self.cycle += 1
         self.time = self.cycle * self.cycle_dt
+
+    def _lagged_accelerations(self) -> None:
+        """rcssserver3d's ACC, computed before its physics step: the torso's velocity change
+        over the previous cycle, minus gravity, in torso axes (so it lags GYR by a cycle)."""
+        gravity = self.model.opt.gravity
+        for robot in self._robot_list:
+            if not robot.acc_lag:
+                continue
+            v = self.data.qvel[robot.root_dof:robot.root_dof + 3]
+            world = -gravity if robot.vel_prev is None else (v - robot.vel_prev) / self.cycle_dt - gravity
+            robot.acc_prev = self.data.xmat[robot.root_body].reshape(3, 3).T @ world
+            robot.vel_prev = v.copy()
+
+    def _substep(self) -> None:
+        """One physics step. Velocity motors are dof friction constraints (bounded by the
+        joint's effort) whose reference acceleration is rewritten to reach the commanded
+        speed in this step: the motor is solved together with contacts and limits, as ODE's."""
+        m, d = self.model, self.data
+        if not self._motor_dofs.any():
+            mujoco.mj_step(m, d)
+            return
+        mujoco.mj_step1(m, d)
+        n = d.nefc
+        rows = np.flatnonzero(d.efc_type[:n] == _FRICTION_DOF)
+        if len(rows):
+            dofs = d.efc_id[rows]
+            motor = self._motor_dofs[dofs]
+            rows, dofs = rows[motor], dofs[motor]
+            # The soft constraint reaches aref - R f; adding R f of the previous step makes the
+            # holding motor rigid (no creep under load), as ODE's (CFM 1e-8).
+            aref = ((self._motor_speed[dofs] - d.efc_vel[rows]) * self._inv_h
+                    + d.efc_R[rows] * self._motor_force[dofs])
+            d.efc_aref[rows] = aref
+            if d.nisland > 0:  # the solver works on per-island copies made in mj_step1
+                d.iefc_aref[d.map_efc2iefc[rows]] = aref
+            # Start the solver where the motors are satisfied: from far outside a friction
+            # row's quadratic zone MuJoCo's Newton line search stalls at the start point.
+            d.qacc_warmstart[dofs] = aref
+        mujoco.mj_step2(m, d)
+        if len(rows):
+            self._motor_force[dofs] = d.efc_force[rows]
 
     def _record_contacts(self) -> None:
         n = self.data.ncon
@@ -407,8 +461,12 @@ class MujocoEngine:
         d = self.data
         gyro = acc = (0.0, 0.0, 0.0)
         if robot.gyro_adr >= 0:
-            gyro = _to_sim(np.degrees(d.sensordata[robot.gyro_adr:robot.gyro_adr + 3]))
-            acc = _to_sim(d.sensordata[robot.acc_adr:robot.acc_adr + 3])
+            if robot.imu_on_root:  # the torso's angular velocity after the step (sensordata is a substep old)
+                gyro = _to_sim(np.degrees(d.qvel[robot.root_dof + 3:robot.root_dof + 6]))
+            else:
+                gyro = _to_sim(np.degrees(d.sensordata[robot.gyro_adr:robot.gyro_adr + 3]))
+            acc = _to_sim(robot.acc_prev if robot.acc_lag and robot.acc_prev is not None
+                          else d.sensordata[robot.acc_adr:robot.acc_adr + 3])
         q = d.qpos[robot.qpos_adr]
         v = d.qvel[robot.dof_adr]
         root = d.qpos[robot.root_qpos:robot.root_qpos + 7]
@@ -463,11 +521,11 @@ class MujocoEngine:
         if self._readings_cycle == self.cycle and self._readings is not None:
             return self._readings
         force, moment = self._foot_loads()
-        bodies = self._slot_body
+        geoms = self._slot_geom
         touching = force[:, 2] > 1e-6
         with np.errstate(divide="ignore", invalid="ignore"):
-            centre = np.where(touching[:, None], moment / force[:, 2:3], 0.0) - self.data.xpos[bodies]
-        rot = self.data.xmat[bodies].reshape(-1, 3, 3)
+            centre = np.where(touching[:, None], moment / force[:, 2:3], 0.0) - self.data.geom_xpos[geoms]
+        rot = self.data.geom_xmat[geoms].reshape(-1, 3, 3)
         local_c = np.einsum("sji,sj->si", rot, centre)
         local_f = np.einsum("sji,sj->si", rot, force)
         sim_c = np.stack((-local_c[:, 1], local_c[:, 0], local_c[:, 2]), axis=1).tolist()
@@ -711,8 +769,6 @@ class MujocoEngine:
                 if i is not None:
                     d.qpos[robot.qpos_adr[i]] = q
                     d.qvel[robot.dof_adr[i]] = v
-                    if robot.mode[i] == MODE_VELOCITY:
-                        robot.q_target[i] = q
             self._write_ctrl(robot)
         if snapshot.full and only is None:
             self.cycle, self.time = snapshot.step, snapshot.time

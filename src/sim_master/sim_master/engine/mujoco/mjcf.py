@@ -17,8 +17,12 @@ from sim_master.world.transforms import Transform
 WORLD_BIT: Final = 1
 ROBOT_BITS: Final = 30
 ALL_BITS: Final = (1 << (ROBOT_BITS + 1)) - 1
-SERVO_KP: Final = 120.0  # N m / rad, velocity servo of SimSpark-style hinge effectors
-SERVO_KD: Final = 1.5  # N m s / rad
+# SimSpark hinge effector = ODE velocity motor (a velocity constraint with a bounded force,
+# solved with the contacts): a dof friction constraint of the joint's effort whose
+# reference acceleration the engine points at the commanded speed (engine._substep).
+# Its impedance: how much of the constraint-free motion leaks through (1 - d).
+MOTOR_SOLIMP: Final = "0.9999 0.9999 0.001 0.5 2"
+PD_ARMATURE: Final = 0.005  # kg m^2, only while a SimSpark model's joint runs an agent's PD law
 
 
 def robot_bit(index: int) -> int:
@@ -75,8 +79,8 @@ def static_world_mjcf(world: WorldSpec) -> str:
     return f"""<mujoco model={quoteattr(world.name)}>
   <compiler angle="radian" autolimits="true"/>
   <option timestep="{world.timestep:g}" gravity="{gx:g} {gy:g} {gz:g}" integrator="implicitfast"
-          cone="pyramidal" solver="CG" iterations="30" ls_iterations="10">
-    <flag warmstart="enable"/>
+          cone="pyramidal" solver="Newton" iterations="30" ls_iterations="50">
+    <flag warmstart="enable" island="disable"/>
   </option>
   <size memory="64M"/>
   <default><geom friction="1 0.005 0.0001" solref="0.01 1"/></default>
@@ -114,11 +118,13 @@ def robot_mjcf(model: ModelSpec, robot_id: str, index: int, pose: Transform) -> 
             axis = link.pose.rot.T @ np.asarray(joint.axis)
             jname = f"{robot_id}/{joint.name}"
             inner.append(f'<joint name="{jname}" type="hinge" pos="{_v(jpos.pos)}" axis="{_v(axis)}" '
-                         f'range="{joint.lower:.6g} {joint.upper:.6g}" damping="0.05" armature="0.005"/>')
+                         f'range="{joint.lower:.6g} {joint.upper:.6g}" '
+                         f'damping="{joint.damping:g}" armature="{joint.armature:g}" '
+                         f'frictionloss="{joint.frictionloss:g}" solimpfriction="{MOTOR_SOLIMP}"/>')
             effort = joint.effort or 10.0
             actuators.append(f'<general name="{robot_id}/{joint.effector or joint.name}" joint="{jname}" '
                              f'gaintype="fixed" gainprm="1" biastype="affine" '
-                             f'biasprm="0 {-SERVO_KP:g} {-SERVO_KD:g}" forcerange="{-effort:g} {effort:g}"/>')
+                             f'biasprm="0 0 0" forcerange="{-effort:g} {effort:g}"/>')
         inner.append(_inertial(link))
         for i, c in enumerate(link.collisions):
             inner.append(_geom(c, f"{name}/c{i}", bit, affinity))

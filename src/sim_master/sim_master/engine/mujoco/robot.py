@@ -70,6 +70,13 @@ class Robot:
     names_index: dict[str, int] = field(default_factory=dict)  # effector or perceptor name -> joint idx
     camera_fov: float = 2.0944
     calibration: np.ndarray = field(default_factory=lambda: np.zeros(3))  # vision offset, head frame
+    armature: np.ndarray = field(default_factory=lambda: np.zeros(0))  # the model's own, per joint
+    frictionloss: np.ndarray = field(default_factory=lambda: np.zeros(0))  # the model's own, per joint
+    effort: np.ndarray = field(default_factory=lambda: np.zeros(0))  # N m, a velocity motor's bound
+    acc_lag: bool = False  # ACC reports the step before (rcssserver3d), not the last one
+    acc_prev: np.ndarray | None = None
+    vel_prev: np.ndarray | None = None  # root linear velocity (world) one cycle ago
+    imu_on_root: bool = False  # the IMU sits at the root body's origin, axes aligned
 
     @staticmethod
     def create(robot_id: str, model_name: str, spec: ModelSpec, bit_index: int,
@@ -87,7 +94,14 @@ class Robot:
         robot.lower = np.array([j.lower for j in joints])
         robot.upper = np.array([j.upper for j in joints])
         robot.max_speed = np.array([j.velocity or 6.1395 for j in joints])
-        robot.mode = np.zeros(n, dtype=np.int8)
+        # SimSpark models start with every motor at 0 rad/s (rigid, as rcssserver3d); rcsssmj
+        # models with zero PD gains (limp until the agent commands them, as rcsssmj).
+        rcsssmj_model = bool(spec.joint_order)
+        robot.mode = np.full(n, MODE_PD if rcsssmj_model else MODE_VELOCITY, dtype=np.int8)
+        robot.acc_lag = not rcsssmj_model
+        robot.armature = np.array([j.armature for j in joints])
+        robot.frictionloss = np.array([j.frictionloss for j in joints])
+        robot.effort = np.array([j.effort or 10.0 for j in joints])
         robot.v_cmd = np.zeros(n)
         robot.q_target = np.clip(np.zeros(n), robot.lower, robot.upper)
         robot.kp = np.zeros(n)
@@ -130,3 +144,7 @@ class Robot:
         acc = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SENSOR, f"{rid}/acc")
         self.gyro_adr = int(model.sensor_adr[gyro]) if gyro >= 0 else -1
         self.acc_adr = int(model.sensor_adr[acc]) if acc >= 0 else -1
+        self.acc_prev = None
+        self.vel_prev = None
+        root_link = self.spec.root_link()
+        self.imu_on_root = root_link.imu
