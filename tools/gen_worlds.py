@@ -82,23 +82,27 @@ def nao_links(robot_type: int) -> list[Link]:
                  joint=(f"{side}lj2", f"{side}le2", sim((0, 1, 0)), *roll_lim, s), collide=False),
             Link(f"{side}thigh", f"{side}hip2", (0, 0, 0), 0.275, "box", (0.07, 0.07, 0.14),
                  sim((0, 0.01, thigh_z)), (f"{side}lj3", f"{side}le3", sim((1, 0, 0)), -25, 100, s)),
-            Link(f"{side}shank", f"{side}thigh", sim((0, 0.01, thigh_z - 0.085)), 0.225, "box",
+            # knee: 0.045 above the shank's centre, which is 0.125 below the thigh's
+            Link(f"{side}shank", f"{side}thigh", sim((0, 0.01, thigh_z - 0.125 + 0.045)), 0.225, "box",
                  (0.08, 0.07, 0.11), sim((0, -0.005, -0.045)),
                  (f"{side}lj4", f"{side}le4", sim((1, 0, 0)), -130, 1, s)),
-            Link(f"{side}ankle", f"{side}shank", sim((0, -0.005, ankle_z - 0.045 - 0.01)), 0.125,
+            Link(f"{side}ankle", f"{side}shank", sim((0, -0.005, ankle_z - 0.045)), 0.125,
                  "sphere", (0.01,), joint=(f"{side}lj5", f"{side}le5", sim((1, 0, 0)), -45, 75,
                                           ankle_speed), collide=False),
-            Link(f"{side}foot", f"{side}ankle", (0, 0, 0), 0.2, "box", (0.16, 0.08, 0.02),
-                 sim((0, 0.03, -0.04)), (f"{side}lj6", f"{side}le6", sim((0, 1, 0)),
+            # ankle roll axis 5 mm below the pitch axis; the foot box centre 0.04 below it
+            Link(f"{side}foot", f"{side}ankle", (0, 0, -0.005), 0.2, "box", (0.16, 0.08, 0.02),
+                 sim((0, 0.03, -0.035)), (f"{side}lj6", f"{side}le6", sim((0, 1, 0)),
                                          *ankle_roll_lim, roll_speed),
                  vision_part=f"{side}foot", frp=f"{side}f"),
         ]
         if robot_type == 4:
             # Toes: the front 0.035518 m of the foot hinge about the lateral axis.
+            # (the foot's 0.2 kg split by length, as rcssserver3d: toe 0.0222, foot 0.1778)
             links[-1].size = (0.16 - 0.035518, 0.08, 0.02)
-            links[-1].geom_offset = sim((0, 0.03 - 0.035518 / 2, -0.04))
-            links.append(Link(f"{side}toe", f"{side}foot", sim((0, 0.03 + 0.08 - 0.035518, -0.04)),
-                              0.02, "box", (0.035518, 0.08, 0.02), sim((0, 0.035518 / 2, 0)),
+            links[-1].mass = 0.1778
+            links[-1].geom_offset = sim((0, 0.03 - 0.035518 / 2, -0.035))
+            links.append(Link(f"{side}toe", f"{side}foot", sim((0, 0.03 + 0.08 - 0.035518, -0.035)),
+                              0.0222, "box", (0.035518, 0.08, 0.02), sim((0, 0.035518 / 2, 0)),
                               (f"{side}lj7", f"{side}le7", sim((1, 0, 0)), -1, 70, s),
                               frp=f"{side}f1"))
     return links

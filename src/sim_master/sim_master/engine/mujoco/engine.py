@@ -31,6 +31,7 @@ from sim_master.world.spec import FieldSpec, ModelSpec, WorldSpec
 from sim_master.world.transforms import Transform, rpy_matrix
 
 MODEL_ALIASES = {"nao": "nao0"}
+SIMSPARK_BEAM_HEIGHT = 0.4  # m, rcssserver3d's AgentRadius
 VIEW_HALF_ANGLE = 60.0  # deg, SimSpark and rcsssmj
 # SimSpark vision noise (RestrictedVisionPerceptor): sigma of distance (per 100 m), phi, theta;
 # calibration error per axis (uniform).
@@ -329,7 +330,9 @@ class MujocoEngine:
             robot.initial_pose = (x, y, yaw_deg)
             return
         root = robot.root_qpos
-        self.data.qpos[root:root + 3] = (x, y, robot.standing_height)
+        # rcssserver3d beams the torso to AgentRadius (0.4 m) and lets the Nao drop onto its feet
+        z = max(robot.standing_height, SIMSPARK_BEAM_HEIGHT) if robot.acc_lag else robot.standing_height
+        self.data.qpos[root:root + 3] = (x, y, z)
         self.data.qpos[root + 3:root + 7] = _yaw_quat(yaw_deg)
         self.data.qvel[robot.root_dof:robot.root_dof + 6] = 0.0
         self.data.qvel[robot.dof_adr] = 0.0
