@@ -22,7 +22,10 @@ from sim_bridge.percept import Percept
 
 _log = logging.getLogger("sim_bridge.agents")
 READ_CHUNK: Final = 65536
-GRACE_PERCEPTIONS: Final = 5  # like SimSpark: an agent is not waited for in its first cycles
+# Sync mode: like rcssserver3d, an agent is not waited for in the first cycles after its TCP
+# connect (its robot is being made, its init handshake runs); meanwhile it never has more
+# than one unanswered perception, so it is in lock-step, not behind, when the wait starts.
+GRACE_CYCLES: Final = 5
 
 
 @dataclass(slots=True)
@@ -75,7 +78,9 @@ class _Connection:
     synced: bool = False
     lagging: bool = False
     perceptions: int = 0
-    cycles: int = 0  # cycles since the connection was accepted (vision phase)
+    cycles: int = 0  # perception cycles of this connection (vision phase)
+    connected_cycles: int = 0  # sync cycles since the connection was accepted
+    answered: bool = True  # a frame arrived since the last perception
     last_data: float = field(default_factory=time.monotonic)
     writing: bool = False
 
@@ -138,9 +143,12 @@ class AgentServer:
             return events
         start = time.monotonic()
         limit = start + (deadline_s if deadline_s is not None else self.sync_timeout)
+        for conn in self._conns.values():
+            conn.connected_cycles += 1
         while True:
             waiting = [c for c in self._conns.values()
-                       if not c.synced and not c.lagging and c.perceptions > GRACE_PERCEPTIONS]
+                       if not c.synced and not c.lagging and c.perceptions > 0
+                       and c.connected_cycles > GRACE_CYCLES]
             if not waiting:
                 break
             now = time.monotonic()
@@ -190,6 +198,7 @@ class AgentServer:
         conn.last_data = time.monotonic()
         try:
             frames = conn.decoder.feed(data)
+            conn.answered = conn.answered or bool(frames)
         except FramingError as exc:
             self._drop(conn, f"framing error: {exc}")
             return
@@ -225,8 +234,12 @@ class AgentServer:
         conn = self._conns.get(agent_id)
         if conn is None:
             return
+        if (self.sync and not conn.answered and conn.connected_cycles <= GRACE_CYCLES
+                and conn.perceptions > 0):
+            return  # in its grace cycles an agent gets a new perception only once it answered
         self.send_raw(conn.agent_id, self.dialect.encode_percept(percept))
         conn.perceptions += 1
+        conn.answered = False
 
     def send_raw(self, agent_id: str, payload: bytes) -> None:
         conn = self._conns.get(agent_id)

@@ -2,8 +2,8 @@
 
 A new monitor gets a full frame first, then incremental ones. Commands are framed
 S-expressions; they are accepted from loopback only unless remote commands are allowed
-(a monitor port is unauthenticated). A monitor that does not read is dropped, never
-waited for (rcsssmj froze on one)."""
+(a monitor port is unauthenticated). A monitor that does not read is never waited for
+(rcsssmj froze on one) nor dropped: it skips frames while its backlog is full."""
 from __future__ import annotations
 
 import logging
@@ -38,6 +38,7 @@ class _Monitor:
     decoder: FrameDecoder = field(default_factory=lambda: FrameDecoder(64 * 1024))
     out: bytearray = field(default_factory=bytearray)
     needs_full: bool = True
+    skipping: bool = False  # its backlog is full: frames are skipped until it reads
 
 
 def _fields(args: list[Expr]) -> dict[str, list[Expr]]:
@@ -86,7 +87,7 @@ def parse_monitor_command(expr: list[Expr]) -> object:
 
 class MonitorServer:
     def __init__(self, name: str, host: str = "127.0.0.1", port: int = 0, *,
-                 allow_remote_commands: bool = False, max_outbuf: int = 8 << 20) -> None:
+                 allow_remote_commands: bool = False, max_outbuf: int = 1 << 20) -> None:
         self.name = name
         self.host, self.port = host, port
         self.allow_remote_commands = allow_remote_commands
@@ -133,8 +134,8 @@ class MonitorServer:
         diff_payload = diff() if any(not m.needs_full for m in self._monitors.values()) else b""
         full_payload = full() if any(m.needs_full for m in self._monitors.values()) else b""
         for m in list(self._monitors.values()):
-            self._send(m, full_payload if m.needs_full else diff_payload)
-            m.needs_full = False
+            if self._send(m, full_payload if m.needs_full else diff_payload):
+                m.needs_full = False
 
     def request_full(self) -> None:
         for m in self._monitors.values():
@@ -191,11 +192,24 @@ class MonitorServer:
                     out.append((m.peer, command))
         return out
 
-    def _send(self, m: _Monitor, payload: bytes) -> None:
-        m.out += encode_frame(payload)
+    def _send(self, m: _Monitor, payload: bytes) -> bool:
+        """Queue and send one frame; False when it was skipped. A monitor that does not read
+        (FC Portugal's team process opens one and never reads) keeps its connection: while
+        its backlog is over max_outbuf it gets no frames, then a full one."""
+        if m.out and not self._flush(m):
+            return False
         if len(m.out) > self.max_outbuf:
-            self._drop(m, f"not reading ({len(m.out)} bytes queued)")
-            return
+            if not m.skipping:
+                _log.info("%s monitor %s is not reading (%d bytes queued): skipping frames",
+                          self.name, m.peer, len(m.out))
+                m.skipping = True
+            return False
+        m.skipping = False
+        m.out += encode_frame(payload)
+        self._flush(m)
+        return m.sock.fileno() in self._monitors
+
+    def _flush(self, m: _Monitor) -> bool:
         try:
             sent = m.sock.send(m.out)
             del m.out[:sent]
@@ -203,6 +217,8 @@ class MonitorServer:
             pass
         except OSError as exc:
             self._drop(m, f"send failed: {exc}")
+            return False
+        return True
 
     def _drop(self, m: _Monitor, reason: str, *, log: bool = True) -> None:
         self._monitors.pop(m.sock.fileno(), None)

@@ -197,12 +197,19 @@ class SingleModeServer:
     def run(self) -> None:
         """Cycle until stopped (signal, killsim, max_cycles)."""
         pacer = RealTimePacer() if self.config.realtime and not self.config.sync else None
+        idle: RealTimePacer | None = None
         self.calls.bind_to_current_thread()
         while not self.stop_event.is_set():
             if self.config.max_cycles is not None and self.stats.cycles >= self.config.max_cycles:
                 break
             if pacer is not None:
                 self._idle_until(pacer)
+            elif self.config.sync and not self._anyone_playing():
+                # sync mode with no agent: the clock runs in real time, not flat out
+                idle = idle or RealTimePacer()
+                self._idle_until(idle)
+            else:
+                idle = None
             self.cycle()
 
     # ------------------------------------------------------------------ one cycle
@@ -245,6 +252,10 @@ class SingleModeServer:
                 self._step_done.set()
                 self._step_done = None
         return True
+
+    def _anyone_playing(self) -> bool:
+        return (bool(self.ros_players) or bool(self.local_brains)
+                or any(server.agents() for server in self.agent_servers.values()))
 
     def _auto_kickoff(self) -> None:
         from soccer_referee.commands import KickOff
