@@ -76,10 +76,12 @@ def percept_from_rcsssmj(msg: bytes) -> Percept:
             p.torso_quaternion = tuple(float(v) for v in expr[2][1:])  # type: ignore[assignment]
         elif name == "pos":
             p.torso_position = tuple(float(v) for v in expr[2][1:])  # type: ignore[assignment]
-        elif name == "GYR":
-            p.gyro = tuple(float(v) for v in expr[2][1:])  # type: ignore[assignment]
+        elif name == "GYR":  # torso frame (x forward, y left) -> Percept's SimSpark body axes
+            x, y, z = (float(v) for v in expr[2][1:])
+            p.gyro = (-y, x, z)
         elif name == "ACC":
-            p.accel = tuple(float(v) for v in expr[2][1:])  # type: ignore[assignment]
+            x, y, z = (float(v) for v in expr[2][1:])
+            p.accel = (-y, x, z)
         elif name == "HJ":
             p.joint_names.append(expr[1][1].removeprefix("q_"))
             p.joint_angles.append(float(expr[2][1]))

@@ -106,7 +106,10 @@ class RcsssmjDialect:
     def encode_percept(self, p: Percept) -> bytes:
         g = p.game
         n = len(p.joint_names)
-        t = _trunc_all([p.time, g.game_time, *p.torso_quaternion, *p.torso_position, *p.gyro, *p.accel,
+        # GYR and ACC in the torso frame (x forward, y left, z up), as rcsssmj's MuJoCo sensors;
+        # Percept carries them in SimSpark's body axes (x right, y forward, z up).
+        (gx, gy, gz), (ax, ay, az) = p.gyro, p.accel
+        t = _trunc_all([p.time, g.game_time, *p.torso_quaternion, *p.torso_position, gy, -gx, gz, ay, -ax, az,
                         *p.joint_angles, *p.joint_velocities], _header_digits(n))
         out = [f"(time (now {t[0]}))", f"(GS (t {t[1]})(pm {g.play_mode})"]
         if g.team_left:
