@@ -22,9 +22,10 @@ from sim_bridge.percept import Percept
 
 _log = logging.getLogger("sim_bridge.agents")
 READ_CHUNK: Final = 65536
-# Sync mode: like rcssserver3d, an agent is not waited for in the first cycles after its TCP
-# connect (its robot is being made, its init handshake runs); meanwhile it never has more
-# than one unanswered perception, so it is in lock-step, not behind, when the wait starts.
+# Sync mode: an agent is waited for once its init was accepted and at least GRACE_CYCLES
+# have passed since its TCP connect (rcssserver3d counts its grace from the connect), so a
+# handshake answered without (syn) (FC Portugal's init) never stalls the match; until then
+# it never has more than one unanswered perception, so it starts in lock-step, not behind.
 GRACE_CYCLES: Final = 5
 
 
@@ -81,6 +82,7 @@ class _Connection:
     cycles: int = 0  # perception cycles of this connection (vision phase)
     connected_cycles: int = 0  # sync cycles since the connection was accepted
     answered: bool = True  # a frame arrived since the last perception
+    registered: bool = False  # its init was accepted: from now on sync mode waits for it
     last_data: float = field(default_factory=time.monotonic)
     writing: bool = False
 
@@ -148,7 +150,7 @@ class AgentServer:
         while True:
             waiting = [c for c in self._conns.values()
                        if not c.synced and not c.lagging and c.perceptions > 0
-                       and c.connected_cycles > GRACE_CYCLES]
+                       and c.registered and c.connected_cycles > GRACE_CYCLES]
             if not waiting:
                 break
             now = time.monotonic()
@@ -234,12 +236,18 @@ class AgentServer:
         conn = self._conns.get(agent_id)
         if conn is None:
             return
-        if (self.sync and not conn.answered and conn.connected_cycles <= GRACE_CYCLES
-                and conn.perceptions > 0):
+        if (self.sync and not conn.answered and conn.perceptions > 0
+                and (not conn.registered or conn.connected_cycles <= GRACE_CYCLES)):
             return  # in its grace cycles an agent gets a new perception only once it answered
         self.send_raw(conn.agent_id, self.dialect.encode_percept(percept))
         conn.perceptions += 1
         conn.answered = False
+
+    def mark_registered(self, agent_id: str) -> None:
+        """The agent's init was accepted: sync mode waits for its (syn) from now on."""
+        conn = self._conns.get(agent_id)
+        if conn is not None:
+            conn.registered = True
 
     def send_raw(self, agent_id: str, payload: bytes) -> None:
         conn = self._conns.get(agent_id)

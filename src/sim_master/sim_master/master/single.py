@@ -476,6 +476,9 @@ class SingleModeServer:
             return decision.error
         player.team, player.side, player.unum = team, decision.side, decision.unum
         player.announce = True
+        server = self.agent_servers.get(player.source)  # type: ignore[call-overload]
+        if server is not None:
+            server.mark_registered(player.agent_id)
         self._robot_of[(player.side, player.unum)] = player.robot_id
         self.engine.set_label(player.robot_id, team, player.unum)
         count = self._team_counts[player.side]
