@@ -21,7 +21,7 @@ ALL_BITS: Final = (1 << (ROBOT_BITS + 1)) - 1
 # solved with the contacts): a dof friction constraint of the joint's effort whose
 # reference acceleration the engine points at the commanded speed (engine._substep).
 # Its impedance: how much of the constraint-free motion leaks through (1 - d).
-MOTOR_SOLIMP: Final = "0.9999 0.9999 0.001 0.5 2"
+MOTOR_SOLIMP: Final = "0.99 0.99 0.001 0.5 2"
 PD_ARMATURE: Final = 0.005  # kg m^2, only while a SimSpark model's joint runs an agent's PD law
 
 
