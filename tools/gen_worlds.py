@@ -209,6 +209,8 @@ class Field:
     post_radius: float
     landmarks: dict[str, tuple[float, float, float]]
     lines: list[tuple[float, float, float, float]]
+    dialect_of: dict[str, str]  # landmark -> the dialect whose agents see it (both if absent)
+    air: tuple[float, float] | None = None  # density, viscosity (rcsssmj's world has air)
 
 
 def simspark_field() -> Field:
@@ -225,26 +227,47 @@ def simspark_field() -> Field:
     for i in range(10):  # centre circle as 10 chords
         a0, a1 = 2 * math.pi * i / 10, 2 * math.pi * (i + 1) / 10
         lines.append((r * math.cos(a0), r * math.sin(a0), r * math.cos(a1), r * math.sin(a1)))
-    return Field("simspark_field", L, W, gw, 0.6, gh, pd, pw, r, 0.042, 0.026, 0.02, marks, lines)
+    # rcsssmj agents on this field see its markers under rcsssmj's names: SimSpark's
+    # penalty area is rcsssmj's goalie area; there is no penalty mark nor large area here.
+    mj = rcsssmj_markers(hl, hw, gw, gh, r, (pd, pw), None, None)
+    dialect_of = {**{n: "simspark" for n in marks}, **{n: "rcsssmj" for n in mj}}
+    return Field("simspark_field", L, W, gw, 0.6, gh, pd, pw, r, 0.042, 0.026, 0.02, {**marks, **mj}, lines,
+                 dialect_of)
+
+
+def rcsssmj_markers(hl: float, hw: float, gw: float, gh: float, r: float, goalie_area: tuple[float, float],
+                    penalty_area: tuple[float, float] | None,
+                    spot: float | None) -> dict[str, tuple[float, float, float]]:
+    """rcsssmj's vision markers of a field: L/T/X junctions of the lines, the goal posts'
+    tops, the penalty marks (names as rcsssmj sends them)."""
+    m: dict[str, tuple[float, float, float]] = {
+        "l_luf": (-hl, hw, 0), "l_llf": (-hl, -hw, 0), "l_ruf": (hl, hw, 0), "l_rlf": (hl, -hw, 0),
+        "t_cuf": (0, hw, 0), "t_clf": (0, -hw, 0), "x_cuc": (0, r, 0), "x_clc": (0, -r, 0)}
+    if spot is not None:
+        m.update({"p_lpm": (-hl + spot, 0, 0), "p_rpm": (hl - spot, 0, 0)})
+    m.update({"g_lup": (-hl, gw / 2, gh), "g_llp": (-hl, -gw / 2, gh), "g_rup": (hl, gw / 2, gh),
+              "g_rlp": (hl, -gw / 2, gh)})
+    areas = [("ga", *goalie_area)] + ([("pa", *penalty_area)] if penalty_area else [])
+    for area, depth, width in areas:
+        for side, sx in (("l", -1), ("r", 1)):
+            m[f"l_{side}u{area}"] = (sx * (hl - depth), width / 2, 0)
+            m[f"l_{side}l{area}"] = (sx * (hl - depth), -width / 2, 0)
+            m[f"t_{side}u{area}"] = (sx * hl, width / 2, 0)
+            m[f"t_{side}l{area}"] = (sx * hl, -width / 2, 0)
+    return m
 
 
 def fifa_field() -> Field:
     L, W, gw, gd, gh = 105.0, 68.0, 7.32, 1.6, 2.44
     ga_d, ga_w, pa_d, pa_w, spot, r = 5.5, 18.32, 16.5, 40.32, 11.0, 9.15
     hl, hw = L / 2, W / 2
-    m: dict[str, tuple[float, float, float]] = {
-        "l_luf": (-hl, hw, 0), "l_llf": (-hl, -hw, 0), "l_ruf": (hl, hw, 0), "l_rlf": (hl, -hw, 0),
-        "t_cuf": (0, hw, 0), "t_clf": (0, -hw, 0), "x_cuc": (0, r, 0), "x_clc": (0, -r, 0),
-        "p_lpm": (-hl + spot, 0, 0), "p_rpm": (hl - spot, 0, 0),
-        "g_lup": (-hl, gw / 2, gh), "g_llp": (-hl, -gw / 2, gh), "g_rup": (hl, gw / 2, gh),
-        "g_rlp": (hl, -gw / 2, gh)}
-    for area, depth, width in (("ga", ga_d, ga_w), ("pa", pa_d, pa_w)):
-        for side, sx in (("l", -1), ("r", 1)):
-            m[f"l_{side}u{area}"] = (sx * (hl - depth), width / 2, 0)
-            m[f"l_{side}l{area}"] = (sx * (hl - depth), -width / 2, 0)
-            m[f"t_{side}u{area}"] = (sx * hl, width / 2, 0)
-            m[f"t_{side}l{area}"] = (sx * hl, -width / 2, 0)
-    return Field("fifa_field", L, W, gw, gd, gh, pa_d, pa_w, r, 0.11, 0.41, 0.05, m, [])
+    m = rcsssmj_markers(hl, hw, gw, gh, r, (ga_d, ga_w), (pa_d, pa_w), spot)
+    simspark = {"F1L": (-hl, hw, 0), "F2L": (-hl, -hw, 0), "F1R": (hl, hw, 0), "F2R": (hl, -hw, 0),
+                "G1L": (-hl, gw / 2, gh), "G2L": (-hl, -gw / 2, gh), "G1R": (hl, gw / 2, gh),
+                "G2R": (hl, -gw / 2, gh)}
+    dialect_of = {**{n: "rcsssmj" for n in m}, **{n: "simspark" for n in simspark}}
+    m = {**m, **simspark}
+    return Field("fifa_field", L, W, gw, gd, gh, pa_d, pa_w, r, 0.11, 0.41, 0.05, m, [], dialect_of, (1.2, 2e-5))
 
 
 def world_sdf(f: Field) -> str:
@@ -253,12 +276,14 @@ def world_sdf(f: Field) -> str:
            f'  <world name="{f.name}">',
            "    <physics type=\"mujoco\"><max_step_size>0.005</max_step_size></physics>",
            "    <gravity>0 0 -9.81</gravity>",
+           *([f'    <soccer:air density="{f.air[0]:g}" viscosity="{f.air[1]:g}"/>'] if f.air else []),
            f'    <soccer:field length="{f.length:g}" width="{f.width:g}" goal_width="{f.goal_width:g}" '
            f'goal_depth="{f.goal_depth:g}" goal_height="{f.goal_height:g}" penalty_depth="{f.penalty_depth:g}" '
            f'penalty_width="{f.penalty_width:g}" center_radius="{f.center_radius:g}" '
            f'ball_radius="{f.ball_radius:g}"/>']
     for name, (x, y, z) in f.landmarks.items():
-        out.append(f'    <soccer:landmark name="{name}" x="{x:g}" y="{y:g}" z="{z:g}"/>')
+        dialect = f' dialect="{f.dialect_of[name]}"' if name in f.dialect_of else ""
+        out.append(f'    <soccer:landmark name="{name}" x="{x:g}" y="{y:g}" z="{z:g}"{dialect}/>')
     for x1, y1, x2, y2 in f.lines:
         out.append(f'    <soccer:line x1="{x1:.4f}" y1="{y1:.4f}" x2="{x2:.4f}" y2="{y2:.4f}"/>')
     out += ['    <model name="ground"><static>true</static><link name="ground">',

@@ -26,7 +26,7 @@ from sim_master.master.loop_calls import LoopCalls
 from sim_master.master.pacing import RealTimePacer
 from sim_master.master.players import Player, PlayerTable, Source
 from sim_master.master.referee_world import EngineWorld
-from sim_master.master.spawn import init_slot, parking_spot
+from sim_master.master.spawn import init_slot, parking_spot, rcsssmj_spawn
 from soccer_referee.referee import Referee
 
 _log = logging.getLogger("soccersim")
@@ -450,6 +450,7 @@ class SingleModeServer:
         self._parked += 1
         player.robot_id = player.agent_id
         player.model = model
+        self.engine.set_vision_dialect(player.robot_id, "rcsssmj" if player.source == "rcsssmj" else "simspark")
         return None
 
     def _init_player(self, player: Player, command: InitPlayer) -> None:
@@ -483,7 +484,10 @@ class SingleModeServer:
         self.engine.set_label(player.robot_id, team, player.unum)
         count = self._team_counts[player.side]
         self._team_counts[player.side] = count + 1
-        x, y, yaw = init_slot(player.side, count, self.engine.field.length, self.engine.field.width)
+        if player.source == "rcsssmj":
+            x, y, yaw = rcsssmj_spawn(player.side, player.unum, self.engine.field.width)
+        else:
+            x, y, yaw = init_slot(player.side, count, self.engine.field.length, self.engine.field.width)
         self.engine.teleport_robot(player.robot_id, x, y, yaw)
         self.log.info("agent %s is %s #%d (%s) with %s", player.agent_id, team, player.unum,
                       player.side, player.model)

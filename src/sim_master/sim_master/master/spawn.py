@@ -7,6 +7,7 @@ from typing import Final
 
 SLOT_SPACING: Final = 1.2
 SLOT_MARGIN: Final = 0.8
+RCSSSMJ_FIELD_BORDER: Final = 3.0  # m, rcsssmj's field border: its robots spawn that far out
 
 
 def parking_spot(index: int, field_length: float, field_width: float) -> tuple[float, float, float]:
@@ -25,3 +26,10 @@ def init_slot(side: str, count: int, field_length: float, field_width: float) ->
     if side == "right":
         return -x, -y, 180.0
     return x, y, 0.0
+
+
+def rcsssmj_spawn(side: str, unum: int, field_width: float) -> tuple[float, float, float]:
+    """Where rcsssmj puts a joining robot: on the upper side line's border, x = 2 unum + 1
+    into its own half, facing -90 deg (towards the field)."""
+    x = -(2 * unum + 1) if side == "left" else 2 * unum + 1
+    return float(x), field_width / 2 + RCSSSMJ_FIELD_BORDER, -90.0

@@ -1,29 +1,33 @@
-"""Robot models from MuJoCo MJCF files (rcsssmj's T1 and K1), read at run time into the
-same ModelSpec the SDF loader makes, so the engine builds them like any other robot.
+"""Robot models from MuJoCo MJCF files (rcsssmj's T1, K1 and ant), read at run time.
 
 Nothing is copied into this project: the files are read from the installed `rcsssmj`
-package. What is read: the body tree (pos/quat), inertials, collision geoms (box, sphere,
-capsule, cylinder; meshes are visuals and are left out), hinge joints with their ranges and
-their default class's torque range, the rcsssmj names (actuator `<effector>_pos`, sensor
-`q_<perceptor>`, whose order is the perception order), `<part>-vismarker` sites (vision
-parts), the `camera` site (head camera) and the `torso` site's gyro (IMU). A mesh collision geom (K1's head and arms) becomes the box
-around its vertices, read from the STL: the nearest primitive, MuJoCo would use the hull."""
+package. The MuJoCo engine attaches such a file verbatim (every joint, contact and
+actuator parameter as rcsssmj has it, `ModelSpec.mjcf`); this module gives everything
+else what it needs to know about the robot, read through MuJoCo's own parser so that
+every MJCF feature the file uses (classes, degrees, fromto, inertia from geoms) counts:
+the body tree, inertials, collision shapes (a mesh becomes the box around its vertices,
+the nearest primitive for engines and pictures that draw primitives), hinge joints with
+their ranges, torque bounds and passive properties, the rcsssmj names (actuator
+`<effector>_pos`, sensor `q_<perceptor>`, whose order is the perception order),
+`<part>-vismarker` sites (vision parts), the `camera` site (head camera) and the IMU
+(the gyro's site)."""
 from __future__ import annotations
 
 import importlib.util
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import mujoco
 import numpy as np
 
 from sim_master.world.spec import Geometry, JointSpec, LinkSpec, ModelSpec, Shape
 from sim_master.world.transforms import Transform, quat_matrix
 
-RCSSSMJ_MODELS = ("T1", "K1")
+RCSSSMJ_MODELS = ("T1", "K1", "ant")
+_OBJ = mujoco.mjtObj
 
 
 class MjcfError(ValueError):
-    """The MJCF uses something this importer does not read."""
+    """The MJCF cannot be read or is not a robot rcsssmj's protocol can drive."""
 
 
 def rcsssmj_models() -> dict[str, Path]:
@@ -35,156 +39,127 @@ def rcsssmj_models() -> dict[str, Path]:
     return {name: robots / name / "robot.xml" for name in RCSSSMJ_MODELS if (robots / name / "robot.xml").exists()}
 
 
-def _floats(text: str | None, n: int, default: tuple[float, ...], where: str) -> tuple[float, ...]:
-    if text is None:
-        return default
-    values = tuple(float(v) for v in text.split())
-    if len(values) != n:
-        raise MjcfError(f"{where}: expected {n} numbers, got {text!r}")
-    return values
+def _name(model: mujoco.MjModel, kind: mujoco.mjtObj, index: int) -> str:
+    return mujoco.mj_id2name(model, kind, index) or ""
 
 
-def _local(el: ET.Element, where: str) -> Transform:
-    for unsupported in ("euler", "axisangle", "xyaxes", "zaxis", "fromto"):
-        if el.get(unsupported) is not None:
-            raise MjcfError(f"{where}: attribute {unsupported!r} is not supported (use pos/quat)")
-    pos = np.array(_floats(el.get("pos"), 3, (0.0, 0.0, 0.0), where))
-    quat = np.array(_floats(el.get("quat"), 4, (1.0, 0.0, 0.0, 0.0), where))
-    return Transform(pos, quat_matrix(quat / np.linalg.norm(quat)))
-
-
-def _class_attrs(root: ET.Element) -> dict[str, dict[str, str]]:
-    """Attributes of <joint>/<geom> per default class (one level of nesting is enough here);
-    the top default's under the class name "" and merged into every class."""
-    out: dict[str, dict[str, str]] = {}
-    for default in root.iter("default"):
-        name = default.get("class") or ""
-        for child in default:
-            if child.tag != "default":
-                out[f"{child.tag}:{name}"] = dict(child.attrib)
-    for key in list(out):
-        tag, name = key.split(":", 1)
-        if name:
-            out[key] = {**out.get(f"{tag}:", {}), **out[key]}
-    return out
+def _pose(pos: np.ndarray, quat: np.ndarray) -> Transform:
+    return Transform(np.array(pos, dtype=float), quat_matrix(np.asarray(quat, dtype=float)))
 
 
 def load_mjcf_robot(path: Path, name: str) -> ModelSpec:
+    """The ModelSpec of a robot MJCF whose first world body is the robot's root (free) body."""
     try:
-        root = ET.parse(path).getroot()
-    except (OSError, ET.ParseError) as exc:
+        model = mujoco.MjModel.from_xml_path(str(path))
+    except (ValueError, OSError) as exc:
         raise MjcfError(f"{path}: {exc}") from exc
-    compiler = root.find("compiler")
-    if compiler is not None and compiler.get("angle", "degree") != "radian":
-        raise MjcfError(f"{path}: only angle=\"radian\" is supported")
-    classes = _class_attrs(root)
-    meshdir = path.parent / (compiler.get("meshdir", "") if compiler is not None else "")
-    meshes = {m.get("name") or Path(m.get("file", "")).stem: (meshdir / m.get("file", ""),
-                                                              _floats(m.get("scale"), 3, (1.0, 1.0, 1.0), str(path)))
-              for m in root.iter("mesh") if m.get("file")}
-    effector_of = {a.get("joint", ""): (a.get("name") or "")[:-len("_pos")]
-                   for a in root.iter("position") if (a.get("name") or "").endswith("_pos")}
-    sensors = [s for s in root.iter("jointpos") if (s.get("name") or "").startswith("q_")]
-    perceptor_of = {s.get("joint", ""): (s.get("name") or "")[2:] for s in sensors}
-    torso = root.find("worldbody/body")
-    if torso is None:
+    if model.nbody < 2:
         raise MjcfError(f"{path}: no robot body in <worldbody>")
+    data = mujoco.MjData(model)
+    mujoco.mj_kinematics(model, data)
+    root = 1
+    root_pose = _pose(data.xpos[root], data.xquat[root])
+    to_model = root_pose.inverse()
     spec = ModelSpec(name=name)
-    spec.joint_order = tuple(perceptor_of[s.get("joint", "")] for s in sensors)
-    gyro_sites = {s.get("site") for s in root.iter("gyro")}
+    spec.mjcf = path
+    spec.spawn_height = float(model.body_pos[root][2])
 
-    def visit(body: ET.Element, parent: LinkSpec | None, parent_pose: Transform) -> None:
-        link_name = body.get("name") or f"body{len(spec.links)}"
-        where = f"{path.name} body {link_name!r}"
-        pose = Transform.identity() if parent is None else parent_pose @ _local(body, where)
-        link = LinkSpec(link_name, pose)
-        inertial = body.find("inertial")
-        if inertial is not None:
-            link.mass = float(inertial.get("mass", "0"))
-            link.inertia = _floats(inertial.get("diaginertia"), 3, (0.0, 0.0, 0.0), where)  # type: ignore[assignment]
-            if inertial.get("fullinertia") is not None:
-                raise MjcfError(f"{where}: fullinertia is not supported")
-            link.inertial_pose = _local(inertial, where)
-        for i, geom in enumerate(body.findall("geom")):
-            attrs = {**classes.get(f"geom:{geom.get('class') or ''}", {}), **geom.attrib}
-            if attrs.get("contype") == "0" and attrs.get("conaffinity") == "0":
-                continue  # visual only
-            pose_in_link = _local(geom, where)
-            if attrs.get("type") == "mesh":
-                mesh_file, scale = meshes[attrs.get("mesh", "")]
-                centre, geometry = _mesh_box(mesh_file, np.array(scale), where)
-                pose_in_link = pose_in_link @ Transform(centre, np.eye(3))
-            else:
-                geometry = _geometry(attrs, where)
-            link.collisions.append(Shape(attrs.get("name", f"{link_name}_c{i}"), pose_in_link, geometry))
-        for site in body.findall("site"):
-            site_name = site.get("name") or ""
-            if site_name.endswith("-vismarker"):
-                link.vision_part = site_name[:-len("-vismarker")]
-            elif site_name == "camera":
-                link.camera_fov = 2.0944  # 120 degrees, as the rcsssmj vision cone
-            if site_name in gyro_sites:
-                link.imu = True
+    effector_of: dict[int, str] = {}
+    for a in range(model.nu):
+        actuator = _name(model, _OBJ.mjOBJ_ACTUATOR, a)
+        if actuator.endswith("_pos") and model.actuator_trntype[a] == mujoco.mjtTrn.mjTRN_JOINT:
+            effector_of[int(model.actuator_trnid[a, 0])] = actuator[:-len("_pos")]
+    perceptor_of: dict[int, str] = {}
+    order: list[str] = []
+    imu_sites: set[int] = set()
+    for s in range(model.nsensor):
+        sensor = _name(model, _OBJ.mjOBJ_SENSOR, s)
+        if model.sensor_type[s] == mujoco.mjtSensor.mjSENS_JOINTPOS and sensor.startswith("q_"):
+            perceptor_of[int(model.sensor_objid[s])] = sensor[2:]
+            order.append(sensor[2:])
+        elif model.sensor_type[s] == mujoco.mjtSensor.mjSENS_GYRO:
+            imu_sites.add(int(model.sensor_objid[s]))
+    spec.joint_order = tuple(order)
+
+    links: dict[int, LinkSpec] = {}
+    for b in range(root, model.nbody):
+        pose = to_model @ _pose(data.xpos[b], data.xquat[b])
+        link = LinkSpec(_name(model, _OBJ.mjOBJ_BODY, b) or f"body{b}", pose)
+        link.mass = float(model.body_mass[b])
+        link.inertia = tuple(float(v) for v in model.body_inertia[b])  # type: ignore[assignment]
+        link.inertial_pose = _pose(model.body_ipos[b], model.body_iquat[b])
+        links[b] = link
         spec.links.append(link)
-        if parent is not None:
-            joints = body.findall("joint")
-            if len(joints) > 1:
-                raise MjcfError(f"{where}: more than one joint per body is not supported")
-            if joints:
-                j = joints[0]
-                attrs = {**classes.get(f"joint:{j.get('class') or ''}", {}), **j.attrib}
-                if attrs.get("type", "hinge") != "hinge":
-                    raise MjcfError(f"{where}: joint type {attrs.get('type')!r} is not supported")
-                mjcf_name = attrs.get("name", "")
-                lower, upper = _floats(attrs.get("range"), 2, (-1e9, 1e9), where)
-                effort = _floats(attrs.get("actuatorfrcrange"), 2, (0.0, 0.0), where)[1]
-                axis = pose.rot @ np.array(_floats(attrs.get("axis"), 3, (0.0, 0.0, 1.0), where))
-                spec.joints.append(JointSpec(
-                    perceptor_of.get(mjcf_name, mjcf_name), "revolute", parent.name, link_name,
-                    pose @ Transform(np.array(_floats(attrs.get("pos"), 3, (0.0, 0.0, 0.0), where)), np.eye(3)),
-                    tuple(axis), lower, upper, effort, 0.0, effector_of.get(mjcf_name, ""),  # type: ignore[arg-type]
-                    float(attrs.get("damping", "0")), float(attrs.get("armature", "0")),
-                    float(attrs.get("frictionloss", "0"))))
-            else:
-                spec.joints.append(JointSpec(f"{link_name}_fixed", "fixed", parent.name, link_name, pose))
-        for child in body.findall("body"):
-            visit(child, link, pose)
+    for g in range(model.ngeom):
+        b = int(model.geom_bodyid[g])
+        if b not in links or (model.geom_contype[g] == 0 and model.geom_conaffinity[g] == 0):
+            continue  # world geoms and visuals
+        shape = _shape(model, g)
+        if shape is not None:
+            links[b].collisions.append(shape)
+    for s in range(model.nsite):
+        b = int(model.site_bodyid[s])
+        if b not in links:
+            continue
+        site = _name(model, _OBJ.mjOBJ_SITE, s)
+        if site.endswith("-vismarker"):
+            links[b].vision_part = site[:-len("-vismarker")]
+        elif site == "camera":
+            links[b].camera_fov = 2.0944  # 120 degrees, the rcsssmj vision cone
+        if s in imu_sites:
+            links[b].imu = True
 
-    visit(torso, None, Transform.identity())
-    missing = [j for j in spec.joints if j.kind == "revolute" and not j.effector]
-    if missing:
-        raise MjcfError(f"{path}: no <position name=\"..._pos\"> actuator for joints {[j.name for j in missing]}")
+    for j in range(model.njnt):
+        b = int(model.jnt_bodyid[j])
+        kind = model.jnt_type[j]
+        if kind == mujoco.mjtJoint.mjJNT_FREE:
+            if b != root:
+                raise MjcfError(f"{path}: a free joint below the root body")
+            continue
+        if kind != mujoco.mjtJoint.mjJNT_HINGE:
+            raise MjcfError(f"{path}: joint {_name(model, _OBJ.mjOBJ_JOINT, j)!r} is not a hinge")
+        mjcf_name = _name(model, _OBJ.mjOBJ_JOINT, j)
+        effector = effector_of.get(j)
+        if effector is None:
+            raise MjcfError(f"{path}: no <position name=\"..._pos\"> actuator for joint {mjcf_name!r}")
+        child = links[b]
+        parent = links[int(model.body_parentid[b])]
+        lower, upper = (float(v) for v in model.jnt_range[j]) if model.jnt_limited[j] else (-1e9, 1e9)
+        effort = float(model.jnt_actfrcrange[j][1]) if model.jnt_actfrclimited[j] else 0.0
+        dof = int(model.jnt_dofadr[j])
+        name_ = perceptor_of.get(j, mjcf_name)
+        spec.mjcf_joints[name_] = mjcf_name
+        spec.joints.append(JointSpec(
+            name_, "revolute", parent.name, child.name,
+            child.pose @ Transform(np.array(model.jnt_pos[j], dtype=float), np.eye(3)),
+            tuple(float(v) for v in child.pose.rot @ model.jnt_axis[j]),  # type: ignore[arg-type]
+            lower, upper, effort, 0.0, effector,
+            float(model.dof_damping[dof]), float(model.dof_armature[dof]), float(model.dof_frictionloss[dof])))
+    for b, link in links.items():
+        if b != root and model.body_jntnum[b] == 0:
+            spec.joints.append(JointSpec(f"{link.name}_fixed", "fixed", links[int(model.body_parentid[b])].name,
+                                         link.name, link.pose))
     return spec
 
 
-def _geometry(attrs: dict[str, str], where: str) -> Geometry:
-    kind = attrs.get("type", "sphere")
-    size = tuple(float(v) for v in attrs.get("size", "").split())
-    if kind == "box" and len(size) == 3:
-        return Geometry("box", tuple(2 * s for s in size))  # MJCF half sizes -> full sizes
-    if kind == "sphere" and size:
-        return Geometry("sphere", (size[0],))
-    if kind in ("capsule", "cylinder") and len(size) == 2:
-        return Geometry(kind, (size[0], 2 * size[1]))  # radius, half length -> radius, length
-    raise MjcfError(f"{where}: collision geom {kind!r} with size {size} is not supported")
-
-
-def _mesh_box(stl: Path, scale: np.ndarray, where: str) -> tuple[np.ndarray, Geometry]:
-    """Centre and size of the axis-aligned box around an STL mesh's vertices."""
-    try:
-        data = stl.read_bytes()
-    except OSError as exc:
-        raise MjcfError(f"{where}: {exc}") from exc
-    count = int(np.frombuffer(data, dtype="<u4", count=1, offset=80)[0]) if len(data) >= 84 else -1
-    if count >= 0 and len(data) == 84 + 50 * count:  # binary STL
-        records = np.frombuffer(data, dtype=np.dtype([("n", "<f4", 3), ("v", "<f4", (3, 3)), ("a", "<u2")]),
-                                count=count, offset=84)
-        vertices = records["v"].reshape(-1, 3).astype(float)
-    else:  # ASCII STL
-        vertices = np.array([[float(x) for x in line.split()[1:4]] for line in data.decode(errors="replace").splitlines()
-                             if line.strip().startswith("vertex")])
-    if len(vertices) == 0:
-        raise MjcfError(f"{where}: mesh {stl.name} has no vertices")
-    vertices = vertices * scale
-    low, high = vertices.min(axis=0), vertices.max(axis=0)
-    return (low + high) / 2, Geometry("box", tuple(np.maximum(high - low, 1e-3)))
+def _shape(model: mujoco.MjModel, g: int) -> Shape | None:
+    kind, size = model.geom_type[g], model.geom_size[g]
+    name = _name(model, _OBJ.mjOBJ_GEOM, g) or f"geom{g}"
+    pose = _pose(model.geom_pos[g], model.geom_quat[g])
+    if kind == mujoco.mjtGeom.mjGEOM_BOX:
+        geometry = Geometry("box", tuple(2 * float(s) for s in size))  # half sizes -> sizes
+    elif kind == mujoco.mjtGeom.mjGEOM_SPHERE:
+        geometry = Geometry("sphere", (float(size[0]),))
+    elif kind in (mujoco.mjtGeom.mjGEOM_CAPSULE, mujoco.mjtGeom.mjGEOM_CYLINDER):
+        shape = "capsule" if kind == mujoco.mjtGeom.mjGEOM_CAPSULE else "cylinder"
+        geometry = Geometry(shape, (float(size[0]), 2 * float(size[1])))  # radius, half length -> length
+    elif kind == mujoco.mjtGeom.mjGEOM_MESH:
+        mesh = int(model.geom_dataid[g])
+        start, count = int(model.mesh_vertadr[mesh]), int(model.mesh_vertnum[mesh])
+        vertices = model.mesh_vert[start:start + count]  # in the geom's frame
+        low, high = vertices.min(axis=0), vertices.max(axis=0)
+        pose = pose @ Transform((low + high) / 2, np.eye(3))
+        geometry = Geometry("box", tuple(float(v) for v in np.maximum(high - low, 1e-3)))
+    else:
+        return None  # planes, ellipsoids, height fields: not robot parts here
+    return Shape(name, pose, geometry)

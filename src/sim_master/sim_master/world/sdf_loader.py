@@ -19,7 +19,8 @@ from sim_master.world.transforms import Transform
 SOCCER_NS: Final = "https://soccersim.invalid/sdf"
 _ALLOWED: Final[dict[str, set[str]]] = {
     "sdf": {"world", "model"},
-    "world": {"physics", "gravity", "model", "soccer:field", "soccer:landmark", "soccer:line"},
+    "world": {"physics", "gravity", "model", "soccer:field", "soccer:landmark", "soccer:line",
+              "soccer:air"},
     "physics": {"max_step_size", "real_time_factor"},
     "model": {"static", "pose", "link", "joint", "soccer:ball"},
     "link": {"pose", "inertial", "collision", "visual", "sensor", "soccer:vision_part", "soccer:frp"},
@@ -138,6 +139,12 @@ def load_world(name_or_path: str) -> WorldSpec:
     gravity = _find(world, "gravity")
     if gravity is not None:
         spec.gravity = tuple(float(v) for v in _text(gravity).split())  # type: ignore[assignment]
+    air = _find(world, "soccer:air")  # MuJoCo's fluid model: rcsssmj's world has air, SimSpark's none
+    if air is not None:
+        spec.air_density = float(air.get("density", "0"))
+        spec.air_viscosity = float(air.get("viscosity", "0"))
+        if not (0 <= spec.air_density < 1e3 and 0 <= spec.air_viscosity < 1):
+            raise SdfError(f"{path}: <soccer:air> density/viscosity out of range")
     field_el = _find(world, "soccer:field")
     if field_el is not None:
         f = FieldSpec()
@@ -148,6 +155,8 @@ def load_world(name_or_path: str) -> WorldSpec:
         f.landmarks = {lm.get("name", ""): (float(lm.get("x", 0)), float(lm.get("y", 0)),
                                             float(lm.get("z", 0)))
                        for lm in _findall(world, "soccer:landmark")}
+        f.landmark_dialects = {lm.get("name", ""): lm.get("dialect", "")
+                               for lm in _findall(world, "soccer:landmark") if lm.get("dialect")}
         f.lines = [(float(ln.get("x1", 0)), float(ln.get("y1", 0)), float(ln.get("x2", 0)),
                     float(ln.get("y2", 0))) for ln in _findall(world, "soccer:line")]
         spec.field = f

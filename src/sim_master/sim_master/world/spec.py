@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field as _field
+from pathlib import Path
 
 from sim_master.world.transforms import Transform
 
@@ -61,6 +62,9 @@ class ModelSpec:
     links: list[LinkSpec] = _field(default_factory=list)
     joints: list[JointSpec] = _field(default_factory=list)
     joint_order: tuple[str, ...] = ()  # perception order when the model defines one (MJCF sensors)
+    mjcf: Path | None = None  # an MJCF robot the MuJoCo engine attaches verbatim (rcsssmj's)
+    mjcf_joints: dict[str, str] = _field(default_factory=dict)  # joint name here -> name in the MJCF
+    spawn_height: float = 0.0  # the root body's height in the MJCF (rcsssmj drops robots from it)
 
     def link(self, name: str) -> LinkSpec:
         for link in self.links:
@@ -88,6 +92,9 @@ class FieldSpec:
     center_radius: float = 2.0
     ball_radius: float = 0.042
     landmarks: dict[str, tuple[float, float, float]] = _field(default_factory=dict)
+    # landmark -> the protocol dialect whose agents see it (simspark, rcsssmj); absent: all.
+    # A world names its landmarks once per dialect so each agent sees its reference's names.
+    landmark_dialects: dict[str, str] = _field(default_factory=dict)
     lines: list[tuple[float, float, float, float]] = _field(default_factory=list)
 
 
@@ -96,5 +103,7 @@ class WorldSpec:
     name: str
     timestep: float = 0.005
     gravity: tuple[float, float, float] = (0.0, 0.0, -9.81)
+    air_density: float = 0.0  # kg/m^3 (rcsssmj's world: 1.2)
+    air_viscosity: float = 0.0  # Pa s (rcsssmj's world: 2e-5)
     field: FieldSpec = _field(default_factory=FieldSpec)
     models: list[ModelSpec] = _field(default_factory=list)

@@ -24,12 +24,17 @@ T1_ORDER = ["hj1", "hj2", "laj1", "laj2", "laj3", "laj4", "raj1", "raj2", "raj3"
 
 def test_rcsssmj_models_are_found_and_read() -> None:
     models = rcsssmj_models()
-    assert set(models) == {"T1", "K1"}, "make setup installs rcsssmj"
+    assert set(models) == {"T1", "K1", "ant"}, "make setup installs rcsssmj"
     t1, k1 = load_mjcf_robot(models["T1"], "T1"), load_mjcf_robot(models["K1"], "K1")
+    ant = load_mjcf_robot(models["ant"], "ant")  # degrees, fromto, inertia from geoms: read by MuJoCo
+    assert len(ant.joint_order) == 8 and ant.mjcf == models["ant"]
+    assert all(j.lower < 0 or j.upper > 0 for j in ant.joints if j.kind == "revolute")
     assert list(t1.joint_order) == T1_ORDER and "tj1" not in k1.joint_order and len(k1.joint_order) == 22
     assert {link.vision_part for link in t1.links if link.vision_part} == {"head", "lfoot", "rfoot"}
     knee = next(j for j in t1.joints if j.name == "llj4")
     assert knee.effector == "lle4" and knee.effort == 60.0  # class jXXL: +-60 N m
+    assert (knee.damping, knee.armature, knee.frictionloss) == pytest.approx((0.01, 0.01, 0.1))
+    assert t1.spawn_height == pytest.approx(0.6735) and t1.mjcf_joints["llj4"] == "Left_Knee_Pitch"
     head = [link for link in k1.links if link.name == "Head_1"][0]
     assert head.collisions and head.collisions[0].geometry.shape == "box"  # a mesh, boxed
 

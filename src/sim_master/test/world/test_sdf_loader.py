@@ -15,7 +15,10 @@ def test_simspark_and_fifa_worlds() -> None:
     assert len(simspark.field.lines) == 5 + 6 + 10
     fifa = load_world("fifa_field")
     assert (fifa.field.length, fifa.field.width, fifa.field.goal_width) == (105.0, 68.0, 7.32)
-    assert len(fifa.field.landmarks) == 30
+    assert len(fifa.field.landmarks) == 30 + 8  # rcsssmj's markers and SimSpark's flags and posts
+    assert fifa.field.landmark_dialects["g_lup"] == "rcsssmj" and fifa.field.landmark_dialects["G1L"] == "simspark"
+    assert simspark.field.landmarks["g_lup"] == simspark.field.landmarks["G1L"] == (-15.0, 1.05, 0.8)
+    assert (simspark.air_density, fifa.air_density, fifa.air_viscosity) == (0.0, 1.2, 2e-5)
 
 
 def test_nao_joints_limits_and_masses() -> None:

@@ -47,6 +47,22 @@ def _to_sim(v: np.ndarray) -> tuple[float, float, float]:
     return (float(-v[1]), float(v[0]), float(v[2]))
 
 
+def _verbatim_spec(spec: ModelSpec) -> mujoco.MjSpec:
+    """A robot's MJCF as MuJoCo reads it, less its visual-only geoms and their meshes: they
+    carry no mass (density 0) and no contacts, and compiling the meshes would cost a
+    quarter of a second per robot at every join."""
+    assert spec.mjcf is not None
+    part = mujoco.MjSpec.from_file(str(spec.mjcf))
+    for geom in list(part.geoms):
+        if geom.contype == 0 and geom.conaffinity == 0 and geom.density == 0:
+            part.delete(geom)
+    used = {geom.meshname for geom in part.geoms}
+    for mesh in list(part.meshes):
+        if mesh.name not in used:
+            part.delete(mesh)
+    return part
+
+
 def _yaw_quat(yaw_deg: float) -> np.ndarray:
     h = math.radians(yaw_deg) / 2
     return np.array([math.cos(h), 0.0, 0.0, math.sin(h)])
@@ -73,6 +89,7 @@ class MujocoEngine:
         self._static_xml = static_world_mjcf(self.world)
         self._robots: dict[str, Robot] = {}
         self._models: dict[str, _ModelCache] = {}
+        self._verbatim: dict[str, mujoco.MjSpec] = {}  # model name -> its MJCF, ready to attach
         self._next_bit = 0
         self.time = 0.0
         self.cycle = 0
@@ -89,6 +106,8 @@ class MujocoEngine:
         self._vision_cycle = -1
         self._landmarks = {k: np.array(v, dtype=float) for k, v in self.field.landmarks.items()}
         self._landmark_points = np.array(list(self._landmarks.values()), dtype=float).reshape(-1, 3)
+        dialect_of = self.field.landmark_dialects
+        self._landmark_dialect = [dialect_of.get(name, "") for name in self._landmarks] + [""]  # + the ball
         self._seen_key: tuple[tuple[str, tuple[str, int] | None], ...] = ()
         self._seen_cache: tuple[list[str], list[tuple[str, int, str]], np.ndarray] | None = None
         self._groups: list[tuple[str, int, list[tuple[str, int]]]] = []
@@ -104,20 +123,27 @@ class MujocoEngine:
                 raise ValueError(f"unknown robot model {name!r} (available: nao, "
                                  f"{', '.join(available_models())})")
             spec = load_model(name)
+            if spec.mjcf is not None:
+                self._verbatim[name] = _verbatim_spec(spec)
             self._models[name] = _ModelCache(spec, self._standing_height(spec))
         return self._models[name]
 
     @staticmethod
     def _standing_height(spec: ModelSpec) -> float:
-        """Height of the root link above the ground when the robot stands with zero joints."""
-        body, _, _ = robot_mjcf(spec, "probe", 0, Transform.identity())
-        xml = (f'<mujoco><worldbody>{body}</worldbody></mujoco>')
-        model = mujoco.MjModel.from_xml_string(xml)
+        """Height of the root link above the ground when the robot stands with zero joints
+        (an MJCF robot: the height its file gives, where rcsssmj drops it)."""
+        if spec.mjcf is not None and spec.spawn_height > 0:
+            return spec.spawn_height
+        if spec.mjcf is not None:
+            model = _verbatim_spec(spec).compile()
+        else:
+            body, _, _ = robot_mjcf(spec, "probe", 0, Transform.identity())
+            model = mujoco.MjModel.from_xml_string(f"<mujoco><worldbody>{body}</worldbody></mujoco>")
         data = mujoco.MjData(model)
         mujoco.mj_kinematics(model, data)
         lowest = 0.0
         for g in range(model.ngeom):
-            if model.geom_contype[g] == 0:
+            if model.geom_contype[g] == 0 and model.geom_conaffinity[g] == 0:
                 continue
             z, rot, size = data.geom_xpos[g][2], data.geom_xmat[g].reshape(3, 3), model.geom_size[g]
             t = model.geom_type[g]
@@ -125,10 +151,13 @@ class MujocoEngine:
                 extent = float(np.abs(rot[2]) @ size)
             elif t == mujoco.mjtGeom.mjGEOM_SPHERE:
                 extent = float(size[0])
+            elif t == mujoco.mjtGeom.mjGEOM_MESH:
+                extent = float(model.geom_rbound[g])
             else:  # capsule / cylinder along the local z axis
                 extent = float(size[0] + abs(rot[2, 2]) * size[1])
             lowest = min(lowest, z - extent)
-        return -lowest + 0.002
+        root_z = float(data.xpos[1][2]) if spec.mjcf is not None else 0.0  # an SDF robot: its model frame
+        return root_z - lowest + 0.002
 
     def _build(self) -> None:
         """(Re)compile the model with the current robots; keep every entity's state."""
@@ -136,6 +165,8 @@ class MujocoEngine:
         old_data = getattr(self, "data", None)
         bodies, actuators, sensors = [], [], []
         for robot in self._robots.values():
+            if robot.verbatim:
+                continue
             x, y, yaw = robot.initial_pose
             pose = Transform(np.array([x, y, robot.standing_height]), rpy_matrix(0, 0, math.radians(yaw)))
             b, a, s = robot_mjcf(robot.spec, robot.robot_id, robot.bit_index, pose)
@@ -144,7 +175,19 @@ class MujocoEngine:
             sensors.append(s)
         xml = (self._static_xml.replace("<!--robots-->", "".join(bodies))
                .replace("<!--actuators-->", "".join(actuators)).replace("<!--sensors-->", "".join(sensors)))
-        self.model = mujoco.MjModel.from_xml_string(xml)
+        verbatim = [robot for robot in self._robots.values() if robot.verbatim]
+        if verbatim:  # rcsssmj's robots: their own MJCF attached into the world, as rcsssmj does
+            world = mujoco.MjSpec.from_string(xml)
+            for robot in verbatim:
+                x, y, yaw = robot.initial_pose
+                part = self._verbatim[robot.model_name].copy()
+                root = part.body(robot.spec.root_link().name)
+                root.pos = [x, y, robot.standing_height]
+                root.quat = list(_yaw_quat(yaw))
+                world.worldbody.add_frame().attach_body(root, f"{robot.robot_id}/", "")
+            self.model = world.compile()
+        else:
+            self.model = mujoco.MjModel.from_xml_string(xml)
         self.data = mujoco.MjData(self.model)
         self.model.opt.timestep = self.world.timestep
         self._ball_body = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_BODY, "ball")
@@ -172,6 +215,8 @@ class MujocoEngine:
         self._motor_speed = np.zeros(self.model.nv)  # their commanded speed this cycle (rad/s)
         self._motor_force = np.zeros(self.model.nv)  # their force in the last step (N m)
         self._inv_h = 1.0 / self.model.opt.timestep
+        self._has_verbatim = bool(verbatim)
+        self._sensordata = self.data.sensordata
         if old_model is not None and old_data is not None:
             self._copy_state(old_model, old_data)
         self.data.time = self.time
@@ -207,10 +252,22 @@ class MujocoEngine:
         cache = self._model_cache(model)
         robot = Robot.create(robot_id, MODEL_ALIASES.get(model, model), cache.spec, self._next_bit,
                              cache.standing_height, (x, y, yaw_deg))
-        robot.calibration = self.rng.uniform(-CALIBRATION, CALIBRATION, 3) if self.vision_noise else np.zeros(3)
+        robot.calibration = np.zeros(3)
+        self._set_vision_dialect(robot, robot.vision_dialect)
         self._next_bit += 1
         self._robots[robot_id] = robot
         self._dirty = True
+
+    def set_vision_dialect(self, robot_id: str, dialect: str) -> None:
+        """The protocol the robot's agent speaks decides what its vision shows: the
+        landmarks under that dialect's names, and SimSpark's noise and calibration error
+        for SimSpark agents only (rcsssmj's camera is ideal)."""
+        self._set_vision_dialect(self._robot(robot_id), dialect)
+
+    def _set_vision_dialect(self, robot: Robot, dialect: str) -> None:
+        robot.vision_dialect = dialect
+        noisy = self.vision_noise and dialect == "simspark"
+        robot.calibration = self.rng.uniform(-CALIBRATION, CALIBRATION, 3) if noisy else np.zeros(3)
 
     def remove_robot(self, robot_id: str) -> None:
         if self._robots.pop(robot_id, None) is None:
@@ -292,22 +349,34 @@ class MujocoEngine:
         if self._dirty or len(robot.act_ids) == 0:
             return
         pd = robot.mode == MODE_PD
-        self.model.actuator_biasprm[robot.act_ids, 1] = -np.where(pd, robot.kp, 0.0)
-        self.model.actuator_biasprm[robot.act_ids, 2] = -np.where(pd, robot.kd, 0.0)
-        self.model.dof_frictionloss[robot.dof_adr] = np.where(pd, robot.frictionloss, robot.effort)
+        kp, kd = np.where(pd, robot.kp, 0.0), np.where(pd, robot.kd, 0.0)
+        m = self.model
+        if robot.verbatim:  # rcsssmj's gains: position actuator kp, velocity actuator kd
+            m.actuator_gainprm[robot.act_pos, 0] = kp
+            m.actuator_biasprm[robot.act_pos, 1] = -kp
+            m.actuator_gainprm[robot.act_vel, 0] = kd
+            m.actuator_biasprm[robot.act_vel, 2] = -kd
+        else:
+            m.actuator_biasprm[robot.act_ids, 1] = -kp
+            m.actuator_biasprm[robot.act_ids, 2] = -kd
+            # A velocity motor needs no armature (the constraint is implicit); an agent's stiff
+            # PD law on links of a few grams does, as on the references' models.
+            m.dof_armature[robot.dof_adr] = np.where(pd, np.maximum(robot.armature, PD_ARMATURE), robot.armature)
+        m.dof_frictionloss[robot.dof_adr] = np.where(pd, robot.frictionloss, robot.effort)
         self._motor_dofs[robot.dof_adr] = ~pd
-        # A velocity motor needs no armature (the constraint is implicit); an agent's stiff
-        # PD law on links of a few grams does, as on the references' models.
-        self.model.dof_armature[robot.dof_adr] = np.where(pd, np.maximum(robot.armature, PD_ARMATURE),
-                                                          robot.armature)
         self._write_ctrl(robot)
 
     def _write_ctrl(self, robot: Robot) -> None:
         if self._dirty or len(robot.act_ids) == 0:
             return
         pd = robot.mode == MODE_PD
-        self.data.ctrl[robot.act_ids] = np.where(
-            pd, robot.kp * robot.q_target + robot.kd * robot.dq_target + robot.tau, 0.0)
+        if robot.verbatim:
+            self.data.ctrl[robot.act_ids] = np.where(pd, robot.tau, 0.0)
+            self.data.ctrl[robot.act_pos] = robot.q_target
+            self.data.ctrl[robot.act_vel] = robot.dq_target
+        else:
+            self.data.ctrl[robot.act_ids] = np.where(
+                pd, robot.kp * robot.q_target + robot.kd * robot.dq_target + robot.tau, 0.0)
         if pd.all():
             return
         # Velocity motors: the speed that stops each joint exactly at its range this cycle.
@@ -332,6 +401,8 @@ class MujocoEngine:
         root = robot.root_qpos
         # rcssserver3d beams the torso to AgentRadius (0.4 m) and lets the Nao drop onto its feet
         z = max(robot.standing_height, SIMSPARK_BEAM_HEIGHT) if robot.acc_lag else robot.standing_height
+        if robot.verbatim:  # rcsssmj drops a beamed robot with every joint at zero
+            self.data.qpos[robot.qpos_adr] = 0.0
         self.data.qpos[root:root + 3] = (x, y, z)
         self.data.qpos[root + 3:root + 7] = _yaw_quat(yaw_deg)
         self.data.qvel[robot.root_dof:robot.root_dof + 6] = 0.0
@@ -395,7 +466,10 @@ class MujocoEngine:
         for _ in range(self.substeps):
             self._substep()
             self._record_contacts()
+        self._sensordata = self.data.sensordata  # as mj_step left it: what rcsssmj's robots read
         if self._motor_dofs.any():  # mj_step2 leaves the body accelerations that ACC needs stale
+            if self._has_verbatim:
+                self._sensordata = self.data.sensordata.copy()
             mujoco.mj_rnePostConstraint(self.model, self.data)
             mujoco.mj_sensorAcc(self.model, self.data)
         self.cycle += 1
@@ -463,16 +537,29 @@ class MujocoEngine:
         robot = self._robot(robot_id)
         d = self.data
         gyro = acc = (0.0, 0.0, 0.0)
-        if robot.gyro_adr >= 0:
+        if robot.verbatim:  # rcsssmj reads its sensors, computed before the cycle's last substep
+            sd = self._sensordata
+            if robot.gyro_adr >= 0:
+                gyro = _to_sim(np.degrees(sd[robot.gyro_adr:robot.gyro_adr + 3]))
+            if robot.acc_adr >= 0:
+                acc = _to_sim(sd[robot.acc_adr:robot.acc_adr + 3])
+        elif robot.gyro_adr >= 0:
             if robot.imu_on_root:  # the torso's angular velocity after the step (sensordata is a substep old)
                 gyro = _to_sim(np.degrees(d.qvel[robot.root_dof + 3:robot.root_dof + 6]))
             else:
                 gyro = _to_sim(np.degrees(d.sensordata[robot.gyro_adr:robot.gyro_adr + 3]))
             acc = _to_sim(robot.acc_prev if robot.acc_lag and robot.acc_prev is not None
                           else d.sensordata[robot.acc_adr:robot.acc_adr + 3])
-        q = d.qpos[robot.qpos_adr]
-        v = d.qvel[robot.dof_adr]
+        if robot.verbatim:
+            q = self._sensordata[robot.q_sensor_adr]
+            v = self._sensordata[robot.dq_sensor_adr]
+        else:
+            q = d.qpos[robot.qpos_adr]
+            v = d.qvel[robot.dof_adr]
         root = d.qpos[robot.root_qpos:robot.root_qpos + 7]
+        if robot.verbatim and robot.pos_adr >= 0 and robot.quat_adr >= 0:
+            sd = self._sensordata
+            root = np.concatenate((sd[robot.pos_adr:robot.pos_adr + 3], sd[robot.quat_adr:robot.quat_adr + 4]))
         return Percept(
             time=self.time, game=_default_game(), gyro=gyro, accel=acc,
             joint_names=robot.joint_names, joint_angles=np.degrees(q).tolist(),
@@ -539,6 +626,8 @@ class MujocoEngine:
         return self._readings
 
     def _camera(self, robot: Robot) -> tuple[np.ndarray, np.ndarray]:
+        if robot.camera_site >= 0:  # rcsssmj: the model's camera site
+            return self.data.site_xpos[robot.camera_site], self.data.site_xmat[robot.camera_site].reshape(3, 3)
         body = robot.head_body if robot.head_body >= 0 else robot.root_body
         return self.data.xpos[body], self.data.xmat[body].reshape(3, 3)
 
@@ -610,8 +699,12 @@ class MujocoEngine:
         local = np.einsum("rpi,rij->rpj", pts[None] - cam_pos[:, None], cam_rot) + calib[:, None]
         polar = self._polar(local)
         visible = self._visible(polar)
-        polar = self._noisy(polar).tolist()
+        noisy = np.array([rb.vision_dialect == "simspark" for rb, _ in robots])
+        if noisy.any():
+            polar[noisy] = self._noisy(polar[noisy])
+        polar = polar.tolist()
         n_marks = len(names)
+        shown = {d: [not own or own == d for own in self._landmark_dialect] for d in ("simspark", "rcsssmj")}
         with_lines = [i for i, (_, lines) in enumerate(robots) if lines]
         lines_of = self._seen_lines_batch(cam_pos[with_lines], cam_rot[with_lines], calib[with_lines]) \
             if with_lines else []
@@ -622,7 +715,8 @@ class MujocoEngine:
         out: list[Vision] = []
         for r, seen in enumerate(visible.tolist()):
             row = polar[r]
-            objects = {names[i]: _polar_of(Polar, row[i]) for i in range(n_marks) if seen[i]}
+            mine = shown.get(robots[r][0].vision_dialect) or shown["simspark"]
+            objects = {names[i]: _polar_of(Polar, row[i]) for i in range(n_marks) if seen[i] and mine[i]}
             players = []
             for team, unum, parts in groups:  # each robot's parts are contiguous rows
                 found = {part: _polar_of(Polar, row[k]) for part, k in parts if seen[k]}

@@ -57,7 +57,9 @@ def _inertial(link: LinkSpec) -> str:
 
 
 def static_world_mjcf(world: WorldSpec) -> str:
-    """Ground, goals and ball of a world (robots are added separately)."""
+    """Ground, goals and ball of a world (robots are added separately). The options are
+    rcsssmj's (MuJoCo's defaults: Euler, Newton, 100 iterations) so that its robots move
+    here exactly as there; the air is the world's."""
     parts: list[str] = []
     for model in world.models:
         if model.is_ball:
@@ -78,10 +80,9 @@ def static_world_mjcf(world: WorldSpec) -> str:
     gx, gy, gz = world.gravity
     return f"""<mujoco model={quoteattr(world.name)}>
   <compiler angle="radian" autolimits="true"/>
-  <option timestep="{world.timestep:g}" gravity="{gx:g} {gy:g} {gz:g}" integrator="implicitfast"
-          cone="pyramidal" solver="Newton" iterations="30" ls_iterations="50">
-    <flag warmstart="enable" island="disable"/>
-  </option>
+  <option timestep="{world.timestep:g}" gravity="{gx:g} {gy:g} {gz:g}" integrator="Euler"
+          cone="pyramidal" solver="Newton" iterations="100" ls_iterations="50"
+          density="{world.air_density:g}" viscosity="{world.air_viscosity:g}"/>
   <size memory="64M"/>
   <default><geom friction="1 0.005 0.0001" solref="0.01 1"/></default>
   <worldbody>

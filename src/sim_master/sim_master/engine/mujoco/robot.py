@@ -77,6 +77,18 @@ class Robot:
     acc_prev: np.ndarray | None = None
     vel_prev: np.ndarray | None = None  # root linear velocity (world) one cycle ago
     imu_on_root: bool = False  # the IMU sits at the root body's origin, axes aligned
+    # An MJCF robot attached verbatim (rcsssmj's): its own three actuators per joint
+    # (`_tau` in act_ids, `_pos`, `_vel`) and its own sensors, read as rcsssmj reads them.
+    verbatim: bool = False
+    act_pos: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    act_vel: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    q_sensor_adr: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    dq_sensor_adr: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    quat_adr: int = -1
+    pos_adr: int = -1
+    camera_site: int = -1
+    vision_dialect: str = "simspark"  # whose landmark names (and noise) this robot's vision has
+    gains_read: bool = False  # the model's own gains copied into kp/kd (first bind)
 
     @staticmethod
     def create(robot_id: str, model_name: str, spec: ModelSpec, bit_index: int,
@@ -99,6 +111,8 @@ class Robot:
         rcsssmj_model = bool(spec.joint_order)
         robot.mode = np.full(n, MODE_PD if rcsssmj_model else MODE_VELOCITY, dtype=np.int8)
         robot.acc_lag = not rcsssmj_model
+        robot.verbatim = spec.mjcf is not None
+        robot.vision_dialect = "rcsssmj" if rcsssmj_model else "simspark"
         robot.armature = np.array([j.armature for j in joints])
         robot.frictionloss = np.array([j.frictionloss for j in joints])
         robot.effort = np.array([j.effort or 10.0 for j in joints])
@@ -117,11 +131,27 @@ class Robot:
     def bind(self, model: mujoco.MjModel) -> None:
         """Look up this robot's indices in a (re)built model."""
         rid = self.robot_id
-        jids = [mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, f"{rid}/{n}") for n in self.joint_names]
-        self.qpos_adr = np.array([model.jnt_qposadr[j] for j in jids], dtype=np.int64)
-        self.dof_adr = np.array([model.jnt_dofadr[j] for j in jids], dtype=np.int64)
-        self.act_ids = np.array([mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_ACTUATOR, f"{rid}/{e}")
-                                 for e in self.effector_names], dtype=np.int64)
+        obj = mujoco.mjtObj
+
+        def ids(kind: mujoco.mjtObj, names: list[str]) -> np.ndarray:
+            return np.array([mujoco.mj_name2id(model, kind, f"{rid}/{n}") for n in names], dtype=np.int64)
+
+        jids = ids(obj.mjOBJ_JOINT, [self.spec.mjcf_joints.get(n, n) for n in self.joint_names])
+        self.qpos_adr = model.jnt_qposadr[jids].astype(np.int64)
+        self.dof_adr = model.jnt_dofadr[jids].astype(np.int64)
+        if self.verbatim:
+            self.act_ids = ids(obj.mjOBJ_ACTUATOR, [f"{e}_tau" for e in self.effector_names])
+            self.act_pos = ids(obj.mjOBJ_ACTUATOR, [f"{e}_pos" for e in self.effector_names])
+            self.act_vel = ids(obj.mjOBJ_ACTUATOR, [f"{e}_vel" for e in self.effector_names])
+            if not self.gains_read:  # the model's own gains until the agent sends its own
+                self.kp = model.actuator_gainprm[self.act_pos, 0].copy()
+                self.kd = model.actuator_gainprm[self.act_vel, 0].copy()
+                self.gains_read = True
+            self.q_sensor_adr = model.sensor_adr[ids(obj.mjOBJ_SENSOR, [f"q_{n}" for n in self.joint_names])]
+            self.dq_sensor_adr = model.sensor_adr[ids(obj.mjOBJ_SENSOR, [f"dq_{n}" for n in self.joint_names])]
+            self.camera_site = mujoco.mj_name2id(model, obj.mjOBJ_SITE, f"{rid}/camera")
+        else:
+            self.act_ids = ids(obj.mjOBJ_ACTUATOR, self.effector_names)
         root = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, f"{rid}/root")
         self.root_qpos, self.root_dof = int(model.jnt_qposadr[root]), int(model.jnt_dofadr[root])
         self.root_body = int(model.jnt_bodyid[root])
@@ -140,10 +170,14 @@ class Robot:
             if link.frp:
                 geoms = np.array([g for g in range(model.ngeom) if model.geom_bodyid[g] == bid], dtype=np.int64)
                 self.frp_geoms[link.frp] = (bid, geoms)
-        gyro = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SENSOR, f"{rid}/gyro")
-        acc = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SENSOR, f"{rid}/acc")
-        self.gyro_adr = int(model.sensor_adr[gyro]) if gyro >= 0 else -1
-        self.acc_adr = int(model.sensor_adr[acc]) if acc >= 0 else -1
+        self.gyro_adr = self.acc_adr = self.quat_adr = self.pos_adr = -1
+        kinds = {mujoco.mjtSensor.mjSENS_GYRO: "gyro_adr", mujoco.mjtSensor.mjSENS_ACCELEROMETER: "acc_adr",
+                 mujoco.mjtSensor.mjSENS_FRAMEQUAT: "quat_adr", mujoco.mjtSensor.mjSENS_FRAMEPOS: "pos_adr"}
+        sites = set(np.flatnonzero(np.isin(model.site_bodyid, self.body_ids)).tolist())
+        for s in range(model.nsensor):  # the first of each kind on one of this robot's sites
+            attr = kinds.get(model.sensor_type[s])
+            if attr and int(model.sensor_objid[s]) in sites and getattr(self, attr) < 0:
+                setattr(self, attr, int(model.sensor_adr[s]))
         self.acc_prev = None
         self.vel_prev = None
         root_link = self.spec.root_link()
