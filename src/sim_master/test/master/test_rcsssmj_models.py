@@ -58,3 +58,23 @@ def test_t1_agent_joins_perceives_its_joints_and_moves_its_head(caplog: pytest.L
         agent.act()
         agent.act()
     assert "'R2D2'" in caplog.text and "T1" in caplog.text and "K1" in caplog.text and "nao" in caplog.text
+
+
+def test_every_rcsssmj_model_joins_one_world_and_moves() -> None:
+    """T1, K1 and ant (unnamed bodies, degrees, fromto) side by side: attached verbatim,
+    each robot owns its bodies, and a torque command (the file's motor, gear 150) swings
+    the ant's hips to their 30 deg limit."""
+    from sim_master.engine.mujoco.engine import MujocoEngine
+
+    engine = MujocoEngine("fifa_field", vision_noise=False)
+    for i, model in enumerate(("T1", "K1", "ant")):
+        engine.add_robot(model, model, 3.0 * i, 25.0, -90.0)
+    engine.step()
+    owners = {rid: set(engine._robot(rid).body_ids.tolist()) for rid in ("T1", "K1", "ant")}
+    assert len(owners["ant"]) == 13 and not owners["T1"] & owners["ant"]
+    hips = [n for n in engine.effector_names("ant") if n.endswith("e1")]
+    for _ in range(25):
+        engine.set_joint_pd("ant", {n: (0.0, 0.0, 0.0, 0.0, 0.2) for n in hips})
+        engine.step()
+    angles = dict(zip(engine.joint_names("ant"), engine.percept("ant", vision=False).joint_angles))
+    assert all(angles[n.replace("e", "j")] > 20.0 for n in hips)

@@ -117,7 +117,7 @@ class Robot:
         robot.frictionloss = np.array([j.frictionloss for j in joints])
         robot.effort = np.array([j.effort or 10.0 for j in joints])
         robot.v_cmd = np.zeros(n)
-        robot.q_target = np.clip(np.zeros(n), robot.lower, robot.upper)
+        robot.q_target = np.zeros(n) if rcsssmj_model else np.clip(np.zeros(n), robot.lower, robot.upper)
         robot.kp = np.zeros(n)
         robot.kd = np.zeros(n)
         robot.dq_target = np.zeros(n)
@@ -155,9 +155,7 @@ class Robot:
         root = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, f"{rid}/root")
         self.root_qpos, self.root_dof = int(model.jnt_qposadr[root]), int(model.jnt_dofadr[root])
         self.root_body = int(model.jnt_bodyid[root])
-        bodies = [b for b in range(model.nbody)
-                  if mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_BODY, b).startswith(f"{rid}/")]
-        self.body_ids = np.array(bodies, dtype=np.int64)
+        self.body_ids = np.flatnonzero(model.body_rootid == self.root_body).astype(np.int64)  # named or not
         self.part_bodies = {}
         self.frp_geoms = {}
         self.head_body = -1
