@@ -211,6 +211,12 @@ class Field:
     lines: list[tuple[float, float, float, float]]
     dialect_of: dict[str, str]  # landmark -> the dialect whose agents see it (both if absent)
     air: tuple[float, float] | None = None  # density, viscosity (rcsssmj's world has air)
+    ball_contact: str = ""  # <soccer:ball> attributes: the ball's contact, where not ours
+    ball_inertia: float = 2 / 3  # I = k m r^2: a hollow ball (rcsssmj's is solid, 2/5, from its geom)
+
+
+# rcsssmj's ball: friction 0.4 (sliding) 0.01 0.01, a direct spring-damper contact.
+RCSSSMJ_BALL = 'friction="0.4 0.01 0.01" solref="-5000 -20"'
 
 
 def simspark_field() -> Field:
@@ -257,17 +263,28 @@ def rcsssmj_markers(hl: float, hw: float, gw: float, gh: float, r: float, goalie
     return m
 
 
-def fifa_field() -> Field:
-    L, W, gw, gd, gh = 105.0, 68.0, 7.32, 1.6, 2.44
-    ga_d, ga_w, pa_d, pa_w, spot, r = 5.5, 18.32, 16.5, 40.32, 11.0, 9.15
+def rcsssmj_field(name: str, L: float, W: float, gw: float, gd: float, gh: float, goalie: tuple[float, float],
+                  penalty: tuple[float, float], spot: float, r: float) -> Field:
+    """A field of rcsssmj's (its figures, markers, ball and air), with SimSpark's flags and
+    posts too so that SimSpark agents can play on it."""
     hl, hw = L / 2, W / 2
-    m = rcsssmj_markers(hl, hw, gw, gh, r, (ga_d, ga_w), (pa_d, pa_w), spot)
+    m = rcsssmj_markers(hl, hw, gw, gh, r, goalie, penalty, spot)
     simspark = {"F1L": (-hl, hw, 0), "F2L": (-hl, -hw, 0), "F1R": (hl, hw, 0), "F2R": (hl, -hw, 0),
                 "G1L": (-hl, gw / 2, gh), "G2L": (-hl, -gw / 2, gh), "G1R": (hl, gw / 2, gh),
                 "G2R": (hl, -gw / 2, gh)}
     dialect_of = {**{n: "rcsssmj" for n in m}, **{n: "simspark" for n in simspark}}
-    m = {**m, **simspark}
-    return Field("fifa_field", L, W, gw, gd, gh, pa_d, pa_w, r, 0.11, 0.41, 0.05, m, [], dialect_of, (1.2, 2e-5))
+    return Field(name, L, W, gw, gd, gh, penalty[0], penalty[1], r, 0.11, 0.41, 0.05, {**m, **simspark}, [],
+                 dialect_of, (1.2, 2e-5), RCSSSMJ_BALL, 2 / 5)
+
+
+def fifa_field() -> Field:
+    """rcsssmj's FIFA field (105 x 68)."""
+    return rcsssmj_field("fifa_field", 105.0, 68.0, 7.32, 1.6, 2.44, (5.5, 18.32), (16.5, 40.32), 11.0, 9.15)
+
+
+def fifa7vs7_field() -> Field:
+    """rcsssmj's default field (its SSIM rule book's FIFA 7 vs 7 field, 55 x 36)."""
+    return rcsssmj_field("fifa7vs7_field", 55.0, 36.0, 3.66, 1.0, 1.83, (4.0, 7.3), (9.0, 16.5), 7.32, 5.5)
 
 
 def world_sdf(f: Field) -> str:
@@ -308,8 +325,9 @@ def world_sdf(f: Field) -> str:
                        f"<geometry><box><size>{fmt(size)}</size></box></geometry></collision>")
         out.append("    </link></model>")
     r, m = f.ball_radius, f.ball_mass
-    i = 2 / 3 * m * r * r
-    out += ['    <model name="ball"><soccer:ball/>',
+    i = f.ball_inertia * m * r * r
+    contact = f" {f.ball_contact}" if f.ball_contact else ""
+    out += [f'    <model name="ball"><soccer:ball{contact}/>',
             f'      <pose>0 0 {r:g} 0 0 0</pose><link name="ball">',
             f"        <inertial><mass>{m:g}</mass><inertia><ixx>{i:.6g}</ixx><iyy>{i:.6g}</iyy>"
             f"<izz>{i:.6g}</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>",
@@ -345,7 +363,7 @@ def main() -> None:
     for t in range(5):
         (models / f"nao{t}.sdf").write_text(model_sdf(f"nao{t}", nao_links(t)))
     (models / "pusher.sdf").write_text(pusher_sdf())
-    for field in (simspark_field(), fifa_field()):
+    for field in (simspark_field(), fifa_field(), fifa7vs7_field()):
         (ROOT / f"{field.name}.sdf").write_text(world_sdf(field))
     (ROOT / "swarm_example.json").write_text(swarm_config())
     print(f"wrote {ROOT}")

@@ -5,6 +5,8 @@ with an error naming the element and the file: a world that half-loads would sim
 something the user did not write."""
 from __future__ import annotations
 
+import math
+
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -161,7 +163,24 @@ def load_world(name_or_path: str) -> WorldSpec:
                     float(ln.get("y2", 0))) for ln in _findall(world, "soccer:line")]
         spec.field = f
     spec.models = [_model(m, str(path)) for m in _findall(world, "model")]
+    for model_el in _findall(world, "model"):
+        ball = _find(model_el, "soccer:ball")
+        if ball is not None:
+            spec.ball_friction = _numbers(ball.get("friction"), 3, spec.ball_friction, path)  # type: ignore[assignment]
+            spec.ball_solref = _numbers(ball.get("solref"), 2, spec.ball_solref, path)  # type: ignore[assignment]
     return spec
+
+
+def _numbers(text: str | None, n: int, default: tuple[float, ...], path: Path) -> tuple[float, ...]:
+    if text is None:
+        return default
+    try:
+        values = tuple(float(v) for v in text.split())
+    except ValueError:
+        values = ()
+    if len(values) != n or not all(math.isfinite(v) and abs(v) < 1e6 for v in values):
+        raise SdfError(f"{path}: <soccer:ball> needs {n} finite numbers, got {text!r}")
+    return values
 
 
 def load_model(name_or_path: str) -> ModelSpec:

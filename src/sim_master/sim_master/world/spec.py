@@ -105,5 +105,7 @@ class WorldSpec:
     gravity: tuple[float, float, float] = (0.0, 0.0, -9.81)
     air_density: float = 0.0  # kg/m^3 (rcsssmj's world: 1.2)
     air_viscosity: float = 0.0  # Pa s (rcsssmj's world: 2e-5)
+    ball_friction: tuple[float, float, float] = (0.8, 0.02, 0.0005)  # sliding, torsional, rolling
+    ball_solref: tuple[float, float] = (0.005, 1.0)  # MuJoCo solref (negative: stiffness, damping)
     field: FieldSpec = _field(default_factory=FieldSpec)
     models: list[ModelSpec] = _field(default_factory=list)

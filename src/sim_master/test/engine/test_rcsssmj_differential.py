@@ -72,7 +72,7 @@ def test_t1_matches_rcsssmj_cycle_by_cycle(script: Callable[[list[str]], Callabl
     prefix = agent.agent_id.prefix
     x, y, z = (float(v) for v in ref.mj_data.body(agent.root_body_name).xpos)
 
-    ours = MujocoEngine("fifa_field", vision_noise=False)  # rcsssmj's field and air
+    ours = MujocoEngine("fifa7vs7_field", vision_noise=False)  # rcsssmj's default field, ball and air
     ours.add_robot("t1", "T1", x, y, -90.0)  # rcsssmj spawns on the side line facing -90 deg
     assert ours.robot_pose("t1")[0][2] == pytest.approx(z)
     command = script(ours.effector_names("t1"))
@@ -106,3 +106,27 @@ def test_t1_matches_rcsssmj_cycle_by_cycle(script: Callable[[list[str]], Callabl
     limits = {"joint deg": 1e-3, "joint deg/s": 1e-2, "gyro deg/s": 1e-3, "acc m/s2": 1e-3, "pos m": 1e-5, "quat": 1e-5}
     assert all(worst[k] <= limits[k] for k in limits), worst
     assert lowest < 0.45  # the scripts are not balance controllers: both robots went down the same way
+
+
+def test_ball_rolls_as_on_rcsssmj() -> None:
+    """rcsssmj's own world (as its SoccerSimulation builds it, stepped without its referee)
+    and our fifa7vs7_field: a ball thrown onto the field bounces and rolls the same 3 s."""
+    import mujoco
+
+    rules = create_soccer_rule_book(SoccerRuleBooks.SSIM.value)
+    ref = SoccerSimulation(field=create_soccer_field(rules.default_field_version.value), rules=rules)
+    assert ref.init()
+    model, data = ref.mj_model, ref.mj_data
+    joint = model.joint("ball-root")
+    qa, va = int(joint.qposadr[0]), int(joint.dofadr[0])
+    data.qpos[qa:qa + 7] = (2.0, 1.0, 0.3, 1.0, 0.0, 0.0, 0.0)
+    data.qvel[va:va + 6] = (3.0, 1.0, 0.0, 0.0, 0.0, 0.0)
+    ours = MujocoEngine("fifa7vs7_field", vision_noise=False)
+    ours.set_ball((2.0, 1.0, 0.3), (3.0, 1.0, 0.0))
+    worst = 0.0
+    for _ in range(150):
+        mujoco.mj_step(model, data, 4)
+        ours.step()
+        worst = max(worst, float(np.abs(data.qpos[qa:qa + 3] - ours.ball_position()).max()))
+    assert worst < 1e-6
+    assert 5.5 < ours.ball_position()[0] < 6.5 and ours.ball_velocity()[0] < 2.0  # it rolled and slowed

@@ -67,7 +67,8 @@ def static_world_mjcf(world: WorldSpec) -> str:
             pose = model.pose @ link.pose
             geoms = "".join(
                 _geom(c, "ball", WORLD_BIT, ALL_BITS,
-                      'condim="6" friction="0.8 0.02 0.0005" solref="0.005 1" priority="1"')
+                      f'condim="6" friction="{_v(world.ball_friction)}" solref="{_v(world.ball_solref)}" '
+                      'priority="1"')
                 for c in link.collisions)
             parts.append(f'<body name="ball" pos="{_v(pose.pos)}"><freejoint name="ball"/>'
                          f"{_inertial(link)}{geoms}</body>")
