@@ -205,7 +205,12 @@ class AgentServer:
             self._drop(conn, f"framing error: {exc}")
             return
         for frame in frames:
-            commands, errors = self.dialect.parse_actions(frame)
+            try:
+                commands, errors = self.dialect.parse_actions(frame)
+            except Exception as exc:  # noqa: BLE001 - one fault boundary per client: a message
+                # the parser did not foresee ends this agent's connection, never the loop
+                self._drop(conn, f"unparsable message ({type(exc).__name__}: {exc})")
+                return
             for error in errors:
                 self._events.append(AgentError(conn.agent_id, f"{conn.peer}: {error}"))
             if self.dialect.any_message_syncs or any(isinstance(c, Syn) for c in commands):

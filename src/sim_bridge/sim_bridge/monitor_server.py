@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from sim_bridge.framing import FrameDecoder, FramingError, encode_frame
 from sim_bridge.listener import open_listener
-from sim_bridge.sexp import Expr, SexpError, number, parse_flat
+from sim_bridge.sexp import Expr, SexpError, number, parse_flat, integer
 from soccer_referee.commands import DropBall, KickOff, MoveAgent, MoveBall, SetPlayMode, SetScore, SetTime
 
 _log = logging.getLogger("sim_bridge.monitors")
@@ -65,7 +65,7 @@ def parse_monitor_command(expr: list[Expr]) -> object:
         return MoveBall(pos, vel)  # type: ignore[arg-type]
     if name == "agent":
         f = _fields(args)
-        unum = int(number(f["unum"][0]))
+        unum = integer(f["unum"][0], 0, 99)
         team = str(f["team"][0])
         if "move" in f:
             x, y, _z, rot = (number(v) for v in f["move"][:4])
@@ -77,7 +77,7 @@ def parse_monitor_command(expr: list[Expr]) -> object:
         return SetTime(number(args[0]))
     if name == "score":
         f = _fields(args)
-        return SetScore(int(number(f["left"][0])), int(number(f["right"][0])))
+        return SetScore(integer(f["left"][0], 0, 999), integer(f["right"][0], 0, 999))
     if name == "killsim":
         return KillSim()
     if name == "reqfullstate":
@@ -183,7 +183,7 @@ class MonitorServer:
             for expr in exprs:
                 try:
                     command = parse_monitor_command(expr)
-                except (ValueError, KeyError, IndexError) as exc:
+                except (ValueError, KeyError, IndexError, TypeError) as exc:
                     _log.warning("%s monitor %s: %s", self.name, m.peer, exc)
                     continue
                 if isinstance(command, RequestFullState):

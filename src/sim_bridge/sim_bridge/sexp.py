@@ -6,6 +6,7 @@ methods, no token objects. Anything else (monitor commands, odd input) goes thro
 sexpdata. Numbers accept every form agents send: 1.5, -0.00, 1e-05, full repr."""
 from __future__ import annotations
 
+import math
 import re
 from typing import Final, Union
 
@@ -16,7 +17,12 @@ Expr = Union[Atom, list["Expr"]]
 
 
 class SexpError(ValueError):
-    """Malformed S-expression (unbalanced parentheses, text outside lists)."""
+    """Malformed S-expression (unbalanced parentheses, text outside lists, too deep)."""
+
+
+# No message of either protocol nests deeper than 4 (`(init (unum 1))`, monitor frames
+# about 6); anything deeper is refused before a recursive repr/str could overflow the stack.
+MAX_DEPTH: Final = 32
 
 
 _SPACE: Final = " \t\r\n"
@@ -48,6 +54,8 @@ def parse_nested(text: str) -> list[list[Expr]]:
             if stack:
                 stack[-1].append(new)
             stack.append(new)
+            if len(stack) > MAX_DEPTH:
+                raise SexpError(f"lists nested deeper than {MAX_DEPTH} at offset {i}")
             i += 1
         elif c == ")":
             if not stack:
@@ -91,16 +99,35 @@ def predicates(payload: bytes, encoding: str = "ascii") -> tuple[list[tuple[str,
 
 
 def number(atom: Expr) -> float:
-    """A numeric atom; raises ValueError with the atom for anything else."""
-    if isinstance(atom, (int, float)):
-        return float(atom)
-    if isinstance(atom, str):
-        return float(atom)
-    raise ValueError(f"expected a number, got a list {atom!r}")
+    """A finite numeric atom; raises ValueError naming the atom for anything else (lists,
+    words, inf, nan, 1e400): no number from the wire is infinite."""
+    if isinstance(atom, list):
+        raise ValueError("expected a number, got a list")
+    value = float(atom)
+    if not math.isfinite(value):
+        raise ValueError(f"expected a finite number, got {atom!r}")
+    return value
+
+
+def integer(atom: Expr, low: int, high: int) -> int:
+    """An integral atom in [low, high] (1.0 counts as 1); ValueError otherwise."""
+    value = number(atom)
+    if value != int(value) or not low <= value <= high:
+        raise ValueError(f"expected an integer in {low}..{high}, got {atom!r}")
+    return int(value)
 
 
 def parse_general(text: str) -> list[Expr]:
     """Full S-expression parsing for cold paths (monitor commands), via sexpdata."""
+    depth = deepest = 0
+    for c in text:
+        if c == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c == ")":
+            depth -= 1
+    if deepest > MAX_DEPTH:
+        raise SexpError(f"lists nested deeper than {MAX_DEPTH}")
     try:
         parsed = sexpdata.loads(f"({text})", true=None, false=None)
     except Exception as exc:  # sexpdata raises several types

@@ -46,3 +46,29 @@ def test_predicates_and_numbers_in_every_form_agents_send() -> None:
         ("he1", [1.5]), ("he2", [-0.0]), ("lle1", [1e-05]), ("rle1", [-1.2345678901234567]), ("syn", [])]
     assert predicates(b"(he1 \xff)")[1] == ["message is not ascii text"]
     assert "malformed" in predicates(b"(he1 1")[1][0]
+
+
+def test_numbers_from_the_wire_are_finite_and_integers_in_range() -> None:
+    import pytest
+
+    from sim_bridge.sexp import integer, number
+
+    for bad in ("inf", "-inf", "nan", "1e400", ["1"]):
+        with pytest.raises(ValueError):
+            number(bad)  # type: ignore[arg-type]
+    assert number("1e-05") == 1e-05 and integer("3", 0, 4) == 3 and integer("3.0", 0, 4) == 3
+    for bad in ("5", "-1", "2.5", "1e400"):
+        with pytest.raises(ValueError):
+            integer(bad, 0, 4)
+
+
+def test_deep_nesting_is_refused_not_recursed() -> None:
+    import pytest
+
+    from sim_bridge.sexp import SexpError, parse_flat, parse_general
+
+    deep = "(" * 1500 + ")" * 1500
+    for parse in (parse_flat, parse_general):
+        with pytest.raises(SexpError, match="nested deeper"):
+            parse(deep)
+    assert parse_flat("(init (unum 1)(teamname A))") == [["init", ["unum", "1"], ["teamname", "A"]]]

@@ -16,7 +16,7 @@ import numpy as np
 
 from sim_bridge.commands import Beam, Command, InitPlayer, JointTargets, Say, Syn
 from sim_bridge.percept import Percept
-from sim_bridge.sexp import number, predicates
+from sim_bridge.sexp import number, predicates, integer
 
 MAX_HEARD_BYTES: Final = 10
 
@@ -73,6 +73,9 @@ class RcsssmjDialect:
                 except (ValueError, TypeError):
                     errors.append(f"bad ({name} ...): expected 5 numbers")
                     continue
+                if not all(map(math.isfinite, (q, dq, kp, kd, tau))):
+                    errors.append(f"bad ({name} ...): non-finite number")
+                    continue
                 targets[name] = (math.radians(q), math.radians(dq), kp, kd, tau)
                 continue
             try:
@@ -81,7 +84,7 @@ class RcsssmjDialect:
                 elif name == "init":
                     if len(args) != 3:
                         raise ValueError("init needs <model> <team> <unum>")
-                    commands.append(InitPlayer(str(args[1]), abs(int(number(args[2]))) % 100, str(args[0])))
+                    commands.append(InitPlayer(str(args[1]), abs(integer(args[2], -999, 999)) % 100, str(args[0])))
                 elif name == "beam":
                     if len(args) != 3:
                         raise ValueError("beam needs x y theta")

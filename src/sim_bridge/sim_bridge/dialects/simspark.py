@@ -13,7 +13,7 @@ from typing import Final
 
 from sim_bridge.commands import Beam, Command, InitPlayer, JointVelocities, Pass, Say, Scene, Syn
 from sim_bridge.percept import Percept, Vision
-from sim_bridge.sexp import number, predicates
+from sim_bridge.sexp import number, predicates, integer
 
 _RSG_TYPE: Final = re.compile(r"nao_hetero\.rsg$|nao\.rsg$")
 _FRP_AFTER: Final = {"rlj5": "rf", "llj5": "lf", "rlj7": "rf1", "llj7": "lf1"}
@@ -77,13 +77,11 @@ class SimSparkDialect:
                     commands.append(Syn())
                 elif name == "scene":
                     rsg = str(args[0]) if args else ""
-                    robot_type = int(number(args[1])) if len(args) > 1 else 0
-                    if not 0 <= robot_type <= 4:
-                        raise ValueError(f"robot type {robot_type} is not in 0..4")
+                    robot_type = integer(args[1], 0, 4) if len(args) > 1 else 0
                     commands.append(Scene(rsg, robot_type))
                 elif name == "init":
                     fields = {a[0]: a[1] for a in args if isinstance(a, list) and len(a) == 2}
-                    unum = int(number(fields.get("unum", "0")))
+                    unum = integer(fields.get("unum", "0"), 0, 99)
                     commands.append(InitPlayer(str(fields.get("teamname", "")), unum))
                 elif name == "beam":
                     if len(args) != 3:

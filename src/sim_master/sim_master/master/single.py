@@ -230,7 +230,7 @@ class SingleModeServer:
         self.calls.run_pending()
         for player, command in due:
             if self.players.get(player.agent_id) is player:
-                self._apply_effector(player, command)
+                self._guarded(player, self._apply_effector, command)
         t1 = time.perf_counter()
         self.engine.step()
         events = self.referee.step(self.engine.cycle_dt)
@@ -300,7 +300,11 @@ class SingleModeServer:
             self.service_port.poll(0.0)
         for monitor in self.monitor_servers.values():
             for peer, command in monitor.poll():  # type: ignore[attr-defined]
-                self._monitor_command(peer, command)
+                try:
+                    self._monitor_command(peer, command)
+                except Exception as exc:  # noqa: BLE001 - one fault boundary per monitor command
+                    self.log.error("monitor %s: %s on %s: %s; command dropped", peer, type(exc).__name__,
+                                   type(command).__name__, exc)
 
     def _monitor_command(self, peer: str, command: object) -> None:
         from dataclasses import replace
@@ -359,7 +363,10 @@ class SingleModeServer:
             if player is None:
                 player = self.players.add(Player(event.agent_id, source))
             for command in event.commands:
-                self._apply_command(player, command)
+                if self.players.get(event.agent_id) is not player:
+                    break  # a refused init removed it: the rest of its message has nobody to act on
+                if not self._guarded(player, self._apply_command, command):
+                    break
         elif isinstance(event, AgentConnected):
             self.players.add(Player(event.agent_id, source))
             self.log.info("agent %s connected from %s", event.agent_id, event.peer)
@@ -375,6 +382,21 @@ class SingleModeServer:
         elif isinstance(event, AgentLagging):
             self.log.warning("agent %s is lagging (no (syn) within %.2f s)", event.agent_id,
                              self.config.sync_timeout)
+
+    def _guarded(self, player: Player, handler: Callable[[Player, object], None], command: object) -> bool:
+        """One fault boundary per client: a command that fails in a way nobody foresaw ends
+        that agent's connection with a log line, never the match. False when it did."""
+        try:
+            handler(player, command)
+            return True
+        except Exception as exc:  # noqa: BLE001 - the boundary itself
+            self.log.error("agent %s: %s on %s: %s; disconnected", player.agent_id, type(exc).__name__,
+                           type(command).__name__, exc)
+            server = self.agent_servers.get(player.source)  # type: ignore[call-overload]
+            if server is not None:
+                server.disconnect(player.agent_id, f"internal error on its command: {type(exc).__name__}")
+            self.remove_player(player.agent_id)
+            return False
 
     def _take_due_effectors(self) -> list[tuple[Player, object]]:
         due = [(p, c) for wait, p, c in self._delayed if wait <= 1]
@@ -393,6 +415,8 @@ class SingleModeServer:
         self._apply_effector(player, command)
 
     def _apply_effector(self, player: Player, command: object) -> None:
+        if self.players.get(player.agent_id) is not player:
+            return  # it left (or was refused) while the command waited for its cycle
         if isinstance(command, JointVelocities):
             if player.robot_id:
                 self._report(player, self.engine.set_joint_velocities(player.robot_id, command.speeds))
@@ -505,6 +529,7 @@ class SingleModeServer:
         player = self.players.remove(agent_id)
         if player is None:
             return
+        self._delayed = [entry for entry in self._delayed if entry[1] is not player]
         if player.registered:
             self.referee.unregister(player.side, player.unum)
             self._robot_of.pop((player.side, player.unum), None)

@@ -1,0 +1,81 @@
+"""No message from any client stops the match: while a SimSpark and an rcsssmj agent play in
+sync mode, attackers send what once killed the server (non-finite and huge numbers that
+overflowed the parser, 1500-deep parentheses that overflowed repr, a refused init followed
+by motor commands for the robot it never got, loopback monitor commands with the same)
+over real sockets; after each one both good agents keep getting perceptions, cycle after
+cycle, and the score was not touched."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from sim_bridge.clients import LegacyClient, RcsssmjAgent, SimSparkAgent
+
+_spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
+fixture = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
+_spec.loader.exec_module(fixture)  # type: ignore[union-attr]
+
+DEEP = "(" * 1500 + ")" * 1500
+AGENT_ATTACKS = {
+    "simspark": [
+        "(scene rsg/agent/nao/nao_hetero.rsg inf)",
+        "(scene rsg/agent/nao/nao_hetero.rsg nan)",
+        "(scene rsg/agent/nao/nao_hetero.rsg 0)(init (unum 1e400)(teamname X))",
+        "(scene rsg/agent/nao/nao_hetero.rsg 0)(init (unum 3)(teamname X))(beam 1e400 0 0)(he1 inf)",
+        DEEP,
+        f"(scene {DEEP})",
+        f"(scene rsg/agent/nao/nao_hetero.rsg 0)(say {DEEP})",
+        f"(scene rsg/agent/nao/nao_hetero.rsg 0)(init (unum 4)(teamname {DEEP}))",
+    ],
+    "rcsssmj": [
+        "(init nao X inf)",
+        "(init nao X 1e400)",
+        "(init nao A 12)(he1 0 0 1 0 0)",
+        "(init T1 A 99)(he1 0 0 1 0 0)(beam 1 2 3)",
+        "(init nao B 3)(he1 nan 0 1 0 0)(he2 1e400 0 1 0 0)(beam inf 0 0)",
+        DEEP,
+        f"(init {DEEP} A 5)",
+    ],
+}
+MONITOR_ATTACKS = [
+    "(score (left 1e400)(right 0))",
+    "(score (left nan)(right 0))",
+    "(agent (unum 1e400)(team T)(pos 0 0 0))",
+    "(playMode " + "(" * 1200 + ")" * 1200 + ")",
+    "(ball (pos inf 0 0))",
+    "(time 1e400)",
+    DEEP,
+]
+
+
+def _play(simspark: SimSparkAgent, rcsssmj: RcsssmjAgent, cycles: int) -> tuple[float, float]:
+    for _ in range(cycles):
+        simspark.act()
+        rcsssmj.act()
+    return simspark.log.times[-1], rcsssmj.log.times[-1] if rcsssmj.log.times else 0.0
+
+
+@pytest.mark.timeout(180)
+def test_hostile_messages_on_every_port_leave_the_match_running() -> None:
+    with fixture.running_server(simspark_monitor_port=0, rcsssmj_monitor_port=0, sync_timeout=2.0) as server:
+        host = "127.0.0.1"
+        simspark = SimSparkAgent(host, fixture.port(server, "simspark"), "Good", 1)
+        simspark.join()
+        rcsssmj = RcsssmjAgent(host, fixture.port(server, "rcsssmj"), "Good", 2, model="T1")
+        rcsssmj.join()
+        last = _play(simspark, rcsssmj, 3)
+        attacks = [(fixture.port(server, dialect), payload) for dialect, payloads in AGENT_ATTACKS.items()
+                   for payload in payloads]
+        attacks += [(server.monitor_servers[name].port, payload)  # type: ignore[attr-defined]
+                    for name in ("simspark", "rcsssmj") for payload in MONITOR_ATTACKS]
+        for port, payload in attacks:
+            attacker = LegacyClient(host, port)
+            attacker.send(payload)
+            now = _play(simspark, rcsssmj, 3)  # the server read the attack within these cycles
+            assert now[0] > last[0] and now[1] > last[1], f"the match stalled after {payload[:60]!r}"
+            last = now
+            attacker.close()
+        assert server.referee.state.score_left == server.referee.state.score_right == 0
+        assert len(server.engine.robot_ids()) >= 2  # both good agents still have their robots
