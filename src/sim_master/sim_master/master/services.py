@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import TYPE_CHECKING
 
 from sim_bridge.service_port import ServiceError, ServicePort
@@ -10,15 +11,25 @@ from soccer_referee.commands import DropBall, KickOff, MoveBall, SetScore, SetTi
 if TYPE_CHECKING:
     from sim_master.master.single import SingleModeServer
 
+MAX_STEP_CYCLES = 1_000_000  # one request steps at most this many cycles (5.5 h of sim time)
+
 
 def _floats(params: list[str], n: int, usage: str) -> list[float]:
+    """n finite numbers (no inf, nan, 1e400) or a usage error."""
     try:
         values = [float(p) for p in params]
     except ValueError:
         raise ServiceError(f"usage: {usage}") from None
-    if len(values) != n:
-        raise ServiceError(f"usage: {usage}")
+    if len(values) != n or not all(math.isfinite(v) for v in values):
+        raise ServiceError(f"usage: {usage} (finite numbers)")
     return values
+
+
+def _ints(params: list[str], n: int, low: int, high: int, usage: str) -> list[int]:
+    values = _floats(params, n, usage)
+    if not all(v == int(v) and low <= v <= high for v in values):
+        raise ServiceError(f"usage: {usage} (integers in {low}..{high})")
+    return [int(v) for v in values]
 
 
 def register_services(port: ServicePort, server: SingleModeServer) -> None:
@@ -39,15 +50,15 @@ def register_services(port: ServicePort, server: SingleModeServer) -> None:
     def step(params: list[str]) -> str:
         if not server.paused:
             raise ServiceError("simulation is not paused")
-        (n,) = _floats(params, 1, "simulation step <cycles>")
-        server.step_paused(int(n))
-        return f"stepping {int(n)}"
+        (n,) = _ints(params, 1, 1, MAX_STEP_CYCLES, "simulation step <cycles>")
+        server.step_paused(n)
+        return f"stepping {n}"
 
     port.register("referee", "set_play_mode", lambda p: checked(server.set_play_mode(" ".join(p))))
     port.register("referee", "kick_off", lambda p: referee(KickOff(p[0] if p else None)))
     port.register("referee", "drop_ball", lambda p: referee(DropBall()))
     port.register("referee", "move_ball", lambda p: referee(MoveBall(tuple(_floats(p, 3, "referee move_ball x y z")))))  # type: ignore[arg-type]
-    port.register("referee", "set_score", lambda p: referee(SetScore(*map(int, _floats(p, 2, "referee set_score l r")))))
+    port.register("referee", "set_score", lambda p: referee(SetScore(*_ints(p, 2, 0, 999, "referee set_score l r"))))
     port.register("referee", "set_time", lambda p: referee(SetTime(*_floats(p, 1, "referee set_time t"))))
     port.register("referee", "game_state", game_state)
     port.register("simulation", "pause", lambda p: (server.pause(), "paused")[1])

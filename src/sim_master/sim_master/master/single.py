@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -45,6 +46,10 @@ class CycleStats:
     def cycles_per_s(self) -> float:
         elapsed = time.monotonic() - self.started
         return self.cycles / elapsed if elapsed > 0 else 0.0
+
+
+TEAM_NAME = re.compile(r"[^\s()\"'<>&\x00-\x1f\x7f]{1,64}")  # it goes into perceptions and frames
+ENTITY_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")  # spawned entities' names
 
 
 class SingleModeServer:
@@ -496,6 +501,8 @@ class SingleModeServer:
 
     def register(self, player: Player, team: str, unum: int) -> str | None:
         """Join the player's robot to a team through the referee; returns an error or None."""
+        if not TEAM_NAME.fullmatch(team):
+            return f"invalid team name {team[:80]!r}: 1-64 printable characters, no spaces, quotes or parentheses"
         decision = self.referee.register(team, unum)
         if not decision.success:
             return decision.error
@@ -804,8 +811,17 @@ class SingleModeServer:
     def spawn_entity(self, name: str, uri: str, allow_renaming: bool,
                      position: tuple[float, float, float],
                      orientation: tuple[float, float, float, float]) -> tuple[bool, str]:
+        if name and not ENTITY_NAME.fullmatch(name):
+            return False, f"invalid name {name[:80]!r}: use {ENTITY_NAME.pattern}"
+        if not all(math.isfinite(v) for v in (*position, *orientation)):
+            return False, "invalid pose: not finite"
+        half_x, half_y = self.engine.field.length / 2 + 10, self.engine.field.width / 2 + 10
+        if abs(position[0]) > half_x or abs(position[1]) > half_y or not 0 <= position[2] <= 10:
+            return False, f"invalid pose: outside the world (|x| <= {half_x:g}, |y| <= {half_y:g}, 0 <= z <= 10)"
         existing = set(self.engine.snapshot().entities)
         base = name or uri or "entity"
+        if not ENTITY_NAME.fullmatch(base):
+            base = "entity"
         unique = base
         index = 1
         while unique in existing:

@@ -19,6 +19,7 @@ from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Empty
 
+from sim_master.master.services import MAX_STEP_CYCLES
 from sim_master.ros.convert import entity_from_msg, entity_to_msg, percept_to_msg, snapshot_to_msg, stamp
 from sim_master.ros.executor_thread import ExecutorThread
 from sim_master.ros.names import player_namespace
@@ -217,7 +218,10 @@ class ServerNode:
         if ok:
             res.result, res.entity_name = result(Result.RESULT_OK), text
         else:
-            res.result = result(SpawnEntity.Response.NAME_NOT_UNIQUE if "exists" in text else Result.RESULT_OPERATION_FAILED, text)
+            code = (SpawnEntity.Request.NAME_NOT_UNIQUE if "exists" in text  # the constants are on the request
+                    else SpawnEntity.Request.NAME_INVALID if "name" in text
+                    else SpawnEntity.Request.INVALID_POSE if "pose" in text else Result.RESULT_OPERATION_FAILED)
+            res.result = result(code, text)
         return res
 
     def _delete_entity(self, req: DeleteEntity.Request, res: DeleteEntity.Response) -> DeleteEntity.Response:
@@ -251,6 +255,9 @@ class ServerNode:
         return res
 
     def _step_simulation(self, req: StepSimulation.Request, res: StepSimulation.Response) -> StepSimulation.Response:
+        if not 1 <= req.steps <= MAX_STEP_CYCLES:
+            res.result = result(Result.RESULT_OPERATION_FAILED, f"steps must be in 1..{MAX_STEP_CYCLES}")
+            return res
         done = self._call(lambda: self.server.step_paused(req.steps) if self.server.paused else None)
         if done is None:
             res.result = result(Result.RESULT_INCORRECT_STATE, "simulation is not paused")

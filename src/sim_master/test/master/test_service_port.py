@@ -36,3 +36,8 @@ def test_text_requests_and_answers() -> None:
             assert ask("r8 weather forecast").startswith("r8 UNKNOWN")
             assert ask("garbage").startswith("garbage FAILED")
             assert ask("r9 referee set_score 2 x").startswith("r9 FAILED usage")
+            for n, bad in enumerate(("simulation step -5", "simulation step 0", "simulation step 1e400",
+                                     "simulation step 18446744073709551615", "simulation step 2.5",
+                                     "referee set_score 1e400 0", "referee move_ball inf 0 0")):
+                assert ask(f"b{n} {bad}").startswith(f"b{n} FAILED usage"), bad  # refused, server alive
+            assert ask("r10 simulation state") == "r10 SUCCESS paused"

@@ -91,6 +91,14 @@ def test_entity_services_and_play_mode(ros_context: rclpy.Context) -> None:
         res = caller.call(SpawnEntity, "/sim_ent/spawn_entity", spawn)
         assert res.result.result == Result.RESULT_OK and res.entity_name == "crate"
         assert caller.call(SpawnEntity, "/sim_ent/spawn_entity", spawn).entity_name == "crate_1"
+        spawn.allow_renaming = False  # a taken name: NAME_NOT_UNIQUE, and every service still answers
+        res = caller.call(SpawnEntity, "/sim_ent/spawn_entity", spawn)
+        assert res.result.result == SpawnEntity.Request.NAME_NOT_UNIQUE
+        for name in ('evil"', 'x"/><include file="/etc/passwd"/>', "a b"):  # no markup reaches the MJCF
+            spawn.name = name
+            assert caller.call(SpawnEntity, "/sim_ent/spawn_entity", spawn).result.result == SpawnEntity.Request.NAME_INVALID
+        spawn.name, spawn.initial_pose.pose.position.x = "far", 1e308
+        assert caller.call(SpawnEntity, "/sim_ent/spawn_entity", spawn).result.result == SpawnEntity.Request.INVALID_POSE
         names = caller.call(GetEntities, "/sim_ent/get_entities", GetEntities.Request(filter="^crate")).entities
         assert sorted(names) == ["crate", "crate_1"]
         state = caller.call(GetEntityState, "/sim_ent/get_entity_state", GetEntityState.Request(entity="ball"))

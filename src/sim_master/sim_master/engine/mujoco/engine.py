@@ -17,6 +17,7 @@ controller across, so nobody else notices."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import mujoco
@@ -38,6 +39,7 @@ VIEW_HALF_ANGLE = 60.0  # deg, SimSpark and rcsssmj
 NOISE_DIST, NOISE_PHI, NOISE_THETA, CALIBRATION = 0.0965, 0.1225, 0.1480, 0.005
 
 
+_ROBOT_ID = re.compile(r"[^\"<>&'\x00-\x1f\x7f]{1,128}")
 _FRICTION_DOF = int(mujoco.mjtConstraint.mjCNSTR_FRICTION_DOF)
 _polar_of = tuple.__new__  # _polar_of(Polar, [d, a, e]): a Polar without a Python-level call
 
@@ -245,6 +247,8 @@ class MujocoEngine:
 
     # ------------------------------------------------------------------ robots
     def add_robot(self, robot_id: str, model: str, x: float, y: float, yaw_deg: float) -> None:
+        if not _ROBOT_ID.fullmatch(robot_id):  # it names elements of the generated MJCF
+            raise ValueError(f"invalid robot name {robot_id[:80]!r}: 1-128 printable characters, none of \"<>&'")
         if robot_id in self._robots or robot_id == "ball":
             raise ValueError(f"an entity named {robot_id!r} already exists")
         if not all(math.isfinite(v) for v in (x, y, yaw_deg)):
