@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import selectors
 import socket
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Final
@@ -138,8 +139,10 @@ class AgentServer:
         events, self._events = self._events, []
         return events
 
-    def collect_cycle(self, deadline_s: float | None = None) -> list[AgentEvent]:
-        """Sync mode: return once every waited-for agent has synced or timed out."""
+    def collect_cycle(self, deadline_s: float | None = None,
+                      stop: threading.Event | None = None) -> list[AgentEvent]:
+        """Sync mode: return once every waited-for agent has synced or timed out, or at
+        once when `stop` is set (stopping never waits out a silent agent)."""
         events = self.poll(0.0)
         if not self.sync:
             return events
@@ -151,7 +154,7 @@ class AgentServer:
             waiting = [c for c in self._conns.values()
                        if not c.synced and not c.lagging and c.perceptions > 0
                        and c.registered and c.connected_cycles > GRACE_CYCLES]
-            if not waiting:
+            if not waiting or (stop is not None and stop.is_set()):
                 break
             now = time.monotonic()
             if now >= limit:

@@ -338,7 +338,7 @@ class SingleModeServer:
 
     def _collect_agents(self) -> None:
         for source, server in self.agent_servers.items():
-            events = server.collect_cycle(None) if self.config.sync else server.poll(0.0)
+            events = server.collect_cycle(None, self.stop_event) if self.config.sync else server.poll(0.0)
             for event in events:
                 self._handle_event(source, event)
         if self.config.sync:
@@ -350,7 +350,7 @@ class SingleModeServer:
         while waiting:
             self.calls.run_pending()
             waiting = [p for p in waiting if not p.synced]
-            if not waiting:
+            if not waiting or self.stop_event.is_set():
                 break
             if time.monotonic() >= deadline:
                 for p in waiting:

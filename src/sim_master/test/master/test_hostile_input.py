@@ -79,3 +79,22 @@ def test_hostile_messages_on_every_port_leave_the_match_running() -> None:
             attacker.close()
         assert server.referee.state.score_left == server.referee.state.score_right == 0
         assert len(server.engine.robot_ids()) >= 2  # both good agents still have their robots
+
+
+def test_stop_does_not_wait_out_a_silent_agent() -> None:
+    """Sync mode with a 3 s timeout and an agent that stopped answering: the server stops
+    at once, it does not sit out the timeout first."""
+    import time
+
+    with fixture.running_server(sync_timeout=3.0) as server:
+        agent = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Quiet", 1)
+        agent.join()
+        for _ in range(10):  # past the grace cycles: from now on the server waits for it
+            agent.act()
+        agent.receive()  # the perception it will never answer
+        cycles = -1
+        while cycles != server.stats.cycles:  # the loop stands still: it is waiting for the agent
+            cycles = server.stats.cycles
+            time.sleep(0.1)
+        start = time.monotonic()
+    assert time.monotonic() - start < 1.0
