@@ -61,6 +61,7 @@ class DistributedMaster:
         self.step = 0
         self.world = Snapshot(0, 0.0, True, {})  # filled by the nodes' first answers
         self._done: dict[str, StepDone] = {}
+        self._deltas: dict[str, Snapshot] = {}  # each node's decoded delta of the step
         self._changes = snapshot_to_packed_msg(Snapshot(0, 0.0, False, {}))  # the world's last step, for StepStart
         self._control_at = 0.0
         self.writer = PipelinedCacheWriter(cache, cache.url)  # Redis writes overlap the nodes' stepping
@@ -107,7 +108,17 @@ class DistributedMaster:
 
     def _on_done(self, msg: StepDone) -> None:
         if msg.step == self.step + 1:
+            if msg.node_id not in self.expected:
+                log.warning("step %d: StepDone from unknown node %r dropped", msg.step, msg.node_id[:64])
+                return
+            try:  # bad data from a node is that node's fault: its answer is dropped, never the master
+                delta = snapshot_from_msg(msg.delta)
+            except Exception as exc:  # noqa: BLE001 - any decoding failure of foreign bytes
+                log.warning("step %d: node %s sent an unreadable delta (%s: %s): dropped", msg.step,
+                            msg.node_id, type(exc).__name__, exc)
+                return
             self._done[msg.node_id] = msg
+            self._deltas[msg.node_id] = delta
             record = self.nodes.get(msg.node_id)
             if record is not None:
                 record.last_seen = time.monotonic()
@@ -141,6 +152,7 @@ class DistributedMaster:
         """One lockstep step; False when it had to be repeated (policy pause)."""
         target = self.step + 1
         self._done = {}
+        self._deltas = {}
         want_hash = (target - 1) % self.report_every == 0
         self.start_pub.publish(StepStart(step=target, stamp=stamp(target * DT), dt=DT, world=self._changes,
                                          want_hash=want_hash))
@@ -162,7 +174,7 @@ class DistributedMaster:
                 break
         delta_entities = {}
         for node_id, done in self._done.items():
-            for name, entity in snapshot_from_msg(done.delta).entities.items():
+            for name, entity in self._deltas[node_id].entities.items():
                 entity.owner = node_id
                 delta_entities[name] = entity
             if want_hash:  # the world of step target-1 they stepped on
