@@ -17,6 +17,9 @@ from soccer_referee.registry import Registration, TeamRegistry
 from soccer_referee.rules import RuleBook, rule_book
 from soccer_referee.world import PlayerView, WorldView
 
+MAX_GAME_TIME = 24 * 3600.0  # s: a set time beyond any match (1e308 once swapped the sides)
+MAX_SCORE = 999  # logs and frames carry scores as small integers
+
 GROUND_Z = 0.15
 STANDING_Z = 0.25
 STAND_RESET_TIME = 0.5
@@ -135,12 +138,12 @@ class Referee:
                     return CommandResult(False, "agent position must be finite")
                 self._world().move_player(cmd.side, cmd.unum, cmd.x, cmd.y, cmd.rotation)  # type: ignore[arg-type]
             elif isinstance(cmd, SetTime):
-                if not math.isfinite(cmd.time) or cmd.time < 0:
-                    return CommandResult(False, f"invalid game time {cmd.time}")
+                if not math.isfinite(cmd.time) or not 0 <= cmd.time <= MAX_GAME_TIME:
+                    return CommandResult(False, f"invalid game time {cmd.time}: 0..{MAX_GAME_TIME:g} s")
                 self.state.game_time = cmd.time
             elif isinstance(cmd, SetScore):
-                if cmd.left < 0 or cmd.right < 0:
-                    return CommandResult(False, "scores cannot be negative")
+                if not (0 <= cmd.left <= MAX_SCORE and 0 <= cmd.right <= MAX_SCORE):
+                    return CommandResult(False, f"scores must be in 0..{MAX_SCORE}")
                 self.state.score_left, self.state.score_right = cmd.left, cmd.right
             else:
                 return CommandResult(False, f"unknown command {cmd!r}")

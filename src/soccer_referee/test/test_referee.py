@@ -185,4 +185,5 @@ def test_invalid_commands_are_refused_with_reasons() -> None:
     assert "unknown play mode" in referee.command(SetPlayMode("Halftime")).error
     assert "finite" in referee.command(MoveBall((float("nan"), 0.0, 0.0))).error
     assert "Left, Right or None" in referee.command(KickOff("middle")).error
-    assert "negative" in referee.command(SetScore(-1, 0)).error
+    assert "0..999" in referee.command(SetScore(-1, 0)).error and not referee.command(SetScore(70000, 0)).ok
+    assert not referee.command(SetTime(1e308)).ok  # once it swapped the sides

@@ -130,6 +130,44 @@ def _parse(path: Path) -> ET.Element:
 
 def load_world(name_or_path: str) -> WorldSpec:
     path = resolve_world(name_or_path)
+    try:
+        spec = _load_world(path)
+    except (ValueError, TypeError) as exc:
+        if isinstance(exc, SdfError):
+            raise
+        raise SdfError(f"{path}: {exc}") from None
+    _validate_world(spec, path)
+    return spec
+
+
+def _validate_world(spec: WorldSpec, path: Path) -> None:
+    """Numbers a world file gives are finite and physical, so the engine never sees one
+    that would make it reset or divide by zero; one line names the file and the value."""
+    def bad(what: str) -> SdfError:
+        return SdfError(f"{path}: {what}")
+
+    if not (math.isfinite(spec.timestep) and 1e-4 <= spec.timestep <= 0.02):
+        raise bad(f"max_step_size {spec.timestep} is not in 0.0001..0.02 s")
+    if len(spec.gravity) != 3 or not all(math.isfinite(g) and abs(g) < 100 for g in spec.gravity):
+        raise bad(f"<gravity> needs 3 finite numbers below 100 m/s^2, got {spec.gravity}")
+    f = spec.field
+    for key in ("length", "width", "goal_width", "goal_depth", "goal_height", "ball_radius"):
+        value = getattr(f, key)
+        if not (math.isfinite(value) and 0 < value < 1e4):
+            raise bad(f"<soccer:field {key}=...> must be a positive finite size, got {value}")
+    for key in ("penalty_depth", "penalty_width", "center_radius"):
+        value = getattr(f, key)
+        if not (math.isfinite(value) and 0 <= value < 1e4):
+            raise bad(f"<soccer:field {key}=...> must be a finite size >= 0, got {value}")
+    points = [c for xyz in f.landmarks.values() for c in xyz] + [c for line in f.lines for c in line]
+    if not all(math.isfinite(c) and abs(c) < 1e4 for c in points):
+        raise bad("landmark and line coordinates must be finite")
+    balls = [m.name for m in spec.models if m.is_ball]
+    if len(balls) != 1:
+        raise bad(f"a world needs exactly one <model> with <soccer:ball/>, has {len(balls)}")
+
+
+def _load_world(path: Path) -> WorldSpec:
     root = _parse(path)
     world = _find(root, "world")
     if world is None:

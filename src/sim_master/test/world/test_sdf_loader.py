@@ -44,3 +44,22 @@ def test_unsupported_elements_are_named_with_the_file(tmp_path: Path) -> None:
         load_model(str(prismatic))
     with pytest.raises(SdfError, match="not found"):
         load_world("moon_field")
+
+
+@pytest.mark.parametrize("change, message", [
+    (("<gravity>0 0 -9.81</gravity>", "<gravity>0 -9.81</gravity>"), "<gravity> needs 3 finite numbers"),
+    (("<max_step_size>0.005</max_step_size>", "<max_step_size>0</max_step_size>"), "max_step_size 0.0"),
+    (('length="30"', 'length="inf"'), "length=...> must be a positive finite size"),
+    (('length="30"', 'length="abc"'), "could not convert"),
+    (('<model name="ball"><soccer:ball/>', '<model name="ball">'), "exactly one <model> with <soccer:ball/>"),
+])
+def test_bad_world_files_are_refused_with_one_line(tmp_path: Path, change: tuple[str, str], message: str) -> None:
+    from sim_master.world.sdf_loader import worlds_dir
+
+    text = (worlds_dir() / "simspark_field.sdf").read_text()
+    assert change[0] in text
+    bad = tmp_path / "bad.sdf"
+    bad.write_text(text.replace(change[0], change[1]))
+    with pytest.raises(SdfError, match=message.replace("(", r"\(").replace(".", r"\.")) as caught:
+        load_world(str(bad))
+    assert str(bad) in str(caught.value) and "\n" not in str(caught.value)
