@@ -7,6 +7,7 @@ import asyncio
 import threading
 from importlib import resources
 from typing import Final
+from urllib.parse import urlsplit
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
@@ -81,6 +82,11 @@ class WebMonitor:
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         if request.path == "/ws":
+            # A page from another site must not read the match through the visitor's browser:
+            # browsers send Origin; a cross-origin one is refused (tools send none).
+            origin = request.headers.get("Origin")
+            if origin is not None and urlsplit(origin).netloc != request.headers.get("Host", ""):
+                return connection.respond(403, "cross-origin WebSocket refused\n")
             return None
         name = "index.html" if request.path in ("/", "") else request.path.lstrip("/").split("?")[0]
         body = _asset(name) if "/" not in name and ".." not in name else None
