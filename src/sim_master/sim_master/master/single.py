@@ -839,7 +839,10 @@ class SingleModeServer:
 
     def delete_entity(self, name: str) -> str | None:
         player = self.players.by_robot(name)
-        if player is not None:
+        if player is not None:  # its agent is told (connection closed), not left starving
+            server = self.agent_servers.get(player.source)  # type: ignore[call-overload]
+            if server is not None:
+                server.disconnect(player.agent_id, "its robot was deleted (delete_entity)")
             self.remove_player(player.agent_id)
             return None
         try:

@@ -98,3 +98,18 @@ def test_stop_does_not_wait_out_a_silent_agent() -> None:
             time.sleep(0.1)
         start = time.monotonic()
     assert time.monotonic() - start < 1.0
+
+
+def test_deleting_an_agents_robot_closes_its_connection() -> None:
+    """delete_entity on a TCP agent's robot: the agent learns it (its connection is closed
+    with a log line) instead of waiting for perceptions that never come."""
+    with fixture.running_server() as server:
+        agent = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Gone", 1)
+        agent.join()
+        agent.act()
+        robot = next(iter(server.engine.robot_ids()))
+        assert server.calls.call(lambda: server.delete_entity(robot)) is None
+        with pytest.raises(ConnectionError):
+            for _ in range(5):
+                agent.act()
+        assert robot not in server.engine.robot_ids()
