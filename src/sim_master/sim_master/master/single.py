@@ -49,6 +49,7 @@ class CycleStats:
 
 
 TEAM_NAME = re.compile(r"[^\s()\"'<>&\x00-\x1f\x7f]{1,64}")  # it goes into perceptions and frames
+AGENT_ROBOT = re.compile(r"(simspark|rcsssmj)-[0-9]+")  # TCP agents' robot names, reserved
 ENTITY_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")  # spawned entities' names
 
 
@@ -813,6 +814,8 @@ class SingleModeServer:
                      orientation: tuple[float, float, float, float]) -> tuple[bool, str]:
         if name and not ENTITY_NAME.fullmatch(name):
             return False, f"invalid name {name[:80]!r}: use {ENTITY_NAME.pattern}"
+        if name and AGENT_ROBOT.fullmatch(name):
+            return False, f"invalid name {name!r}: names like simspark-<n> belong to the agents that will join"
         if not all(math.isfinite(v) for v in (*position, *orientation)):
             return False, "invalid pose: not finite"
         half_x, half_y = self.engine.field.length / 2 + 10, self.engine.field.width / 2 + 10

@@ -94,7 +94,8 @@ def test_entity_services_and_play_mode(ros_context: rclpy.Context) -> None:
         spawn.allow_renaming = False  # a taken name: NAME_NOT_UNIQUE, and every service still answers
         res = caller.call(SpawnEntity, "/sim_ent/spawn_entity", spawn)
         assert res.result.result == SpawnEntity.Request.NAME_NOT_UNIQUE
-        for name in ('evil"', 'x"/><include file="/etc/passwd"/>', "a b"):  # no markup reaches the MJCF
+        for name in ('evil"', 'x"/><include file="/etc/passwd"/>', "a b", "simspark-2"):  # no markup reaches
+            # the MJCF, and nobody squats the robot name of an agent that will join
             spawn.name = name
             assert caller.call(SpawnEntity, "/sim_ent/spawn_entity", spawn).result.result == SpawnEntity.Request.NAME_INVALID
         spawn.name, spawn.initial_pose.pose.position.x = "far", 1e308
