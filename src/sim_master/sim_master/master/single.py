@@ -174,6 +174,7 @@ class SingleModeServer:
 
     def close(self) -> None:
         self.calls.fail_pending("server stopped")
+        self._cancel_steps()  # stop always wins: a pending step request is released too
         for server in self.agent_servers.values():
             server.close()
         self.agent_servers.clear()
@@ -696,7 +697,15 @@ class SingleModeServer:
 
     # ------------------------------------------------------------------ simulation control
     def pause(self) -> None:
+        """Pause always wins: a pending step request ends here (its caller is released)."""
         self.paused = True
+        self._cancel_steps()
+
+    def _cancel_steps(self) -> None:
+        self._step_budget = 0
+        if self._step_done is not None:
+            self._step_done.set()
+            self._step_done = None
 
     def play(self) -> None:
         self.paused = False

@@ -41,3 +41,9 @@ def test_text_requests_and_answers() -> None:
                                      "referee set_score 1e400 0", "referee move_ball inf 0 0")):
                 assert ask(f"b{n} {bad}").startswith(f"b{n} FAILED usage"), bad  # refused, server alive
             assert ask("r10 simulation state") == "r10 SUCCESS paused"
+            # pause always wins: a long pending step ends when paused again
+            assert ask("r11 simulation step 1000000") == "r11 SUCCESS stepping 1000000"
+            assert ask("r12 simulation pause") == "r12 SUCCESS paused"
+            t3 = ask("r13 simulation time")
+            time.sleep(0.2)
+            assert ask("r14 simulation time").split()[-1] == t3.split()[-1]
