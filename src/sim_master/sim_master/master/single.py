@@ -642,7 +642,8 @@ class SingleModeServer:
         from sim_master.master.monitor_scene import MonitorScene, rsmp_frame, simspark_frame
 
         s = self.referee.state
-        labels = {p.robot_id: (p.team, p.unum, p.side) for p in self.players.with_robots() if p.registered}
+        labels = {self.engine.mjcf_prefix(p.robot_id): (p.team, p.unum, p.side)
+                  for p in self.players.with_robots() if p.registered and p.robot_id in self.engine.robot_ids()}
         fouls, self._pending_fouls = self._pending_fouls, []
         half_time = self.referee.rules.half_time
         field = self.referee.field

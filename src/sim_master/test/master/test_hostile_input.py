@@ -7,6 +7,7 @@ cycle, and the score was not touched."""
 from __future__ import annotations
 
 import importlib.util
+import time
 from pathlib import Path
 
 import pytest
@@ -113,3 +114,35 @@ def test_deleting_an_agents_robot_closes_its_connection() -> None:
             for _ in range(5):
                 agent.act()
         assert robot not in server.engine.robot_ids()
+
+
+def test_agents_coming_and_going_do_not_rebuild_the_model() -> None:
+    """30 `(scene ...)` connect/close cycles in a row while a good agent plays in sync mode:
+    the robots are parked and reused, so the model is built at most once more, and the good
+    agent is never waited out (no lagging)."""
+    import threading
+
+    with fixture.running_server(sync_timeout=5.0) as server:
+        good = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Good", 1)
+        good.join()
+        good.act()
+        builds = server.engine.builds
+        done = threading.Event()
+
+        def play() -> None:
+            while not done.is_set():
+                good.act()
+
+        player = threading.Thread(target=play, daemon=True)
+        player.start()
+        start = time.monotonic()
+        for _ in range(30):
+            visitor = LegacyClient("127.0.0.1", fixture.port(server, "simspark"))
+            visitor.send("(scene rsg/agent/nao/nao_hetero.rsg 0)")
+            visitor.receive()  # its robot exists: it got its first perception
+            visitor.close()
+        elapsed = time.monotonic() - start
+        done.set()
+        player.join(10)
+        assert server.engine.builds <= builds + 1
+        assert elapsed < 5.0  # 30 joins and leaves never waited out the 5 s sync timeout

@@ -33,6 +33,7 @@ from sim_master.world.transforms import Transform, rpy_matrix
 
 MODEL_ALIASES = {"nao": "nao0"}
 SIMSPARK_BEAM_HEIGHT = 0.4  # m, rcssserver3d's AgentRadius
+PARKING = (1000.0, 1000.0)  # m, where robots that left wait to be reused
 VIEW_HALF_ANGLE = 60.0  # deg, SimSpark and rcsssmj
 # SimSpark vision noise (RestrictedVisionPerceptor): sigma of distance (per 100 m), phi, theta;
 # calibration error per axis (uniform).
@@ -92,6 +93,10 @@ class MujocoEngine:
         self._robots: dict[str, Robot] = {}
         self._models: dict[str, _ModelCache] = {}
         self._verbatim: dict[str, mujoco.MjSpec] = {}  # model name -> its MJCF, ready to attach
+        # Robots that left, parked far away and reused by the next robot of their model, so
+        # that joining and leaving cost no model rebuild (dropped at the next real rebuild).
+        self._parked: dict[str, list[Robot]] = {}
+        self.builds = 0  # model compilations so far
         self._next_bit = 0
         self.time = 0.0
         self.cycle = 0
@@ -163,6 +168,8 @@ class MujocoEngine:
 
     def _build(self) -> None:
         """(Re)compile the model with the current robots; keep every entity's state."""
+        self.builds += 1
+        self._parked = {}
         old_model = getattr(self, "model", None)
         old_data = getattr(self, "data", None)
         bodies, actuators, sensors = [], [], []
@@ -171,7 +178,7 @@ class MujocoEngine:
                 continue
             x, y, yaw = robot.initial_pose
             pose = Transform(np.array([x, y, robot.standing_height]), rpy_matrix(0, 0, math.radians(yaw)))
-            b, a, s = robot_mjcf(robot.spec, robot.robot_id, robot.bit_index, pose)
+            b, a, s = robot_mjcf(robot.spec, robot.mj_prefix, robot.bit_index, pose)
             bodies.append(b)
             actuators.append(a)
             sensors.append(s)
@@ -186,7 +193,7 @@ class MujocoEngine:
                 root = part.body(robot.spec.root_link().name)
                 root.pos = [x, y, robot.standing_height]
                 root.quat = list(_yaw_quat(yaw))
-                world.worldbody.add_frame().attach_body(root, f"{robot.robot_id}/", "")
+                world.worldbody.add_frame().attach_body(root, f"{robot.mj_prefix}/", "")
             self.model = world.compile()
         else:
             self.model = mujoco.MjModel.from_xml_string(xml)
@@ -254,8 +261,14 @@ class MujocoEngine:
         if not all(math.isfinite(v) for v in (x, y, yaw_deg)):
             raise ValueError("robot pose must be finite")
         cache = self._model_cache(model)
-        robot = Robot.create(robot_id, MODEL_ALIASES.get(model, model), cache.spec, self._next_bit,
-                             cache.standing_height, (x, y, yaw_deg))
+        name = MODEL_ALIASES.get(model, model)
+        pool = self._parked.get(name)
+        if pool and not self._dirty:
+            self._reuse(pool.pop(), robot_id, cache, x, y, yaw_deg)
+            return
+        robot = Robot.create(robot_id, name, cache.spec, self._next_bit, cache.standing_height, (x, y, yaw_deg))
+        if any(r.mj_prefix == robot_id for r in self._robots.values()):  # a reused robot's first name
+            robot.mj_prefix = f"{robot_id}#{self._next_bit}"
         robot.calibration = np.zeros(3)
         self._set_vision_dialect(robot, robot.vision_dialect)
         self._next_bit += 1
@@ -274,10 +287,61 @@ class MujocoEngine:
         robot.calibration = self.rng.uniform(-CALIBRATION, CALIBRATION, 3) if noisy else np.zeros(3)
 
     def remove_robot(self, robot_id: str) -> None:
-        if self._robots.pop(robot_id, None) is None:
+        robot = self._robots.pop(robot_id, None)
+        if robot is None:
             raise KeyError(f"no robot named {robot_id!r}")
         self._last_delta.pop(robot_id, None)
-        self._dirty = True
+        if self._dirty:  # a rebuild is due anyway: it leaves the robot out
+            return
+        self._park(robot)
+
+    def _park(self, robot: Robot) -> None:
+        """Out of the game without a rebuild: far from the field, still, unseen, untouched."""
+        slot = sum(len(robots) for robots in self._parked.values())
+        self._parked.setdefault(robot.model_name, []).append(robot)
+        robot.label = None
+        robot.v_cmd[:] = 0.0
+        self._place(robot, PARKING[0] + 3.0 * slot, PARKING[1], 0.0, joints_to_zero=True)
+        self._reindex()
+
+    def _reuse(self, old: Robot, robot_id: str, cache: _ModelCache, x: float, y: float, yaw_deg: float) -> None:
+        """A parked robot of the model becomes robot_id: fresh controller state, the file's
+        gains, joints at zero, standing at (x, y), as a newly built one would."""
+        robot = Robot.create(robot_id, old.model_name, cache.spec, old.bit_index, cache.standing_height,
+                             (x, y, yaw_deg))
+        robot.mj_prefix = old.mj_prefix
+        robot.file_kp, robot.file_kd = old.file_kp, old.file_kd
+        robot.bind(self.model)
+        robot.frp_slots = old.frp_slots
+        self._robots[robot_id] = robot
+        self._set_vision_dialect(robot, robot.vision_dialect)
+        self._apply_gains(robot)
+        self._place(robot, x, y, yaw_deg, joints_to_zero=True)
+        self._reindex()
+
+    def _place(self, robot: Robot, x: float, y: float, yaw_deg: float, *, joints_to_zero: bool) -> None:
+        root = robot.root_qpos
+        self.data.qpos[root:root + 3] = (x, y, robot.standing_height)
+        self.data.qpos[root + 3:root + 7] = _yaw_quat(yaw_deg)
+        self.data.qvel[robot.root_dof:robot.root_dof + 6] = 0.0
+        if joints_to_zero:
+            self.data.qpos[robot.qpos_adr] = 0.0
+        self.data.qvel[robot.dof_adr] = 0.0
+        robot.acc_prev = robot.vel_prev = None
+        mujoco.mj_kinematics(self.model, self.data)
+
+    def _reindex(self) -> None:
+        """Which robot owns each geom (contacts, touches) and who is seen: playing robots only."""
+        self._robot_list = list(self._robots.values())
+        self._geom_robot = np.full(self.model.ngeom, -1, dtype=np.int64)
+        for i, robot in enumerate(self._robot_list):
+            self._geom_robot[np.isin(self.model.geom_bodyid, robot.body_ids)] = i
+        self._seen_cache = None
+        self._groups_key = None
+
+    def mjcf_prefix(self, robot_id: str) -> str:
+        """The name prefix of the robot's bodies in the model (monitor scenes map them)."""
+        return self._robot(robot_id).mj_prefix
 
     def robot_ids(self) -> list[str]:
         return list(self._robots)

@@ -88,6 +88,9 @@ class Robot:
     pos_adr: int = -1
     camera_site: int = -1
     vision_dialect: str = "simspark"  # whose landmark names (and noise) this robot's vision has
+    mj_prefix: str = ""  # its elements' name prefix in MjModel (a reused parked robot keeps its first one)
+    file_kp: np.ndarray | None = None  # the MJCF's own gains (verbatim robots), read at the first bind
+    file_kd: np.ndarray | None = None
     gains_read: bool = False  # the model's own gains copied into kp/kd (first bind)
 
     @staticmethod
@@ -101,6 +104,7 @@ class Robot:
             joints = [joints[i] for i in perception_order([j.name for j in joints])]
         n = len(joints)
         robot = Robot(robot_id, model_name, spec, bit_index, standing_height, pose)
+        robot.mj_prefix = robot_id
         robot.joint_names = [j.name for j in joints]
         robot.effector_names = [j.effector or j.name for j in joints]
         robot.lower = np.array([j.lower for j in joints])
@@ -130,7 +134,7 @@ class Robot:
 
     def bind(self, model: mujoco.MjModel) -> None:
         """Look up this robot's indices in a (re)built model."""
-        rid = self.robot_id
+        rid = self.mj_prefix
         obj = mujoco.mjtObj
 
         def ids(kind: mujoco.mjtObj, names: list[str]) -> np.ndarray:
@@ -143,9 +147,11 @@ class Robot:
             self.act_ids = ids(obj.mjOBJ_ACTUATOR, [f"{e}_tau" for e in self.effector_names])
             self.act_pos = ids(obj.mjOBJ_ACTUATOR, [f"{e}_pos" for e in self.effector_names])
             self.act_vel = ids(obj.mjOBJ_ACTUATOR, [f"{e}_vel" for e in self.effector_names])
+            if self.file_kp is None or self.file_kd is None:
+                self.file_kp = model.actuator_gainprm[self.act_pos, 0].copy()
+                self.file_kd = model.actuator_gainprm[self.act_vel, 0].copy()
             if not self.gains_read:  # the model's own gains until the agent sends its own
-                self.kp = model.actuator_gainprm[self.act_pos, 0].copy()
-                self.kd = model.actuator_gainprm[self.act_vel, 0].copy()
+                self.kp, self.kd = self.file_kp.copy(), self.file_kd.copy()
                 self.gains_read = True
             self.q_sensor_adr = model.sensor_adr[ids(obj.mjOBJ_SENSOR, [f"q_{n}" for n in self.joint_names])]
             self.dq_sensor_adr = model.sensor_adr[ids(obj.mjOBJ_SENSOR, [f"dq_{n}" for n in self.joint_names])]
