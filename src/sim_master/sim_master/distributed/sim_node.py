@@ -22,6 +22,7 @@ from sim_master.distributed.topic_reader import TopicReader
 from sim_master.distributed.world_config import WorldConfig
 from sim_master.engine.mujoco.engine import MujocoEngine
 from sim_master.ros.convert import snapshot_from_msg, snapshot_to_packed_msg, stamp
+from sim_master.ros.service_call import call_until_answered
 from sim_master.snapshot import Snapshot
 from sim_msgs.msg import NodeStatus, StepDone, StepStart
 from sim_msgs.srv import RegisterNode
@@ -56,10 +57,9 @@ class SimNode:
     def register(self, executor: rclpy.executors.Executor, timeout: float = 30.0) -> None:
         if not self.client.wait_for_service(timeout_sec=timeout):
             raise RuntimeError("no master")
-        future = self.client.call_async(RegisterNode.Request(node_id=self.node_id, engine=self.engine_kind,
-                                                             host=socket.gethostname()))
-        executor.spin_until_future_complete(future, timeout_sec=timeout)
-        reply = future.result()
+        request = RegisterNode.Request(node_id=self.node_id, engine=self.engine_kind, host=socket.gethostname())
+        # registering again is accepted by the master (it is how a restarted node rejoins)
+        reply = call_until_answered(executor, self.client, request, attempts=6, timeout_s=timeout / 6)
         if reply is None or not reply.success:
             raise RuntimeError(f"registration refused: {reply.error if reply else 'no answer'}")
         self.config = WorldConfig.from_json(reply.world_config)

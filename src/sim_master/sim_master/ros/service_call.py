@@ -1,0 +1,28 @@
+"""A service call that survives a lost answer.
+
+Fast DDS can drop a service response when the server answers before it has matched the
+client's response reader; `wait_for_service` only proves the request side is matched. A
+client that waits once for ever then hangs on a request the server already handled. For
+requests that are safe to repeat, asking again is the reliable pattern.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rclpy.client import Client
+from rclpy.executors import Executor
+
+
+def call_until_answered(executor: Executor, client: Client, request: Any, *, attempts: int = 4,
+                        timeout_s: float = 5.0) -> Any | None:
+    """The response, or None when `attempts` requests each went `timeout_s` unanswered.
+
+    Only for idempotent requests: the server may have handled a request whose answer was lost.
+    """
+    for _ in range(attempts):
+        future = client.call_async(request)
+        executor.spin_until_future_complete(future, timeout_sec=timeout_s)
+        if future.done():
+            return future.result()
+        client.remove_pending_request(future)
+    return None
