@@ -37,34 +37,61 @@ def ros_context() -> Iterator[object]:
             rclpy.shutdown(context=ctx)
 
 
-@pytest.fixture
-def redis_server() -> Iterator[str]:
-    """A real redis-server on a free loopback port, without persistence; yields its URL."""
-    exe = shutil.which("redis-server")
-    if exe is None:
-        pytest.fail("redis-server is not installed: run 'make setup'")
-    port = free_tcp_port()
-    workdir = tempfile.mkdtemp(prefix="soccersim-redis-")
-    proc = subprocess.Popen(
-        [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--dir", workdir],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                break
-        except OSError:
-            time.sleep(0.05)
-    else:
-        proc.kill()
+class RedisProcess:
+    """A real redis-server on a free loopback port, without persistence, that a test may
+    kill and start again (same port) to play a cache outage."""
+
+    def __init__(self) -> None:
+        exe = shutil.which("redis-server")
+        if exe is None:
+            pytest.fail("redis-server is not installed: run 'make setup'")
+        self.exe = exe
+        self.port = free_tcp_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.workdir = tempfile.mkdtemp(prefix="soccersim-redis-")
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [self.exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--dir", self.workdir], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        self.proc.kill()
         pytest.fail("redis-server did not start")
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+@pytest.fixture
+def redis_process() -> Iterator[RedisProcess]:
+    server = RedisProcess()
+    server.start()
     try:
-        yield f"redis://127.0.0.1:{port}/0"
+        yield server
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        shutil.rmtree(workdir, ignore_errors=True)
+        server.stop()
+
+
+@pytest.fixture
+def redis_server(redis_process: RedisProcess) -> str:
+    """A real redis-server on a free loopback port, without persistence; its URL."""
+    return redis_process.url

@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass, field
 
 import rclpy
+import redis
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
@@ -44,6 +45,7 @@ class NodeRecord:
     node_id: str
     last_seen: float = field(default_factory=time.monotonic)
     registered: bool = True
+    playing_at: float = 0.0  # when a process under this id last said it plays (heartbeat or answer)
 
 
 class DistributedMaster:
@@ -78,13 +80,19 @@ class DistributedMaster:
         self.global_pub = n.create_publisher(SnapshotMsg, topics.GLOBAL, topics.LATCHED)
         n.create_subscription(NodeStatus, topics.STATUS, self._on_status, 50)
         n.create_service(RegisterNode, topics.REGISTER, self._on_register)
-        saved = cache.load_master_state()
-        latest = cache.latest()
+        try:
+            saved = cache.load_master_state()
+            latest = cache.latest()
+            known = cache.nodes()
+        except redis.RedisError as exc:  # the writer has said it once already when it is down
+            log.warning("cannot read the cache to resume (%s): starting from the world config", exc)
+            saved = latest = None
+            known = {}
         if saved is not None and latest is not None:  # a restarted master resumes
             self.step = latest.step
             self.world = latest
             self._changes = snapshot_to_packed_msg(latest)  # full: nodes that missed steps catch up
-            self.nodes = {node_id: NodeRecord(node_id) for node_id in cache.nodes() if node_id in self.expected}
+            self.nodes = {node_id: NodeRecord(node_id) for node_id in known if node_id in self.expected}
             log.info("master resumes at step %d from Redis with nodes %s", self.step, sorted(self.nodes))
 
     # ------------------------------------------------------------------ callbacks
@@ -92,11 +100,20 @@ class DistributedMaster:
         if req.node_id not in self.expected:
             res.success, res.error = False, f"no assets are assigned to node {req.node_id!r}"
             return res
-        if req.node_id in self.nodes and self.step > 0:
+        record = self.nodes.get(req.node_id)
+        if record is not None and time.monotonic() - record.playing_at <= 3 * self.heartbeat_s:
+            # two processes under one id would both step its assets: the one already playing
+            # keeps them; a restarted node is accepted once the old one's heartbeats stop
+            res.success = False
+            res.error = (f"{topics.NODE_ID_LIVE}: node {req.node_id!r} is playing "
+                         f"(heard {time.monotonic() - record.playing_at:.1f} s ago)")
+            log.warning("node %s (%s) refused: %s", req.node_id, req.host[:64], res.error)
+            return res
+        if record is not None and self.step > 0:
             self.rejoins.append((req.node_id, self.step))
             log.warning("node %s registers again at step %d: resuming from the cache", req.node_id, self.step)
         self.nodes[req.node_id] = NodeRecord(req.node_id)
-        self.cache.register_node(req.node_id, {"engine": req.engine, "host": req.host})
+        self.writer.register_node(req.node_id, {"engine": req.engine, "host": req.host})
         res.success, res.world_config, res.bt_xml, res.current_step = True, self.config.to_json(), self.config.bt_xml, self.step
         return res
 
@@ -104,7 +121,9 @@ class DistributedMaster:
         record = self.nodes.get(msg.node_id)
         if record is not None:
             record.last_seen = time.monotonic()
-            self.cache.heartbeat(msg.node_id, int(msg.last_step))
+            if msg.state != NodeStatus.STATE_REGISTERING:
+                record.playing_at = record.last_seen
+            self.writer.heartbeat(msg.node_id, int(msg.last_step))
 
     def _on_done(self, msg: StepDone) -> None:
         if msg.step == self.step + 1:
@@ -121,7 +140,7 @@ class DistributedMaster:
             self._deltas[msg.node_id] = delta
             record = self.nodes.get(msg.node_id)
             if record is not None:
-                record.last_seen = time.monotonic()
+                record.last_seen = record.playing_at = time.monotonic()
 
     def serve_control(self, executor: rclpy.executors.Executor, *, force: bool = False) -> None:
         """Registrations and heartbeats, at most every CONTROL_EVERY_S unless forced."""
@@ -231,7 +250,10 @@ def run_master(args: argparse.Namespace) -> int:
     config = WorldConfig.load(args.config)
     cache = SnapshotCache(args.redis, args.run)
     if args.fresh:
-        cache.clear()
+        try:
+            cache.clear()
+        except redis.RedisError as exc:
+            log.warning("cannot clear the previous run from Redis (%s)", exc)
     context = rclpy.Context()
     rclpy.init(context=context, signal_handler_options=SignalHandlerOptions.NO)
     stop = {"now": False}
@@ -259,8 +281,16 @@ def run_master(args: argparse.Namespace) -> int:
             if master.step % 50 == 0:
                 print(f"master: step {master.step}", flush=True)
     finally:
-        master.record()
-        master.writer.close()
+        # each part of shutting down on its own: a failing one (Redis gone, a full disk) must
+        # not keep the log from being closed
+        for what, close in (("last step", master.record), ("cache", master.writer.close)):
+            try:
+                close()
+            except Exception as exc:  # noqa: BLE001 - reported, and the rest still runs
+                log.warning("at exit, writing the %s failed: %s", what, exc)
+        if master.log_writer is not None:
+            master.log_writer.close()
+            log.info("replay log %s closed at step %d", args.log, master.step)
         elapsed = time.monotonic() - started
         if args.report:
             with open(args.report, "w") as f:
@@ -268,10 +298,8 @@ def run_master(args: argparse.Namespace) -> int:
                            "stepping_s": time.monotonic() - stepping_since,
                            "hashes": {str(k): v for k, v in master.hashes.items()},
                            "master_hashes": {str(k): v for k, v in master.master_hashes.items()},
-                           "rejoins": master.rejoins, "trace": {str(k): v for k, v in master.trace.items()},
+                           "rejoins": master.rejoins, "redis_outages": master.writer.outages, "trace": {str(k): v for k, v in master.trace.items()},
                            "world": {n: list(e.position) for n, e in master.world.entities.items()}}, f)
-        if master.log_writer is not None:
-            master.log_writer.close()
         master.node.destroy_node()
         master.data_node.destroy_node()
         if context.ok():

@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 import rclpy
+import redis
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
@@ -30,6 +31,7 @@ from sim_msgs.srv import RegisterNode
 log = logging.getLogger("soccersim.node")
 Engine = Any  # MujocoEngine or SimpyEngine: the snapshot part of engine.node.SimulationNode
 CONTROL_EVERY_S = 0.05  # heartbeats and the registration client are served this often
+MASTER_LOST_S = 5.0  # no StepStart for this long: the node reports a lost master
 
 
 class SimNode:
@@ -52,14 +54,25 @@ class SimNode:
         self.start_reader = TopicReader(self.data_node, StepStart, topics.STEP_START, topics.RELIABLE)
         self.status_pub = self.node.create_publisher(NodeStatus, topics.STATUS, 10)
         self.client = self.node.create_client(RegisterNode, topics.REGISTER)
+        self.heartbeat_s = heartbeat_s
         self.node.create_timer(heartbeat_s, self._heartbeat)
 
     def register(self, executor: rclpy.executors.Executor, timeout: float = 30.0) -> None:
         if not self.client.wait_for_service(timeout_sec=timeout):
             raise RuntimeError("no master")
         request = RegisterNode.Request(node_id=self.node_id, engine=self.engine_kind, host=socket.gethostname())
-        # registering again is accepted by the master (it is how a restarted node rejoins)
-        reply = call_until_answered(executor, self.client, request, attempts=6, timeout_s=timeout / 6)
+        # the master forgets a dead process 3 heartbeats after its last one: wait twice that
+        deadline = time.monotonic() + 6 * self.heartbeat_s
+        while True:
+            # registering again is accepted by the master (it is how a restarted node rejoins)
+            reply = call_until_answered(executor, self.client, request, attempts=6, timeout_s=timeout / 6)
+            if reply is not None and not reply.success and reply.error.startswith(topics.NODE_ID_LIVE) \
+                    and time.monotonic() < deadline:
+                # our previous process may still be heard for a few heartbeats: wait it out
+                log.info("node %s: %s; asking again", self.node_id, reply.error)
+                time.sleep(self.heartbeat_s)
+                continue
+            break
         if reply is None or not reply.success:
             raise RuntimeError(f"registration refused: {reply.error if reply else 'no answer'}")
         self.config = WorldConfig.from_json(reply.world_config)
@@ -81,10 +94,15 @@ class SimNode:
 
         cache = SnapshotCache(self.redis_url, self.run_id)
         deadline = time.monotonic() + timeout_s
-        latest = cache.latest()
-        while latest is not None and latest.step < at_least and time.monotonic() < deadline:
-            time.sleep(0.005)
+        try:
             latest = cache.latest()
+            while latest is not None and latest.step < at_least and time.monotonic() < deadline:
+                time.sleep(0.005)
+                latest = cache.latest()
+        except redis.RedisError as exc:
+            log.warning("node %s cannot resync: Redis at %s unreachable (%s); stepping on from its own state",
+                        self.node_id, self.redis_url, exc)
+            return
         if latest is not None:
             self.engine.apply_snapshot(latest)
             self.last_step = latest.step
@@ -129,8 +147,30 @@ class SimNode:
 
     def _heartbeat(self) -> None:
         self.status_pub.publish(NodeStatus(node_id=self.node_id, engine=self.engine_kind, host=socket.gethostname(),
-                                           state=NodeStatus.STATE_READY, last_step=max(self.last_step, 0),
+                                           state=NodeStatus.STATE_READY if self.engine is not None else NodeStatus.STATE_REGISTERING, last_step=max(self.last_step, 0),
                                            stamp=stamp(self.engine.time if self.engine else 0.0)))
+
+
+class MasterWatch:
+    """Says so (once) when the master has sent no step for a while, and again when it is
+    back: a node whose master died would otherwise wait for ever without a word."""
+
+    def __init__(self, node_id: str, lost_after_s: float) -> None:
+        self.node_id, self.lost_after_s = node_id, lost_after_s
+        self.last_heard = time.monotonic()
+        self.lost = False
+
+    def heard(self, step: int, now: float) -> None:
+        if self.lost:
+            log.warning("node %s: the master is back (step %d)", self.node_id, step)
+            self.lost = False
+        self.last_heard = now
+
+    def silent(self, now: float) -> None:
+        if not self.lost and now - self.last_heard > self.lost_after_s:
+            self.lost = True
+            log.warning("node %s: no step from the master for %.0f s (master lost, or waiting for other "
+                        "nodes); waiting for it", self.node_id, now - self.last_heard)
 
 
 def make_engine(kind: str, config: WorldConfig, node_id: str, bt_xml: str) -> Engine:
@@ -181,13 +221,19 @@ def run_node(args: argparse.Namespace) -> int:
     executor = rclpy.executors.SingleThreadedExecutor(context=context)
     executor.add_node(node.node)  # not data_node: StepStart is taken by the loop below
     try:
-        node.register(executor)
+        try:
+            node.register(executor)
+        except RuntimeError as exc:
+            log.error("node %s: %s", args.id, exc)
+            return 1
         control_at = 0.0
+        watch = MasterWatch(args.id, lost_after_s=max(MASTER_LOST_S, 10 * args.heartbeat))
         while not stop["now"]:
             msg = node.start_reader.next(CONTROL_EVERY_S)
             if msg is not None:
                 node.on_step(msg)
             now = time.monotonic()
+            watch.heard(node.last_step, now) if msg is not None else watch.silent(now)
             if msg is None or now - control_at >= CONTROL_EVERY_S:
                 control_at = now
                 executor.spin_once(timeout_sec=0.0)

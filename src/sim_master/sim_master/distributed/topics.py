@@ -14,3 +14,4 @@ REGISTER: Final = "/sim/register_node"
 RELIABLE: Final = QoSProfile(depth=50, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE)
 LATCHED: Final = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE,
                             durability=DurabilityPolicy.TRANSIENT_LOCAL)
+NODE_ID_LIVE = "id in use"  # starts RegisterNode.error when the id's node is still heard

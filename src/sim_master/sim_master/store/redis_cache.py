@@ -51,6 +51,17 @@ class SnapshotCache:
             commands.append(("XADD", self._key("deltas"), "*", "step", delta.step, "data", data))
         return commands
 
+    def keyframe_commands(self, world: Snapshot, master_state: dict[str, Any] | None,
+                          nodes: dict[str, dict[str, Any]]) -> list[tuple[Any, ...]]:
+        """Everything again after an outage: the whole world as the keyframe, the master's
+        state and the node registry (a restarted Redis has none of it)."""
+        full = Snapshot(world.step, world.time, True, world.entities)
+        commands: list[tuple[Any, ...]] = [("SET", self._key("keyframe"), full.to_bytes()), ("DEL", self._key("deltas"))]
+        commands += [self.register_command(node_id, info) for node_id, info in nodes.items()]
+        if master_state is not None:
+            commands.append(("SET", self._key("master"), json.dumps(master_state)))
+        return commands
+
     def latest(self) -> Snapshot | None:
         """The newest world state: keyframe plus every delta recorded since."""
         raw = self.r.get(self._key("keyframe"))
@@ -64,15 +75,21 @@ class SnapshotCache:
         return world
 
     # ------------------------------------------------------------------ registry, heartbeats
+    def register_command(self, node_id: str, info: dict[str, Any]) -> tuple[Any, ...]:
+        return ("HSET", self._key("nodes"), node_id, json.dumps(info))
+
     def register_node(self, node_id: str, info: dict[str, Any]) -> None:
-        self.r.hset(self._key("nodes"), node_id, json.dumps(info))
+        self.r.execute_command(*self.register_command(node_id, info))
 
     def nodes(self) -> dict[str, dict[str, Any]]:
         return {k.decode(): json.loads(v) for k, v in self.r.hgetall(self._key("nodes")).items()}
 
+    def heartbeat_command(self, node_id: str, step: int, ttl_s: float = 10.0) -> tuple[Any, ...]:
+        return ("SET", self._key(f"heartbeat:{node_id}"), json.dumps({"step": step, "time": time.time()}),
+                "PX", int(ttl_s * 1000))
+
     def heartbeat(self, node_id: str, step: int, ttl_s: float = 10.0) -> None:
-        self.r.set(self._key(f"heartbeat:{node_id}"), json.dumps({"step": step, "time": time.time()}),
-                   px=int(ttl_s * 1000))
+        self.r.execute_command(*self.heartbeat_command(node_id, step, ttl_s))
 
     def last_heartbeat(self, node_id: str) -> dict[str, Any] | None:
         raw = self.r.get(self._key(f"heartbeat:{node_id}"))

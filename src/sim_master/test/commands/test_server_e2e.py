@@ -143,3 +143,48 @@ def test_three_kinds_of_agents_play_200_cycles(tmp_path: Path, ros_context: rclp
     final = cycles[-1]
     assert {"ball", "simspark-1", "rcsssmj-1"} <= set(final.snapshot.entities)
     assert final.game_state is not None and final.game_state.team_right == "Beta"
+
+
+def test_sigterm_during_a_huge_pending_step_ends_the_server_and_closes_its_log(tmp_path: Path,
+                                                                               ros_context: rclpy.Context) -> None:
+    """Paused, a step_simulation call of the largest allowed count is pending (its caller
+    waits); SIGTERM still ends the server at once, and the log reads back with the strict
+    reader (summary, CRCs)."""
+    from mcap.reader import make_reader
+
+    from sim_master.ros.service_call import call_until_answered
+    from sim_msgs.msg import SimulationState
+    from sim_msgs.srv import SetSimulationState, StepSimulation
+
+    log = tmp_path / "paused.mcap"
+    proc, _, _ = start_server(tmp_path, "--log", str(log))
+    try:
+        node = Node("e2e_stepper", context=ros_context)
+        executor = SingleThreadedExecutor(context=ros_context)
+        executor.add_node(node)
+        clocks: list[float] = []
+        node.create_subscription(Clock, "/clock", lambda m: clocks.append(m.clock.sec + m.clock.nanosec * 1e-9),
+                                 QoSProfile(depth=100, reliability=ReliabilityPolicy.BEST_EFFORT))
+        pause = node.create_client(SetSimulationState, "/soccersim/set_simulation_state")
+        step = node.create_client(StepSimulation, "/soccersim/step_simulation")
+        assert pause.wait_for_service(timeout_sec=20) and step.wait_for_service(timeout_sec=20)
+        paused = SetSimulationState.Request(state=SimulationState(state=SimulationState.STATE_PAUSED))
+        reply = call_until_answered(executor, pause, paused)
+        assert reply is not None and reply.result.result == 1, reply
+        clocks.clear()
+        pending = step.call_async(StepSimulation.Request(steps=1_000_000))
+        deadline = time.monotonic() + 20  # stepping has begun once /clock moves on
+        while (len(set(clocks)) < 3) and time.monotonic() < deadline:
+            executor.spin_once(timeout_sec=0.05)
+        assert len(set(clocks)) >= 3, "the step request never started stepping"
+        assert not pending.done()
+        node.destroy_node()
+    finally:
+        stop_s = stop(proc)
+    assert stop_s < 3.0, f"SIGTERM with a pending step took {stop_s:.2f} s"
+    assert proc.returncode == 0
+    with open(log, "rb") as f:
+        reader = make_reader(f, validate_crcs=True)
+        summary = reader.get_summary()
+        assert summary is not None and summary.statistics is not None and summary.statistics.message_count > 0
+        assert sum(1 for _ in reader.iter_messages()) == summary.statistics.message_count
