@@ -10,7 +10,7 @@ nesting up to 40 deep, plus raw bytes, truncated frames and absurd length prefix
 
     python tools/fuzz_ports.py --inputs 100000 --seed 1
 
-prints one JSON object: inputs per port, internal errors caught by the fault boundaries
+sends 100 000 inputs to each port and prints one JSON object: inputs per port, internal errors caught by the fault boundaries
 (each one is a bug: an input nobody foresaw), whether the server survived, cycles played.
 `make test` runs a small seeded sample of it (test_fuzz_sample.py)."""
 from __future__ import annotations
@@ -108,16 +108,17 @@ class _Refusals(logging.Handler):
         self.count += record.levelno == logging.WARNING
 
 
-def fuzz(server: Any, ports: dict[str, int], inputs: int, seed: int,
+def fuzz(server: Any, ports: dict[str, int], per_port: int, seed: int,
          progress: bool = False) -> dict[str, Any]:
-    """Send `inputs` generated inputs spread over `ports` (name -> TCP port; "service" takes
-    lines) to a running server; return the counts."""
+    """Send `per_port` generated inputs to each of `ports` (name -> TCP port; "service" takes
+    lines), interleaved at random, to a running server; return the counts."""
     rng = random.Random(seed)
     counts = {name: 0 for name in ports}
     connections: dict[str, socket.socket] = {}
     start_cycles = server.stats.cycles
+    inputs = per_port * len(ports)
     for i in range(inputs):
-        name = rng.choice(list(ports))
+        name = rng.choice([n for n, c in counts.items() if c < per_port])
         sock = connections.get(name)
         if sock is None or rng.random() < 0.02:  # mostly long-lived connections, sometimes fresh ones
             if sock is not None:
@@ -150,9 +151,9 @@ def fuzz(server: Any, ports: dict[str, int], inputs: int, seed: int,
     return {"inputs": counts, "total": sum(counts.values()), "cycles": server.stats.cycles - start_cycles}
 
 
-def fuzz_match(inputs: int, seed: int, progress: bool = False) -> dict[str, Any]:
+def fuzz_match(per_port: int, seed: int, progress: bool = False) -> dict[str, Any]:
     """An in-process server with both monitors and the service port, one good agent per
-    dialect playing in threads, `inputs` fuzzed inputs; what happened, as plain data."""
+    dialect playing in threads, `per_port` fuzzed inputs on each port; what happened."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src" / "sim_master" / "test" / "master"))
     import server_fixture  # noqa: E402 - the tests' in-process server on free ports
 
@@ -191,7 +192,7 @@ def fuzz_match(inputs: int, seed: int, progress: bool = False) -> dict[str, Any]
             for t in threads:
                 t.start()
             t0 = time.monotonic()
-            result = fuzz(server, ports, inputs, seed, progress=progress)
+            result = fuzz(server, ports, per_port, seed, progress=progress)
             # the match must go on after the last input: the good agents play ten more cycles
             at_end, deadline = min(played), time.monotonic() + 10
             while min(played) < at_end + 10 and time.monotonic() < deadline and all(t.is_alive() for t in threads):
@@ -214,7 +215,7 @@ def fuzz_match(inputs: int, seed: int, progress: bool = False) -> dict[str, Any]
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--inputs", type=int, default=100_000)
+    parser.add_argument("--inputs", type=int, default=100_000, help="inputs per port (5 ports)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.inputs < 1:
