@@ -201,6 +201,8 @@ def fuzz_match(per_port: int, seed: int, progress: bool = False) -> dict[str, An
             stop.set()
             for t in threads:
                 t.join(5)
+            warnings = server.engine.data.warning  # MuJoCo's guards: bad ctrl/qpos/qacc zero or reset the world
+            result["mujoco_warnings"] = sum(warnings[i].number for i in range(len(warnings)))
             result.update(seed=seed, wall_s=round(time.monotonic() - t0, 1), good_agents_cycles=played,
                           server_alive=not server.stop_event.is_set(), refusals_logged=refusals.count,
                           internal_errors=len(errors.seen), internal_error_samples=errors.seen[:5])
@@ -222,7 +224,7 @@ def main() -> int:
         parser.error("--inputs must be at least 1")
     result = fuzz_match(args.inputs, args.seed, progress=True)
     print(json.dumps(result))
-    return 0 if result["server_alive"] and not result["internal_errors"] else 1
+    return 0 if result["server_alive"] and not result["internal_errors"] and not result["mujoco_warnings"] else 1
 
 
 if __name__ == "__main__":

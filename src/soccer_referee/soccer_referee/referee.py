@@ -19,6 +19,8 @@ from soccer_referee.world import PlayerView, WorldView
 
 MAX_GAME_TIME = 24 * 3600.0  # s: a set time beyond any match (1e308 once swapped the sides)
 MAX_SCORE = 999  # logs and frames carry scores as small integers
+WORLD_MARGIN = 10.0  # m beyond the field lines (and height) that moved objects may be placed
+MAX_MOVE_SPEED = 100.0  # m/s per axis for a moved ball
 
 GROUND_Z = 0.15
 STANDING_Z = 0.25
@@ -110,6 +112,14 @@ class Referee:
         yaw = (yaw + 180.0) % 360.0 - 180.0
         return BeamDecision(True, gx, gy, yaw)
 
+    def _outside_world(self, x: float, y: float, z: float = 0.0) -> str | None:
+        """Why a position cannot be moved to, or None. Far-away numbers are not harmless:
+        MuJoCo resets the whole world when a coordinate passes 1e10."""
+        lx, ly = self.field.half_length + WORLD_MARGIN, self.field.half_width + WORLD_MARGIN
+        if abs(x) > lx or abs(y) > ly or not 0.0 <= z <= WORLD_MARGIN:
+            return f"position ({x:g}, {y:g}, {z:g}) outside the world (|x| <= {lx:g}, |y| <= {ly:g}, 0 <= z <= {WORLD_MARGIN:g})"
+        return None
+
     # ------------------------------------------------------------------ commands
     def command(self, cmd: RefereeCommand) -> CommandResult:
         try:
@@ -130,12 +140,20 @@ class Referee:
             elif isinstance(cmd, MoveBall):
                 if not all(math.isfinite(v) for v in (*cmd.position, *cmd.velocity)):
                     return CommandResult(False, "ball position and velocity must be finite")
+                outside = self._outside_world(*cmd.position[:2], z=cmd.position[2])
+                if outside:
+                    return CommandResult(False, outside)
+                if any(abs(v) > MAX_MOVE_SPEED for v in cmd.velocity):
+                    return CommandResult(False, f"ball velocity beyond {MAX_MOVE_SPEED:g} m/s per axis")
                 self._world().move_ball(cmd.position, cmd.velocity)
             elif isinstance(cmd, MoveAgent):
                 if cmd.unum not in self.registry.members.get(cmd.side, set()):
                     return CommandResult(False, f"no player {cmd.side} #{cmd.unum}")
                 if not all(math.isfinite(v) for v in (cmd.x, cmd.y, cmd.rotation)):
                     return CommandResult(False, "agent position must be finite")
+                outside = self._outside_world(cmd.x, cmd.y)
+                if outside:
+                    return CommandResult(False, outside)
                 self._world().move_player(cmd.side, cmd.unum, cmd.x, cmd.y, cmd.rotation)  # type: ignore[arg-type]
             elif isinstance(cmd, SetTime):
                 if not math.isfinite(cmd.time) or not 0 <= cmd.time <= MAX_GAME_TIME:

@@ -187,3 +187,8 @@ def test_invalid_commands_are_refused_with_reasons() -> None:
     assert "Left, Right or None" in referee.command(KickOff("middle")).error
     assert "0..999" in referee.command(SetScore(-1, 0)).error and not referee.command(SetScore(70000, 0)).ok
     assert not referee.command(SetTime(1e308)).ok  # once it swapped the sides
+    # finite but far: MuJoCo would reset the whole world past 1e10
+    assert "outside the world" in referee.command(MoveBall((1e300, 0.0, 0.1))).error
+    assert "outside the world" in referee.command(MoveBall((0.0, 0.0, -1.0))).error
+    assert "velocity" in referee.command(MoveBall((0.0, 0.0, 0.1), (1e12, 0.0, 0.0))).error
+    assert referee.command(MoveBall((referee.field.half_length + 1.0, 0.0, 0.1), (5.0, 0.0, 0.0))).ok

@@ -71,6 +71,26 @@ def test_bad_commands_are_rejected_one_by_one(engine: MujocoEngine) -> None:
     assert engine.percept("a", vision=False).joint_angles[0] > 3.0  # he1 still moves
 
 
+def test_huge_pd_commands_are_refused_and_never_reach_the_other_robots() -> None:
+    """Finite but huge PD numbers would make MuJoCo zero every robot's controls (its "bad
+    ctrl" guard); they are refused for that joint, and the other robot moves exactly as in a
+    world where nobody attacked."""
+    def good_robot_after(attack: bool) -> tuple[float, ...]:
+        engine = MujocoEngine("fifa_field", vision_noise=False)
+        engine.add_robot("attacker", "T1", -2.0, 0.0, 0.0)
+        engine.add_robot("good", "T1", 2.0, 0.0, 0.0)
+        names = list(engine._robot("attacker").names_index)
+        if attack:
+            for values in [(1e300, 0, 1e300, 0, 0), (0, 1e12, 0, 1e12, 0), (0, 0, 0, 0, 1e11), (0, 0, 1e6, 0, 0)]:
+                assert len(engine.set_joint_pd("attacker", {n: values for n in names})) == len(names)
+        engine.set_joint_pd("good", {n: (0.3, 0.0, 50.0, 1.0, 0.0) for n in names})
+        run(engine, 1.0)
+        assert all(engine.data.warning[i].number == 0 for i in range(len(engine.data.warning)))
+        return tuple(engine.percept("good", vision=False).joint_angles)
+
+    assert good_robot_after(attack=True) == good_robot_after(attack=False)
+
+
 def test_pd_command_reaches_its_target(engine: MujocoEngine) -> None:
     engine.add_robot("a", "nao", -2.0, 0.0, 0.0)
     engine.set_joint_pd("a", {"he1": (math.radians(30), 0.0, 5.0, 0.1, 0.0)})

@@ -36,6 +36,7 @@ AGENT_ATTACKS = {
         "(init nao A 12)(he1 0 0 1 0 0)",
         "(init T1 A 99)(he1 0 0 1 0 0)(beam 1 2 3)",
         "(init nao B 3)(he1 nan 0 1 0 0)(he2 1e400 0 1 0 0)(beam inf 0 0)",
+        "(init T1 C 7)(he1 1e300 0 1e300 0 0)(he2 0 1e300 0 1e300 1e300)(beam 1e300 -1e300 1e300)",
         DEEP,
         f"(init {DEEP} A 5)",
     ],
@@ -46,6 +47,8 @@ MONITOR_ATTACKS = [
     "(agent (unum 1e400)(team T)(pos 0 0 0))",
     "(playMode " + "(" * 1200 + ")" * 1200 + ")",
     "(ball (pos inf 0 0))",
+    "(ball (pos 1e300 0 0)(vel 1e300 0 0))",
+    "(agent (unum 1)(team Left)(pos 1e300 1e300 0))",
     "(time 1e400)",
     DEEP,
 ]
@@ -80,6 +83,8 @@ def test_hostile_messages_on_every_port_leave_the_match_running() -> None:
             attacker.close()
         assert server.referee.state.score_left == server.referee.state.score_right == 0
         assert len(server.engine.robot_ids()) >= 2  # both good agents still have their robots
+        warnings = server.engine.data.warning  # MuJoCo's guards (bad ctrl, qpos, qacc) reset or zero the world
+        assert all(warnings[i].number == 0 for i in range(len(warnings))), "a hostile number reached MuJoCo"
 
 
 def test_stop_does_not_wait_out_a_silent_agent() -> None:

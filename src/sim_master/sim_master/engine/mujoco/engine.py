@@ -35,6 +35,10 @@ MODEL_ALIASES = {"nao": "nao0"}
 SIMSPARK_BEAM_HEIGHT = 0.4  # m, rcssserver3d's AgentRadius
 PARKING = (1000.0, 1000.0)  # m, where robots that left wait to be reused
 VIEW_HALF_ANGLE = 60.0  # deg, SimSpark and rcsssmj
+# Bounds of a PD motor command (q rad, dq rad/s, kp, kd, tau N m), far beyond any agent's use.
+# They keep the actuator input under MuJoCo's "huge value" limit (1e10): past it MuJoCo zeroes
+# the controls of every robot in the world for that step, so one agent would harm all others.
+PD_BOUNDS = (1e3, 1e4, 1e5, 1e5, 1e5)
 # SimSpark vision noise (RestrictedVisionPerceptor): sigma of distance (per 100 m), phi, theta;
 # calibration error per axis (uniform).
 NOISE_DIST, NOISE_PHI, NOISE_THETA, CALIBRATION = 0.0965, 0.1225, 0.1480, 0.005
@@ -398,6 +402,11 @@ class MujocoEngine:
             q, dq, kp, kd, tau = values
             if kp < 0 or kd < 0:
                 errors.append(f"PD gains for {name!r} must not be negative (kp={kp}, kd={kd})")
+                continue
+            if any(abs(v) > bound for v, bound in zip(values, PD_BOUNDS)):
+                errors.append(f"PD command for {name!r} out of range (|q| <= {PD_BOUNDS[0]:g}, "
+                              f"|dq| <= {PD_BOUNDS[1]:g}, kp, kd <= {PD_BOUNDS[2]:g}, |tau| <= {PD_BOUNDS[4]:g}): "
+                              f"{values!r}")
                 continue
             if robot.mode[i] != MODE_PD or robot.kp[i] != kp or robot.kd[i] != kd:
                 robot.mode[i] = MODE_PD
