@@ -62,8 +62,10 @@ def _play(simspark: SimSparkAgent, rcsssmj: RcsssmjAgent, cycles: int) -> tuple[
 
 
 @pytest.mark.timeout(180)
-def test_hostile_messages_on_every_port_leave_the_match_running() -> None:
-    with fixture.running_server(simspark_monitor_port=0, rcsssmj_monitor_port=0, sync_timeout=2.0) as server:
+def test_hostile_messages_on_every_port_leave_the_match_running(tmp_path: Path) -> None:
+    log = tmp_path / "attacked.mcap"
+    with fixture.running_server(simspark_monitor_port=0, rcsssmj_monitor_port=0, sync_timeout=2.0,
+                                log_path=str(log)) as server:
         host = "127.0.0.1"
         simspark = SimSparkAgent(host, fixture.port(server, "simspark"), "Good", 1)
         simspark.join()
@@ -85,6 +87,17 @@ def test_hostile_messages_on_every_port_leave_the_match_running() -> None:
         assert len(server.engine.robot_ids()) >= 2  # both good agents still have their robots
         warnings = server.engine.data.warning  # MuJoCo's guards (bad ctrl, qpos, qacc) reset or zero the world
         assert all(warnings[i].number == 0 for i in range(len(warnings))), "a hostile number reached MuJoCo"
+        cycles = server.stats.cycles
+    # the match's log is complete: every cycle, a summary and CRCs the strict reader accepts
+    from mcap.reader import make_reader
+
+    from sim_master.store.mcap_log import ReplayLogReader
+
+    steps = [c.step for c in ReplayLogReader(str(log)).cycles()]
+    assert steps == list(range(steps[0], steps[0] + len(steps))) and len(steps) >= cycles - 1
+    with open(log, "rb") as f:
+        summary = make_reader(f, validate_crcs=True).get_summary()
+    assert summary is not None and summary.statistics is not None and summary.statistics.message_count > 0
 
 
 def test_stop_does_not_wait_out_a_silent_agent() -> None:
