@@ -58,6 +58,17 @@ def start_server(tmp: Path, *extra: str) -> tuple[subprocess.Popen[str], int, in
     raise AssertionError("server did not start:\n" + "".join(seen))
 
 
+def clock_listener(name: str, context: rclpy.Context) -> tuple[Node, SingleThreadedExecutor, list[float]]:
+    """A node with its executor, appending every /clock it hears (seconds) to the list."""
+    node = Node(name, context=context)
+    executor = SingleThreadedExecutor(context=context)
+    executor.add_node(node)
+    clocks: list[float] = []
+    node.create_subscription(Clock, "/clock", lambda m: clocks.append(m.clock.sec + m.clock.nanosec * 1e-9),
+                             QoSProfile(depth=100, reliability=ReliabilityPolicy.BEST_EFFORT))
+    return node, executor, clocks
+
+
 def stop(proc: subprocess.Popen[str]) -> float:
     start = time.monotonic()
     proc.send_signal(signal.SIGTERM)
@@ -73,13 +84,8 @@ def test_three_kinds_of_agents_play_200_cycles(tmp_path: Path, ros_context: rclp
     log = tmp_path / "match.mcap"
     proc, simspark_port, rcsssmj_port = start_server(tmp_path, "--log", str(log))
     try:
-        node = Node("e2e_player", context=ros_context)
-        executor = SingleThreadedExecutor(context=ros_context)
-        executor.add_node(node)
-        clocks: list[float] = []
+        node, executor, clocks = clock_listener("e2e_player", ros_context)
         states: list[GameState] = []
-        node.create_subscription(Clock, "/clock", lambda m: clocks.append(m.clock.sec + m.clock.nanosec * 1e-9),
-                                 QoSProfile(depth=100, reliability=ReliabilityPolicy.BEST_EFFORT))
         node.create_subscription(GameState, "/game_state", states.append,
                                  QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                                             durability=DurabilityPolicy.TRANSIENT_LOCAL))
@@ -159,12 +165,7 @@ def test_sigterm_during_a_huge_pending_step_ends_the_server_and_closes_its_log(t
     log = tmp_path / "paused.mcap"
     proc, _, _ = start_server(tmp_path, "--log", str(log))
     try:
-        node = Node("e2e_stepper", context=ros_context)
-        executor = SingleThreadedExecutor(context=ros_context)
-        executor.add_node(node)
-        clocks: list[float] = []
-        node.create_subscription(Clock, "/clock", lambda m: clocks.append(m.clock.sec + m.clock.nanosec * 1e-9),
-                                 QoSProfile(depth=100, reliability=ReliabilityPolicy.BEST_EFFORT))
+        node, executor, clocks = clock_listener("e2e_stepper", ros_context)
         pause = node.create_client(SetSimulationState, "/soccersim/set_simulation_state")
         step = node.create_client(StepSimulation, "/soccersim/step_simulation")
         assert pause.wait_for_service(timeout_sec=20) and step.wait_for_service(timeout_sec=20)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import subprocess
-import time
 import uuid
 from pathlib import Path
 
@@ -23,16 +22,7 @@ STEPS, Launch, finish, master, node, wait_for_step = (_lockstep.STEPS, _lockstep
 
 
 def wait_for_line(proc: subprocess.Popen[str], text: str, timeout: float = 30.0) -> str:
-    """The first output line of proc containing text (reading its merged stdout/stderr)."""
-    assert proc.stdout is not None
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        if text in line:
-            return line
-    raise AssertionError(f"no line with {text!r}")
+    return _lockstep.wait_for_line(proc, lambda line: text in line, repr(text), timeout)
 
 
 def test_redis_killed_mid_run_the_match_goes_on_and_the_log_closes(redis_process, tmp_path: Path,  # type: ignore[no-untyped-def]

@@ -30,16 +30,23 @@ def node(launch: Launch, redis: str, run: str, node_id: str) -> subprocess.Popen
     return launch("sim_master.distributed.sim_node", "--id", node_id, "--redis", redis, "--run", run)
 
 
-def wait_for_step(proc: subprocess.Popen[str], step: int, timeout: float = 60.0) -> None:
+def wait_for_line(proc: subprocess.Popen[str], wanted: Callable[[str], bool], what: str,
+                  timeout: float = 60.0) -> str:
+    """The first line of proc's merged output that is wanted (reading it line by line)."""
     assert proc.stdout is not None
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         line = proc.stdout.readline()
         if not line:
             break
-        if line.startswith("master: step ") and int(line.split()[-1]) >= step:
-            return
-    raise AssertionError(f"the master never reached step {step}")
+        if wanted(line):
+            return line
+    raise AssertionError(f"no output line: {what}")
+
+
+def wait_for_step(proc: subprocess.Popen[str], step: int, timeout: float = 60.0) -> None:
+    wait_for_line(proc, lambda line: line.startswith("master: step ") and int(line.split()[-1]) >= step,
+                  f"the master at step {step}", timeout)
 
 
 def finish(proc: subprocess.Popen[str], timeout: float = 90.0) -> None:
