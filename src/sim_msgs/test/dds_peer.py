@@ -22,6 +22,8 @@ def full_percept() -> Percept:
     p.unum, p.side = 7, "left"
     p.gyro.x, p.gyro.y, p.gyro.z = 0.5, -1.25, 3.0
     p.accelerometer.x, p.accelerometer.y, p.accelerometer.z = 0.1, -0.2, 9.81
+    p.torso_pose.position.x, p.torso_pose.position.y, p.torso_pose.position.z = -4.5, 1.25, 0.38
+    p.torso_pose.orientation.w, p.torso_pose.orientation.z = 0.0, 1.0
     p.joint_names = [f"j{i}" for i in range(22)]
     p.joint_angles = [i * 1.5 - 10 for i in range(22)]
     p.joint_velocities = [i * -0.25 for i in range(22)]

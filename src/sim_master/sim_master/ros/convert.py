@@ -84,6 +84,10 @@ def percept_to_msg(p: Percept, time: Time, side: str, unum: int) -> PerceptMsg:
     msg.game_state.stamp = time
     msg.unum, msg.side = unum, side
     msg.gyro, msg.accelerometer = _vec(p.gyro), _vec(p.accel)
+    pose = msg.torso_pose
+    pose.position.x, pose.position.y, pose.position.z = (float(v) for v in p.torso_position)
+    q = pose.orientation
+    q.w, q.x, q.y, q.z = (float(v) for v in p.torso_quaternion)
     msg.joint_names = list(p.joint_names)
     msg.joint_angles = [float(a) for a in p.joint_angles]
     msg.joint_velocities = [float(v) for v in p.joint_velocities]
@@ -125,6 +129,9 @@ def percept_from_msg(msg: PerceptMsg) -> Percept:
     return Percept(
         time=seconds(msg.header.stamp), game=game, gyro=(msg.gyro.x, msg.gyro.y, msg.gyro.z),
         accel=(msg.accelerometer.x, msg.accelerometer.y, msg.accelerometer.z),
+        torso_position=(msg.torso_pose.position.x, msg.torso_pose.position.y, msg.torso_pose.position.z),
+        torso_quaternion=(msg.torso_pose.orientation.w, msg.torso_pose.orientation.x,
+                          msg.torso_pose.orientation.y, msg.torso_pose.orientation.z),
         joint_names=list(msg.joint_names), joint_angles=list(msg.joint_angles),
         joint_velocities=list(msg.joint_velocities),
         foot_resistance=[ForceResistance(f.name, (f.center.x, f.center.y, f.center.z),

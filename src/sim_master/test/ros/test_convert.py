@@ -36,3 +36,9 @@ def test_percept_round_trip_through_cdr() -> None:
     assert len(back.vision.lines) == len(p.vision.lines)
     assert back.joint_names == p.joint_names and back.foot_resistance[0].name == "lf"
     assert (msg.side, msg.unum) == ("left", 2)
+    # where the player stands, for ROS-native players (rcsssmj sends it as pos and quat)
+    assert back.torso_position == p.torso_position and abs(back.torso_position[0] + 2.0) < 0.05
+    assert back.torso_quaternion == p.torso_quaternion
+    turned = engine.percept("b", vision=False)
+    back = percept_from_msg(percept_to_msg(turned, stamp(turned.time), "right", 3))
+    assert abs(back.torso_position[0] - 1.0) < 0.05 and abs(abs(back.torso_quaternion[3]) - 1.0) < 0.01  # facing -x
