@@ -235,14 +235,19 @@ class Referee:
             self._keep_out_for_kick_off(side)
 
     def _keep_out_for_kick_off(self, kicker: str) -> None:
-        """Everybody in the own half; the defending team also out of the centre circle."""
+        """As rcssserver3d's ClearPlayersBeforeKickOff: the defending team out of the other
+        half and out of the centre circle; the kicking team's players back from the opponent
+        half only when outside the centre circle. The kicker walking round the ball to line
+        up its kick crosses the half-way line inside the circle, and must not be moved."""
         r = self.field.center_radius
         for p in self._world().players():
             x, y, _ = p.position
             own_sign = -1.0 if p.side == "left" else 1.0
-            if x * own_sign < 0:  # in the opponent half
-                self._world().move_player(p.side, p.unum, own_sign * 0.3, y, p.yaw_deg)  # type: ignore[arg-type]
-            elif p.side != kicker and math.hypot(x, y) < r:
+            in_opponent_half, in_circle = x * own_sign < 0, math.hypot(x, y) < r
+            if p.side == kicker:
+                if in_opponent_half and not in_circle:
+                    self._world().move_player(p.side, p.unum, own_sign * 0.3, y, p.yaw_deg)  # type: ignore[arg-type]
+            elif in_opponent_half or in_circle:
                 self._world().move_player(p.side, p.unum, own_sign * (r + 0.3), y, p.yaw_deg)  # type: ignore[arg-type]
 
     def _drop_ball(self, events: list[GameEvent] | None = None) -> None:

@@ -123,6 +123,22 @@ def test_beam_rules_per_dialect() -> None:
     assert not refused.success and "not allowed in PlayOn" in refused.error
 
 
+def test_kick_off_clears_like_rcssserver3d() -> None:
+    """The kicker may cross the half-way line inside the centre circle (it walks round the
+    ball to line up); outside the circle it is sent back; the defenders leave the circle."""
+    referee, world = make()
+    assert referee.register("Alpha", 9).side == "left" and referee.register("Beta", 9).side == "right"
+    world.put("left", 9, 0.15, -0.2)  # kicker, over the line but inside the circle
+    world.put("left", 1, 4.0, 3.0)  # team-mate in the opponent half, outside the circle
+    world.put("right", 9, 1.0, 0.5)  # defender inside the circle
+    referee.command(KickOff("Left"))
+    run(referee, 0.1)
+    assert world.robots[("left", 9)].position[:2] == (0.15, -0.2)
+    assert world.robots[("left", 1)].position[0] < 0
+    x, y, _ = world.robots[("right", 9)].position
+    assert x > 0 and x * x + y * y >= referee.field.center_radius ** 2
+
+
 def test_half_time_switches_sides_and_kick_off_team_then_game_over() -> None:
     referee, world = make()
     referee.command(KickOff("Left"))
