@@ -46,4 +46,4 @@ class EngineWorld:
     def move_player(self, side: Side, unum: int, x: float, y: float, yaw_deg: float) -> None:
         rid = self.robots.get((side, unum))
         if rid is not None:
-            self.engine.teleport_robot(rid, x, y, yaw_deg)
+            self.engine.carry_robot(rid, x, y, yaw_deg)  # the referee carries; only a beam lifts

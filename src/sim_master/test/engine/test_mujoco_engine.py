@@ -38,6 +38,27 @@ def test_beamed_nao_stands_for_ten_seconds(engine: MujocoEngine) -> None:
     assert engine.robot_yaw("a") == pytest.approx(45.0, abs=2.0)
 
 
+def test_referee_carries_a_robot_without_lifting_it(engine: MujocoEngine) -> None:
+    """A referee's move keeps height, posture and tilt (rcssserver3d's MoveAgent); only a
+    beam puts the torso at 0.4 m."""
+    engine.add_robot("a", "nao", -3.0, 1.0, 0.0)
+    crouch = {"lle3": 0.5, "lle4": -1.0, "lle5": 0.5, "rle3": 0.5, "rle4": -1.0, "rle5": 0.5}
+    engine.set_joint_velocities("a", crouch)
+    run(engine, 0.4)
+    engine.set_joint_velocities("a", dict.fromkeys(crouch, 0.0))
+    run(engine, 0.4)
+    (_, _, z), _ = engine.robot_pose("a")
+    joints = engine.percept("a", vision=False).joint_angles
+    engine.carry_robot("a", -0.3, 2.0, 90.0)
+    (x, y, z2), _ = engine.robot_pose("a")
+    assert (x, y) == (-0.3, 2.0) and z2 == pytest.approx(z, abs=1e-9) and z < 0.38
+    assert engine.robot_yaw("a") == pytest.approx(90.0, abs=0.5)
+    assert engine.robot_velocity("a") == (0.0, 0.0, 0.0)
+    run(engine, 1.0)  # it stands on where it was put
+    assert engine.robot_pose("a")[0][2] == pytest.approx(z, abs=0.01)
+    assert engine.percept("a", vision=False).joint_angles == pytest.approx(joints, abs=0.5)
+
+
 def test_joint_moves_at_commanded_speed_and_stops_at_its_limit(engine: MujocoEngine) -> None:
     engine.add_robot("a", "nao", -2.0, 0.0, 0.0)
     assert engine.set_joint_velocities("a", {"he1": 1.0}) == []

@@ -486,6 +486,27 @@ class MujocoEngine:
         self.data.qvel[robot.dof_adr] = 0.0
         mujoco.mj_kinematics(self.model, self.data)
 
+    def carry_robot(self, robot_id: str, x: float, y: float, yaw_deg: float) -> None:
+        """A referee's move (rcssserver3d's SoccerBase::MoveAgent): the robot is carried to
+        (x, y) as it is, at its height, in its posture and tilt, turned to `yaw_deg`, and
+        stopped. Unlike a beam it is not lifted: a walking robot dropped from the beam height
+        in mid-stride falls."""
+        if not all(math.isfinite(v) for v in (x, y, yaw_deg)):
+            raise ValueError("move target must be finite")
+        robot = self._robot(robot_id)
+        if self._dirty:
+            robot.initial_pose = (x, y, yaw_deg)
+            return
+        root = robot.root_qpos
+        turn = _yaw_quat(yaw_deg - self.robot_yaw(robot_id))
+        turned = np.zeros(4)
+        mujoco.mju_mulQuat(turned, turn, self.data.qpos[root + 3:root + 7].copy())
+        self.data.qpos[root:root + 2] = (x, y)
+        self.data.qpos[root + 3:root + 7] = turned
+        self.data.qvel[robot.root_dof:robot.root_dof + 6] = 0.0
+        self.data.qvel[robot.dof_adr] = 0.0
+        mujoco.mj_kinematics(self.model, self.data)
+
     def robot_pose(self, robot_id: str) -> tuple[tuple[float, float, float], tuple[float, float, float, float]]:
         self._ensure_built()
         robot = self._robot(robot_id)
