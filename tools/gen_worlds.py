@@ -212,11 +212,15 @@ class Field:
     dialect_of: dict[str, str]  # landmark -> the dialect whose agents see it (both if absent)
     air: tuple[float, float] | None = None  # density, viscosity (rcsssmj's world has air)
     ball_contact: str = ""  # <soccer:ball> attributes: the ball's contact, where not ours
-    ball_inertia: float = 2 / 3  # I = k m r^2: a hollow ball (rcsssmj's is solid, 2/5, from its geom)
+    ball_inertia: float = 2 / 5  # I = k m r^2: solid, as both references' balls
 
 
 # rcsssmj's ball: friction 0.4 (sliding) 0.01 0.01, a direct spring-damper contact.
 RCSSSMJ_BALL = 'friction="0.4 0.01 0.01" solref="-5000 -20"'
+# rcssserver3d's ball (rsg/agent/ball.rsg): a solid sphere slowed by its DragController
+# (linear 0.018 N s/m, angular 4e-5 N m s; stillness factor 1.5 on base 3 near rest), not by
+# rolling friction; its contact slips freely (force-dependent slip 4 (m/s)/N).
+SIMSPARK_BALL = 'friction="0.8 0.02 0" drag="0.018 4e-05" stillness="1.5 3"'
 
 
 def simspark_field() -> Field:
@@ -238,7 +242,7 @@ def simspark_field() -> Field:
     mj = rcsssmj_markers(hl, hw, gw, gh, r, (pd, pw), None, None)
     dialect_of = {**{n: "simspark" for n in marks}, **{n: "rcsssmj" for n in mj}}
     return Field("simspark_field", L, W, gw, 0.6, gh, pd, pw, r, 0.042, 0.026, 0.02, {**marks, **mj}, lines,
-                 dialect_of)
+                 dialect_of, ball_contact=SIMSPARK_BALL, ball_inertia=2 / 5)
 
 
 def rcsssmj_markers(hl: float, hw: float, gw: float, gh: float, r: float, goalie_area: tuple[float, float],

@@ -206,6 +206,11 @@ def _load_world(path: Path) -> WorldSpec:
         if ball is not None:
             spec.ball_friction = _numbers(ball.get("friction"), 3, spec.ball_friction, path)  # type: ignore[assignment]
             spec.ball_solref = _numbers(ball.get("solref"), 2, spec.ball_solref, path)  # type: ignore[assignment]
+            spec.ball_drag = _numbers(ball.get("drag"), 2, spec.ball_drag, path)  # type: ignore[assignment]
+            spec.ball_stillness = _numbers(ball.get("stillness"), 2, spec.ball_stillness, path)  # type: ignore[assignment]
+            if min(spec.ball_drag) < 0 or spec.ball_stillness[0] < 0 or spec.ball_stillness[1] < 1:
+                raise SdfError(f"{path}: <soccer:ball> drag must be >= 0 and stillness 'factor base' "
+                               f"with factor >= 0, base >= 1 (got drag={spec.ball_drag}, stillness={spec.ball_stillness})")
     return spec
 
 

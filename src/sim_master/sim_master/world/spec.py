@@ -107,5 +107,9 @@ class WorldSpec:
     air_viscosity: float = 0.0  # Pa s (rcsssmj's world: 2e-5)
     ball_friction: tuple[float, float, float] = (0.8, 0.02, 0.0005)  # sliding, torsional, rolling
     ball_solref: tuple[float, float] = (0.005, 1.0)  # MuJoCo solref (negative: stiffness, damping)
+    # rcssserver3d's ball DragController, applied once per cycle: F = -linear v, T = -angular w,
+    # plus at low speed F += -linear v stillness base^-|v| (and the same on w): the ball stops.
+    ball_drag: tuple[float, float] = (0.0, 0.0)  # linear N s/m, angular N m s
+    ball_stillness: tuple[float, float] = (0.0, 1.0)  # factor, base
     field: FieldSpec = _field(default_factory=FieldSpec)
     models: list[ModelSpec] = _field(default_factory=list)

@@ -51,7 +51,10 @@ def test_unsupported_elements_are_named_with_the_file(tmp_path: Path) -> None:
     (("<max_step_size>0.005</max_step_size>", "<max_step_size>0</max_step_size>"), "max_step_size 0.0"),
     (('length="30"', 'length="inf"'), "length=...> must be a positive finite size"),
     (('length="30"', 'length="abc"'), "could not convert"),
-    (('<model name="ball"><soccer:ball/>', '<model name="ball">'), "exactly one <model> with <soccer:ball/>"),
+    (('<soccer:ball friction="0.8 0.02 0" drag="0.018 4e-05" stillness="1.5 3"/>', ''),
+     "exactly one <model> with <soccer:ball/>"),
+    (('drag="0.018 4e-05"', 'drag="-1 0"'), "drag must be >= 0"),
+    (('stillness="1.5 3"', 'stillness="1.5 nan"'), "needs 2 finite numbers"),
 ])
 def test_bad_world_files_are_refused_with_one_line(tmp_path: Path, change: tuple[str, str], message: str) -> None:
     from sim_master.world.sdf_loader import worlds_dir

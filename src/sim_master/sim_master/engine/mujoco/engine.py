@@ -559,6 +559,7 @@ class MujocoEngine:
             raise ValueError(f"this engine steps {self.cycle_dt} s per cycle, not {dt}")
         self._drive_hinges()
         self._lagged_accelerations()
+        self._ball_drag()
         self._touchers.clear()
         self._contacts.clear()
         for _ in range(self.substeps):
@@ -572,6 +573,20 @@ class MujocoEngine:
             mujoco.mj_sensorAcc(self.model, self.data)
         self.cycle += 1
         self.time = self.cycle * self.cycle_dt
+
+    def _ball_drag(self) -> None:
+        """rcssserver3d's ball DragController, as it applies it: a force and a torque from
+        the velocities at the start of the cycle, held through the cycle's physics."""
+        linear, angular = self.world.ball_drag
+        if linear == 0.0 and angular == 0.0:
+            return
+        factor, base = self.world.ball_stillness
+        d = self.data
+        v = d.qvel[self._ball_dof:self._ball_dof + 3]
+        w = d.xmat[self._ball_body].reshape(3, 3) @ d.qvel[self._ball_dof + 3:self._ball_dof + 6]  # world axes
+        speed, spin = float(np.linalg.norm(v)), float(np.linalg.norm(w))
+        d.xfrc_applied[self._ball_body, :3] = -linear * v * (1.0 + factor * base ** -speed)
+        d.xfrc_applied[self._ball_body, 3:] = -angular * w * (1.0 + factor * base ** -spin)
 
     def _lagged_accelerations(self) -> None:
         """rcssserver3d's ACC, computed before its physics step: the torso's velocity change
