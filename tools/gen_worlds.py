@@ -62,10 +62,12 @@ def nao_links(robot_type: int) -> list[Link]:
         links += [
             Link(f"{up}shoulder", "torso", sim((sx * 0.098, 0, 0.075)), 0.07, "sphere", (0.01,),
                  joint=(f"{side}aj1", f"{side}ae1", sim((1, 0, 0)), -120, 120, s), collide=False),
+            # the upper arm's centre is 0.01 out and 0.02 ahead of the shoulder joint; the elbow
+            # is elbow_y ahead of that centre and back in line with the shoulder
             Link(f"{up}upperarm", f"{up}shoulder", (0, 0, 0), 0.15, "box", (0.08, 0.07, 0.06),
-                 sim((0, 0.02, 0)),
+                 sim((sx * 0.01, 0.02, 0)),
                  (f"{side}aj2", f"{side}ae2", (0, 0, 1), *roll_lim, s)),
-            Link(f"{up}elbow", f"{up}upperarm", sim((0, elbow_y, 0.009)), 0.035, "sphere", (0.01,),
+            Link(f"{up}elbow", f"{up}upperarm", sim((0, 0.02 + elbow_y, 0.009)), 0.035, "sphere", (0.01,),
                  joint=(f"{side}aj3", f"{side}ae3", sim((0, 1, 0)), -120, 120, s), collide=False),
             Link(f"{up}lowerarm", f"{up}elbow", (0, 0, 0), 0.2, "box", (0.11, 0.05, 0.05),
                  sim((0, 0.05, 0)), (f"{side}aj4", f"{side}ae4", (0, 0, 1), *elbow_lim, s),

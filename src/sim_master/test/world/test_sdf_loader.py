@@ -30,6 +30,21 @@ def test_nao_joints_limits_and_masses() -> None:
     assert nao.link("torso").pose.pos[2] == 0.0 and nao.root_link().name == "torso"
 
 
+@pytest.mark.parametrize("model, elbow_ahead", [("nao0", 0.09), ("nao1", 0.12664), ("nao3", 0.145737), ("nao4", 0.09)])
+def test_nao_arms_have_rcssserver3d_lengths(model: str, elbow_ahead: float) -> None:
+    """The upper arm's centre is 0.01 out and 0.02 ahead of the shoulder joint, the elbow
+    0.02 + ElbowRelUpperArm_Y ahead of it (naoarm.rsg, per robot type): arms that push a
+    lying robot up reach as far as on rcssserver3d."""
+    nao = load_model(model)
+    for side, out in (("l", 1), ("r", -1)):
+        shoulder = nao.link(f"{side}shoulder").pose.pos
+        elbow = nao.link(f"{side}elbow").pose.pos - shoulder
+        assert tuple(round(float(v), 6) for v in elbow) == (round(elbow_ahead, 6), 0.0, 0.009)
+        upper = nao.link(f"{side}upperarm")
+        centre = upper.pose.pos + upper.collisions[0].pose.pos - shoulder
+        assert tuple(round(float(v), 6) for v in centre) == (0.02, out * 0.01, 0.0)
+
+
 def test_unsupported_elements_are_named_with_the_file(tmp_path: Path) -> None:
     bad = tmp_path / "bad.sdf"
     bad.write_text('<sdf version="1.9"><model name="m"><link name="l"><collision name="c">'
