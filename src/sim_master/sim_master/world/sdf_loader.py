@@ -28,7 +28,10 @@ _ALLOWED: Final[dict[str, set[str]]] = {
     "link": {"pose", "inertial", "collision", "visual", "sensor", "soccer:vision_part", "soccer:frp"},
     "inertial": {"pose", "mass", "inertia"},
     "inertia": {"ixx", "iyy", "izz", "ixy", "ixz", "iyz"},
-    "collision": {"pose", "geometry"},
+    "collision": {"pose", "geometry", "surface"},
+    "surface": {"friction"},
+    "friction": {"ode"},
+    "ode": {"mu", "mu2"},
     "visual": {"pose", "geometry", "material"},
     "geometry": {"box", "sphere", "cylinder", "capsule", "plane"},
     "joint": {"parent", "child", "pose", "axis", "soccer:effector"},
@@ -290,7 +293,23 @@ def _shape(el: ET.Element, path: str) -> Shape:
         size = tuple(float(v) for v in _text(_find(g, "size"), "100 100").split())
     else:  # pragma: no cover - _check rejects these already
         raise SdfError(f"{path}: unsupported geometry <{kind}>")
-    return Shape(el.get("name", ""), pose, Geometry(kind, size))
+    return Shape(el.get("name", ""), pose, Geometry(kind, size), _friction(el, path))
+
+
+def _friction(collision: ET.Element, path: str) -> float | None:
+    """<surface><friction><ode><mu> of a collision (mu2 must equal it: one isotropic
+    coefficient), or None for the world's default."""
+    node: ET.Element | None = collision
+    for tag in ("surface", "friction", "ode"):
+        node = _find(node, tag) if node is not None else None
+    if node is None or _find(node, "mu") is None:
+        return None
+    mu = _float(_find(node, "mu"), 1.0)
+    mu2 = _float(_find(node, "mu2"), mu) if _find(node, "mu2") is not None else mu
+    if not (math.isfinite(mu) and 0 <= mu <= 100) or mu2 != mu:
+        raise SdfError(f"{path}: <collision name={collision.get('name')!r}> friction mu must be in 0..100 "
+                       f"and mu2 equal to it (got {mu}, {mu2})")
+    return mu
 
 
 def _link(el: ET.Element, pose: Transform, path: str) -> LinkSpec:

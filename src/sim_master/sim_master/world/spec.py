@@ -18,6 +18,7 @@ class Shape:
     name: str
     pose: Transform  # in the link frame
     geometry: Geometry
+    friction: float | None = None  # SDF <surface><friction><ode><mu>; None: the world's default
 
 
 @dataclass(slots=True)

@@ -44,6 +44,8 @@ def _geom(shape: Shape, name: str, contype: int, conaffinity: int, extra: str = 
         size = _v((g.size[0], g.size[1] / 2))
     else:  # plane
         size = _v((g.size[0] / 2, g.size[1] / 2, 0.1))
+    if shape.friction is not None and "friction=" not in extra:  # MuJoCo takes the larger of two geoms'
+        extra = f'friction="{shape.friction:g} 0.005 0.0001" {extra}'
     return (f'<geom name={quoteattr(name)} type="{g.shape}" size="{size}" {pose} '
             f'contype="{contype}" conaffinity="{conaffinity}" {extra}/>')
 
