@@ -30,6 +30,16 @@ def test_nao_joints_limits_and_masses() -> None:
     assert nao.link("torso").pose.pos[2] == 0.0 and nao.root_link().name == "torso"
 
 
+def test_collision_friction_from_sdf_surface(tmp_path: Path) -> None:
+    nao = load_model("nao4")
+    assert {c.friction for link in nao.links for c in link.collisions} == {2.0}
+    text = (Path(__file__).resolve().parents[4] / "worlds" / "models" / "nao0.sdf").read_text()
+    bad = tmp_path / "nao_bad.sdf"
+    bad.write_text(text.replace("<mu>2</mu>", "<mu>nan</mu>", 1))
+    with pytest.raises(SdfError, match="friction mu must be in 0..100"):
+        load_model(str(bad))
+
+
 @pytest.mark.parametrize("model, elbow_ahead", [("nao0", 0.09), ("nao1", 0.12664), ("nao3", 0.145737), ("nao4", 0.09)])
 def test_nao_arms_have_rcssserver3d_lengths(model: str, elbow_ahead: float) -> None:
     """The upper arm's centre is 0.01 out and 0.02 ahead of the shoulder joint, the elbow
