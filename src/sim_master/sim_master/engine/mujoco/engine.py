@@ -468,12 +468,25 @@ class MujocoEngine:
             if len(robot.act_ids) and not (robot.mode == MODE_PD).all():
                 self._write_ctrl(robot)
 
-    def teleport_robot(self, robot_id: str, x: float, y: float, yaw_deg: float) -> None:
+    def _robot_to_move(self, robot_id: str, x: float, y: float, yaw_deg: float) -> Robot | None:
+        """The robot a move applies to now, or None when the move was kept for the next build."""
         if not all(math.isfinite(v) for v in (x, y, yaw_deg)):
-            raise ValueError("teleport target must be finite")
+            raise ValueError("move target must be finite")
         robot = self._robot(robot_id)
         if self._dirty:
             robot.initial_pose = (x, y, yaw_deg)
+            return None
+        return robot
+
+    def _stop(self, robot: Robot) -> None:
+        self.data.qvel[robot.root_dof:robot.root_dof + 6] = 0.0
+        self.data.qvel[robot.dof_adr] = 0.0
+        mujoco.mj_kinematics(self.model, self.data)
+
+    def teleport_robot(self, robot_id: str, x: float, y: float, yaw_deg: float) -> None:
+        """A beam: the robot upright at (x, y), facing yaw_deg, dropped from its beam height."""
+        robot = self._robot_to_move(robot_id, x, y, yaw_deg)
+        if robot is None:
             return
         root = robot.root_qpos
         # rcssserver3d beams the torso to AgentRadius (0.4 m) and lets the Nao drop onto its feet
@@ -482,20 +495,15 @@ class MujocoEngine:
             self.data.qpos[robot.qpos_adr] = 0.0
         self.data.qpos[root:root + 3] = (x, y, z)
         self.data.qpos[root + 3:root + 7] = _yaw_quat(yaw_deg)
-        self.data.qvel[robot.root_dof:robot.root_dof + 6] = 0.0
-        self.data.qvel[robot.dof_adr] = 0.0
-        mujoco.mj_kinematics(self.model, self.data)
+        self._stop(robot)
 
     def carry_robot(self, robot_id: str, x: float, y: float, yaw_deg: float) -> None:
         """A referee's move (rcssserver3d's SoccerBase::MoveAgent): the robot is carried to
         (x, y) as it is, at its height, in its posture and tilt, turned to `yaw_deg`, and
         stopped. Unlike a beam it is not lifted: a walking robot dropped from the beam height
         in mid-stride falls."""
-        if not all(math.isfinite(v) for v in (x, y, yaw_deg)):
-            raise ValueError("move target must be finite")
-        robot = self._robot(robot_id)
-        if self._dirty:
-            robot.initial_pose = (x, y, yaw_deg)
+        robot = self._robot_to_move(robot_id, x, y, yaw_deg)
+        if robot is None:
             return
         root = robot.root_qpos
         turn = _yaw_quat(yaw_deg - self.robot_yaw(robot_id))
@@ -503,9 +511,7 @@ class MujocoEngine:
         mujoco.mju_mulQuat(turned, turn, self.data.qpos[root + 3:root + 7].copy())
         self.data.qpos[root:root + 2] = (x, y)
         self.data.qpos[root + 3:root + 7] = turned
-        self.data.qvel[robot.root_dof:robot.root_dof + 6] = 0.0
-        self.data.qvel[robot.dof_adr] = 0.0
-        mujoco.mj_kinematics(self.model, self.data)
+        self._stop(robot)
 
     def robot_pose(self, robot_id: str) -> tuple[tuple[float, float, float], tuple[float, float, float, float]]:
         self._ensure_built()
