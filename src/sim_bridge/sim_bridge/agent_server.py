@@ -15,11 +15,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Final
 
-from sim_bridge.commands import Command, Syn
+from sim_contracts.agents import (AgentCommands, AgentConnected, AgentDisconnected, AgentError, AgentEvent,
+                                  AgentLagging)
+from sim_contracts.commands import Syn
 from sim_bridge.dialects.base import Dialect
 from sim_bridge.framing import DEFAULT_MAX_MESSAGE, FrameDecoder, FramingError, encode_frame
 from sim_bridge.listener import open_listener
-from sim_bridge.percept import Percept
+from sim_contracts.percept import Percept
 
 _log = logging.getLogger("sim_bridge.agents")
 READ_CHUNK: Final = 65536
@@ -30,36 +32,6 @@ READ_CHUNK: Final = 65536
 GRACE_CYCLES: Final = 5
 
 
-@dataclass(slots=True)
-class AgentConnected:
-    agent_id: str
-    peer: str
-
-
-@dataclass(slots=True)
-class AgentCommands:
-    agent_id: str
-    commands: list[Command]
-
-
-@dataclass(slots=True)
-class AgentDisconnected:
-    agent_id: str
-    reason: str
-
-
-@dataclass(slots=True)
-class AgentError:
-    agent_id: str
-    message: str
-
-
-@dataclass(slots=True)
-class AgentLagging:
-    agent_id: str
-
-
-AgentEvent = AgentConnected | AgentCommands | AgentDisconnected | AgentError | AgentLagging
 
 
 @dataclass(slots=True)
@@ -304,3 +276,11 @@ class AgentServer:
 
     def agents(self) -> list[AgentInfo]:
         return [AgentInfo(c.agent_id, c.peer, c.lagging, c.perceptions) for c in self._conns.values()]
+
+    def has_agents(self) -> bool:
+        return bool(self._conns)
+
+    @property
+    def effector_delay(self) -> int:
+        """Cycles an effector command waits before it acts (the dialect's reference timing)."""
+        return self.dialect.effector_delay

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim_bridge.percept import ForceResistance, GameStateView, Heard, Percept, Polar, SeenPlayer, Vision
+from sim_contracts.percept import ForceResistance, GameStateView, Heard, Percept, Polar, SeenPlayer, Vision
 from sim_bridge.sexp import parse_flat
 
 SAMPLES = Path(__file__).parent / "samples"

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from sim_bridge.commands import Command
-from sim_bridge.percept import Percept
+from sim_contracts.commands import Command
+from sim_contracts.percept import Percept
 
 
 class Dialect(Protocol):

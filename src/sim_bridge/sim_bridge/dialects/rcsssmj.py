@@ -14,8 +14,8 @@ from typing import Final
 
 import numpy as np
 
-from sim_bridge.commands import Beam, Command, InitPlayer, JointTargets, Say, Syn
-from sim_bridge.percept import Percept
+from sim_contracts.commands import Beam, Command, InitPlayer, JointTargets, Say, Syn
+from sim_contracts.percept import Percept
 from sim_bridge.sexp import number, predicates, integer
 
 MAX_HEARD_BYTES: Final = 10

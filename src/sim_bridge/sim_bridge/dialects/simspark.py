@@ -11,8 +11,8 @@ from functools import lru_cache
 from itertools import chain
 from typing import Final
 
-from sim_bridge.commands import Beam, Command, InitPlayer, JointVelocities, Pass, Say, Scene, Syn
-from sim_bridge.percept import Percept, Vision
+from sim_contracts.commands import Beam, Command, InitPlayer, JointVelocities, Pass, Say, Scene, Syn
+from sim_contracts.percept import Percept, Vision
 from sim_bridge.sexp import number, predicates, integer
 
 _RSG_TYPE: Final = re.compile(r"nao_hetero\.rsg$|nao\.rsg$")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sim_bridge.commands import Beam, InitPlayer, JointTargets, JointVelocities, Say, Scene, Syn
+from sim_contracts.commands import Beam, InitPlayer, JointTargets, JointVelocities, Say, Scene, Syn
 from sim_bridge.dialects.rcsssmj import RcsssmjDialect
 from sim_bridge.dialects.simspark import SimSparkDialect
 

@@ -32,7 +32,7 @@ def add_match_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_match(args: argparse.Namespace) -> int:
     from sim_master.demo.brain import PusherBrain
-    from sim_master.master.single import SingleModeServer
+    from sim_master.server.single import SingleModeServer
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -24,7 +24,7 @@ def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
 def run_replay(args: argparse.Namespace) -> int:
     from sim_bridge.monitor_server import MonitorServer
     from sim_master.engine.mujoco.engine import MujocoEngine
-    from sim_master.master.monitor_scene import MonitorScene, rsmp_frame, simspark_frame
+    from sim_master.server.monitor_scene import MonitorScene, rsmp_frame, simspark_frame
     from sim_master.store.mcap_log import ReplayLogReader
     from soccer_referee.referee import GameStateSnapshot
     from soccer_referee.play_modes import PlayMode

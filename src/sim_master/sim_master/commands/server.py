@@ -57,7 +57,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
 
 
 def run_server(args: argparse.Namespace) -> int:
-    from sim_master.master.single import SingleModeServer
+    from sim_master.server.single import SingleModeServer
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from sim_bridge.percept import Percept
+from sim_contracts.percept import Percept
 from sim_master.bt.loader import tick
 from sim_master.demo.nodes import HOME, factory_for
 from sim_master.demo.world_model import WorldModel

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from sim_bridge.percept import Percept
+from sim_contracts.percept import Percept
 
 PUSHER_SPEED = 20.0  # rad/s wheel speed limit
 WHEEL_RADIUS = 0.05

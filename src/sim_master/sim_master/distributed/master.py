@@ -263,9 +263,11 @@ def run_master(args: argparse.Namespace) -> int:
                                policy=args.policy)
     master.keep_trace = args.trace
     if args.log:
+        from rclpy.serialization import serialize_message
+
         from sim_master.store.mcap_log import ReplayLogWriter
 
-        master.log_writer = ReplayLogWriter(args.log)
+        master.log_writer = ReplayLogWriter(args.log, serialize_message)
     executor = rclpy.executors.SingleThreadedExecutor(context=context)
     executor.add_node(master.node)  # not data_node: its StepDone answers are taken by the loop
     started = time.monotonic()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from sim_bridge.percept import Percept
+from sim_contracts.percept import Percept
 from sim_master.snapshot import Snapshot
 
 

@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Final
 
-from sim_bridge.percept import Heard
+from sim_contracts.percept import Heard
 
 MAX_LENGTH: Final = 20
 RANGE_M: Final = 50.0

@@ -6,8 +6,11 @@ import math
 from builtin_interfaces.msg import Time
 from geometry_msgs.msg import Vector3
 
-from sim_bridge.percept import ForceResistance, GameStateView, Heard, Percept, Polar, SeenPlayer, Vision
+from sim_contracts.percept import ForceResistance, GameStateView, Heard, Percept, Polar, SeenPlayer, Vision
 from sim_master.snapshot import EntitySnapshot, Snapshot
+from sim_master.store.snapshot_records import entity_from_record as entity_from_msg
+from sim_master.store.snapshot_records import seconds
+from sim_master.store.snapshot_records import snapshot_from_record as snapshot_from_msg
 from sim_msgs.msg import EntityState, ForceResistance as ForceResistanceMsg, GameState, HeardMessage
 from sim_msgs.msg import Percept as PerceptMsg
 from sim_msgs.msg import Snapshot as SnapshotMsg
@@ -17,10 +20,6 @@ from sim_msgs.msg import VisionObject
 def stamp(t: float) -> Time:
     sec = math.floor(t)
     return Time(sec=int(sec), nanosec=min(999_999_999, int(round((t - sec) * 1e9))))
-
-
-def seconds(time: Time) -> float:
-    return time.sec + time.nanosec * 1e-9
 
 
 def entity_to_msg(e: EntitySnapshot) -> EntityState:
@@ -38,16 +37,6 @@ def entity_to_msg(e: EntitySnapshot) -> EntityState:
     return msg
 
 
-def entity_from_msg(msg: EntityState) -> EntitySnapshot:
-    p, o, lin, ang = msg.pose.position, msg.pose.orientation, msg.twist.linear, msg.twist.angular
-    return EntitySnapshot(
-        name=msg.name, position=(p.x, p.y, p.z), orientation=(o.w, o.x, o.y, o.z),
-        linear_velocity=(lin.x, lin.y, lin.z), angular_velocity=(ang.x, ang.y, ang.z),
-        joint_names=tuple(msg.joint_names), joint_positions=tuple(msg.joint_positions),
-        joint_velocities=tuple(msg.joint_velocities), owner=msg.owner,
-        model=msg.header.frame_id if msg.header.frame_id not in ("", "world") else "")
-
-
 def snapshot_to_msg(s: Snapshot) -> SnapshotMsg:
     return SnapshotMsg(step=s.step, stamp=stamp(s.time), full=s.full,
                        entities=[entity_to_msg(e) for e in s.entities.values()], removed=list(s.removed))
@@ -56,15 +45,6 @@ def snapshot_to_msg(s: Snapshot) -> SnapshotMsg:
 def snapshot_to_packed_msg(s: Snapshot) -> SnapshotMsg:
     """The compact form: one byte array instead of a message per entity (data plane)."""
     return SnapshotMsg(step=s.step, stamp=stamp(s.time), full=s.full, packed=s.to_bytes())
-
-
-def snapshot_from_msg(msg: SnapshotMsg) -> Snapshot:
-    """Either form: packed (data plane) or one EntityState per entity (tools, logs)."""
-    if len(msg.packed):
-        return Snapshot.from_bytes(msg.packed.tobytes() if hasattr(msg.packed, "tobytes") else bytes(msg.packed))
-    entities = {e.name: entity_from_msg(e) for e in msg.entities}
-    return Snapshot(step=msg.step, time=seconds(msg.stamp), full=msg.full, entities=entities,
-                    removed=tuple(msg.removed))
 
 
 def _vec(v: tuple[float, float, float]) -> Vector3:

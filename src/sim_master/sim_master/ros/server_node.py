@@ -1,9 +1,11 @@
 """The ROS 2 face of the single-mode server: /clock, /game_state, entity and joint states,
 simulation_interfaces-shaped services and ROS-native players.
 
-Runs in the server's process on its own executor thread. Publishing is done by the loop
-(`publish_cycle`), cheap and skipped when nobody listens; every service callback hands its
-work to the loop through LoopCalls, so engine and referee stay single-threaded."""
+Runs in the server's process on its own executor thread. To the loop it is an adapter (it
+publishes each finished cycle, cheap and skipped when nobody listens, and mirrors legacy
+agents' percepts and commands) and the percept outlet of ROS-native players; every service
+callback hands its work to the loop through LoopCalls, so engine and referee stay
+single-threaded."""
 from __future__ import annotations
 
 import logging
@@ -19,11 +21,13 @@ from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Empty
 
-from sim_master.master.services import MAX_STEP_CYCLES
+from sim_contracts.commands import JointTargets, JointVelocities
+from sim_master.master.adapters import LoopAdapter
+from sim_master.master.loop import MAX_STEP_CYCLES
 from sim_master.ros.convert import entity_from_msg, entity_to_msg, percept_to_msg, snapshot_to_msg, stamp
 from sim_master.ros.executor_thread import ExecutorThread
 from sim_master.ros.names import player_namespace
-from soccer_referee.ros.messages import game_key
+from soccer_referee.ros.messages import event_to_msg, game_key, game_state_to_msg
 from sim_msgs.msg import Beam, GameEvent, GameState, JointCommand, Result, Say, SimulationState, Snapshot
 from sim_msgs.msg import Percept as PerceptMsg
 from sim_msgs.srv import (BeamAgent, DeleteEntity, GetEntities, GetEntityState,
@@ -32,9 +36,13 @@ from sim_msgs.srv import (BeamAgent, DeleteEntity, GetEntities, GetEntityState,
                           StepSimulation)
 
 if TYPE_CHECKING:
-    from sim_bridge.percept import Percept
+    from collections.abc import Sequence
+
+    from sim_contracts.commands import Command
+    from sim_contracts.percept import Percept
+    from sim_master.master.loop import SimulationLoop
     from sim_master.master.players import Player
-    from sim_master.master.single import SingleModeServer
+    from soccer_referee.events import GameEvent as RefereeEvent
 
 _log = logging.getLogger("soccersim.ros")
 
@@ -44,6 +52,7 @@ GAME_STATE_QOS: Final = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST,
 RELIABLE: Final = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
 STATES_EVERY: Final = 5  # entity and joint states every 5th cycle (10 Hz of sim time)
 STEP_TIMEOUT_S: Final = 120.0
+LEGACY_SOURCES: Final = ("simspark", "rcsssmj")  # TCP agents, mirrored on their player topics
 
 
 def result(code: int, message: str = "") -> Result:
@@ -79,8 +88,10 @@ class RosPlayer:
         node.destroy_publisher(self.joint_state_pub)
 
 
-class ServerNode:
-    def __init__(self, server: SingleModeServer, context: rclpy.Context, name: str = "soccersim") -> None:
+class ServerNode(LoopAdapter):
+    name = "ROS node"
+
+    def __init__(self, server: SimulationLoop, context: rclpy.Context, name: str = "soccersim") -> None:
         self.server = server
         self.context = context
         self.node = Node(name, context=context)
@@ -117,7 +128,39 @@ class ServerNode:
         self.executor.stop()
         self.node.destroy_node()
 
-    # ------------------------------------------------------------------ per cycle (loop thread)
+    # ------------------------------------------------------------------ loop adapter (loop thread)
+    def on_cycle(self, loop: SimulationLoop, events: Sequence[RefereeEvent]) -> None:
+        t = stamp(loop.engine.time)
+        self.publish_cycle(game_state_to_msg(loop.referee.state, t), [event_to_msg(e, t) for e in events],
+                           loop.engine.cycle)
+
+    def on_effector(self, loop: SimulationLoop, player: Player, command: Command) -> None:
+        if player.source not in LEGACY_SOURCES:
+            return
+        if isinstance(command, JointVelocities):
+            msg = JointCommand(mode=JointCommand.MODE_VELOCITY, names=list(command.speeds),
+                               velocities=[float(v) for v in command.speeds.values()])
+        elif isinstance(command, JointTargets):
+            values = list(command.targets.values())
+            msg = JointCommand(mode=JointCommand.MODE_PD, names=list(command.targets),
+                               q=[v[0] for v in values], dq=[v[1] for v in values], kp=[v[2] for v in values],
+                               kd=[v[3] for v in values], tau=[v[4] for v in values])
+        else:
+            return
+        self.mirror_legacy(player, command=msg)
+
+    def on_percept(self, loop: SimulationLoop, player: Player, percept: Percept) -> None:
+        if player.source in LEGACY_SOURCES:
+            self.mirror_legacy(player, percept=percept)
+
+    def on_player_left(self, loop: SimulationLoop, agent_id: str) -> None:
+        self.forget_legacy(agent_id)
+
+    def wants_vision(self, agent_id: str) -> bool:
+        """ROS players see every third cycle, each in its own phase (by unum), as SimSpark's."""
+        player = self.server.players.get(agent_id)
+        return player is not None and (self.server.engine.cycle - player.unum) % 3 == 0
+
     def publish_cycle(self, game_state: GameState, events: list[GameEvent], cycle: int) -> None:
         t = self.server.engine.time
         self.clock_pub.publish(Clock(clock=stamp(t)))

@@ -1,18 +1,22 @@
 """The replay log: every cycle's snapshot delta and every game event in an MCAP file with
 ROS 2 message encoding (schemas 'ros2msg', messages CDR), readable by Foxglove and the mcap
 tools. Chunks are closed and the file flushed every `flush_every` cycles (1 s of sim time by
-default), so a killed server loses at most the last second."""
+default), so a killed server loses at most the last second.
+
+The format knows no ROS runtime: the writer is handed the serializer (the ROS layer passes
+rclpy's CDR serializer) and the reader decodes with mcap_ros2's pure-Python decoder."""
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any, BinaryIO, Final
 
 from mcap.writer import CompressionType, Writer
-from rclpy.serialization import serialize_message
 
 from sim_master.snapshot import Snapshot
 from sim_master.store.msgdefs import message_definition
+from sim_master.store.snapshot_records import snapshot_from_record
 
 TOPICS: Final = {"/snapshot": "sim_msgs/msg/Snapshot", "/game_state": "sim_msgs/msg/GameState",
                  "/game_events": "sim_msgs/msg/GameEvent", "/clock": "rosgraph_msgs/msg/Clock"}
@@ -20,8 +24,12 @@ KEYFRAME_EVERY: Final = 500  # a full snapshot every 10 s of sim time, deltas in
 
 
 class ReplayLogWriter:
-    def __init__(self, path: str, *, flush_every: int = 50, keyframe_every: int = KEYFRAME_EVERY) -> None:
+    """`serialize` turns a message of one of TOPICS' types into its CDR bytes."""
+
+    def __init__(self, path: str, serialize: Callable[[Any], bytes], *, flush_every: int = 50,
+                 keyframe_every: int = KEYFRAME_EVERY) -> None:
         self.path = path
+        self._serialize = serialize
         self._file: BinaryIO = open(path, "wb")
         self._writer = Writer(self._file, chunk_size=256 * 1024, compression=CompressionType.ZSTD)
         self._writer.start(profile="ros2", library="soccersim")
@@ -37,7 +45,7 @@ class ReplayLogWriter:
     def write(self, topic: str, time: float, msg: Any) -> None:
         ns = int(round(time * 1e9))
         self._writer.add_message(self._channels[topic], log_time=ns, publish_time=ns,
-                                 data=serialize_message(msg))
+                                 data=self._serialize(msg))
 
     def write_cycle(self, step: int, time: float, snapshot_msg: Any, game_state_msg: Any | None,
                     event_msgs: list[Any], clock_msg: Any) -> None:
@@ -111,8 +119,6 @@ class ReplayLogReader:
                     raise
 
     def cycles(self) -> Iterator[ReplayCycle]:
-        from sim_master.ros.convert import snapshot_from_msg
-
         world: Snapshot | None = None
         game_state = None
         pending_events: list[Any] = []
@@ -122,7 +128,7 @@ class ReplayLogReader:
             elif topic == "/game_events":
                 pending_events.append(msg)
             elif topic == "/snapshot":
-                snap = snapshot_from_msg(msg)
+                snap = snapshot_from_record(msg)
                 world = snap if world is None or snap.full else world.merged(snap)
                 yield ReplayCycle(snap.step, snap.time, world, game_state, pending_events)
                 pending_events = []

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from sim_master.master.config import ServerConfig
-from sim_master.master.single import SingleModeServer
+from sim_master.server.single import SingleModeServer
 
 
 @contextmanager

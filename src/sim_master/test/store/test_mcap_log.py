@@ -16,11 +16,12 @@ import os, sys, time
 from rosgraph_msgs.msg import Clock
 from sim_master.engine.mujoco.engine import MujocoEngine
 from sim_master.ros.convert import snapshot_to_msg, stamp
+from rclpy.serialization import serialize_message
 from sim_master.store.mcap_log import ReplayLogWriter
 engine = MujocoEngine(vision_noise=False)
 engine.add_robot("left_1", "nao", -2.0, 0.0, 0.0)
 engine.set_joint_velocities("left_1", {"he1": 1.0})
-log = ReplayLogWriter(sys.argv[1])
+log = ReplayLogWriter(sys.argv[1], serialize_message)
 for _ in range(100000):
     engine.step()
     snap = engine.snapshot() if log.wants_keyframe() else engine.delta()

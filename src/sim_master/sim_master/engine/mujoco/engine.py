@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 
-from sim_bridge.percept import ForceResistance, Percept, Polar, SeenPlayer, Vision
+from sim_contracts.percept import ForceResistance, Percept, Polar, SeenPlayer, Vision
 from sim_master.engine.mujoco.mjcf import PD_ARMATURE, robot_mjcf, static_world_mjcf
 from sim_master.engine.mujoco.robot import MODE_PD, MODE_VELOCITY, Robot
 from sim_master.snapshot import EntitySnapshot, Snapshot
@@ -1023,6 +1023,6 @@ class MujocoEngine:
 
 
 def _default_game():  # type: ignore[no-untyped-def]
-    from sim_bridge.percept import GameStateView
+    from sim_contracts.percept import GameStateView
 
     return GameStateView()

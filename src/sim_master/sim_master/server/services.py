@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 from sim_bridge.service_port import ServiceError, ServicePort
 from soccer_referee.commands import DropBall, KickOff, MoveBall, SetScore, SetTime
 
-if TYPE_CHECKING:
-    from sim_master.master.single import SingleModeServer
+from sim_master.master.loop import MAX_STEP_CYCLES
 
-MAX_STEP_CYCLES = 1_000_000  # one request steps at most this many cycles (5.5 h of sim time)
+if TYPE_CHECKING:
+    from sim_master.master.loop import SimulationLoop
 
 
 def _floats(params: list[str], n: int, usage: str) -> list[float]:
@@ -32,7 +32,7 @@ def _ints(params: list[str], n: int, low: int, high: int, usage: str) -> list[in
     return [int(v) for v in values]
 
 
-def register_services(port: ServicePort, server: SingleModeServer) -> None:
+def register_services(port: ServicePort, server: SimulationLoop) -> None:
     def checked(error: str | None, ok: str = "") -> str:
         if error:
             raise ServiceError(error)

@@ -32,6 +32,7 @@ class MonitorScene:
                  dialect: str = "rcsssmj") -> None:
         """labels: robot id -> (team, unum, side) of registered robots."""
         self.model = model
+        self.labels = labels
         self.dialect = dialect
         self._last: np.ndarray | None = None
         children: dict[int, list[int]] = {}

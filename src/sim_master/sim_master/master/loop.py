@@ -1,9 +1,20 @@
-"""Single mode: one process, one loop that calls bridge, referee and engine directly.
+"""The simulation loop: one cycle as explicit phases, with adapters plugged in.
 
-A cycle (DESIGN.md, "The simulation cycle"): collect the agents' actions (sync mode: wait
-for each one's (syn), with a per-agent timeout), apply them, step the physics, let the
-referee judge, deliver say messages, send perceptions, feed monitors, log, publish to ROS.
-Everything here runs on the loop's thread; other threads hand work in through LoopCalls.
+A cycle (DESIGN.md, "The simulation cycle"), in the manner of gz-sim's pre-update, update
+and post-update:
+
+1. collect: the agents' actions (sync mode: wait for each one's (syn), per-agent timeout);
+2. apply: due effector commands (both references act one cycle after a command arrives);
+3. step physics: the engine advances one cycle;
+4. judge: the referee looks at the world and rules;
+5. hear: say messages are delivered to whoever can hear them;
+6. perceive: every player's percept goes to its outlet (TCP port, ROS topic, local brain);
+7. publish: adapters see the finished cycle (monitors, replay log, ROS topics).
+
+This core knows no ROS, no sockets and no file formats: transports, outlets and adapters
+(`sim_master.master.adapters`) are registered by whoever starts the server
+(`sim_master.server.single`). The engine is any `SimulationNode`. Everything here runs on
+the loop's thread; other threads hand work in through LoopCalls.
 """
 from __future__ import annotations
 
@@ -12,15 +23,14 @@ import math
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from sim_bridge.agent_server import (AgentCommands, AgentConnected, AgentDisconnected,
-                                     AgentError, AgentLagging, AgentServer)
-from sim_bridge.commands import (Beam, InitPlayer, JointTargets, JointVelocities, Say,
-                                 Scene)
-from sim_bridge.percept import GameStateView, Percept
-from sim_master.engine.mujoco.engine import MujocoEngine
+from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError, AgentLagging
+from sim_contracts.commands import Beam, Command, InitPlayer, JointTargets, JointVelocities, Say, Scene
+from sim_contracts.percept import GameStateView, Heard, Percept
+from sim_master.engine.node import SimulationNode
+from sim_master.master.adapters import AgentTransport, LoopAdapter, PerceptOutlet
 from sim_master.master.config import ServerConfig
 from sim_master.master.hearing import Hearing, Listener, Utterance, say_error
 from sim_master.master.loop_calls import LoopCalls
@@ -28,6 +38,7 @@ from sim_master.master.pacing import RealTimePacer
 from sim_master.master.players import Player, PlayerTable, Source
 from sim_master.master.referee_world import EngineWorld
 from sim_master.master.spawn import init_slot, parking_spot, rcsssmj_spawn
+from soccer_referee.events import GameEvent
 from soccer_referee.referee import Referee
 
 _log = logging.getLogger("soccersim")
@@ -50,16 +61,17 @@ class CycleStats:
 
 TEAM_NAME = re.compile(r"[^\s()\"'<>&\x00-\x1f\x7f]{1,64}")  # it goes into perceptions and frames
 AGENT_ROBOT = re.compile(r"(simspark|rcsssmj)-[0-9]+")  # TCP agents' robot names, reserved
+MAX_STEP_CYCLES = 1_000_000  # one step request runs at most this many cycles (5.5 h of sim time)
 ENTITY_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")  # spawned entities' names
 
 
-class SingleModeServer:
-    """The embedded default server. Call `start()`, then `run()` (blocking) or `cycle()`."""
+class SimulationLoop:
+    """Players, referee and engine, cycled in phases. `run()` (blocking) or `cycle()`."""
 
-    def __init__(self, config: ServerConfig, *, log: logging.Logger = _log) -> None:
+    def __init__(self, config: ServerConfig, engine: SimulationNode, *, log: logging.Logger = _log) -> None:
         self.config = config
         self.log = log
-        self.engine = MujocoEngine(config.world, vision_noise=config.vision_noise, seed=config.seed)
+        self.engine = engine
         self.players = PlayerTable()
         self._robot_of: dict[tuple[str, int], str] = {}
         self.world = EngineWorld(self.engine, self._robot_of)
@@ -77,7 +89,11 @@ class SingleModeServer:
         self.hearing = Hearing()
         self.calls = LoopCalls()
         self.stats = CycleStats()
-        self.agent_servers: dict[Source, AgentServer] = {}
+        # Registered by whoever starts the server: agent ports by source, where each source's
+        # percepts go, and the adapters that watch the cycle.
+        self.transports: dict[Source, AgentTransport] = {}
+        self.outlets: dict[Source, PerceptOutlet] = {"local": _LocalBrains(self)}
+        self.adapters: list[LoopAdapter] = []
         self.stop_event = threading.Event()
         self.paused = False
         self._step_budget = 0
@@ -88,115 +104,37 @@ class SingleModeServer:
         self._utterances: list[Utterance] = []
         # Effector commands of legacy agents wait here for their dialect's delay (one cycle on
         # both references): (cycles still to wait, player, command).
-        self._delayed: list[tuple[int, Player, object]] = []
-        self.cycle_hooks: list[Callable[[SingleModeServer, list[object]], None]] = []
+        self._delayed: list[tuple[int, Player, Command]] = []
+        self.cycle_hooks: list[Callable[[SimulationLoop, list[GameEvent]], None]] = []
         self.ros_players: dict[str, Player] = {}
-        self.ros = None  # ServerNode when config.ros
-        self.ros_context = None
-        self.log_writer = None  # ReplayLogWriter when config.log_path
-        self.service_port = None  # ServicePort when config.service_port is set
-        self.monitor_servers: dict[str, object] = {}
-        self.web_monitor = None  # WebMonitor when config.web_port is set
-        self._web_fouls: list[dict[str, object]] = []
-        self._scenes: dict[str, object] = {}
-        self._pending_fouls: list[tuple[int, int, int]] = []
-        self._monitor_sent: dict[str, object] = {}
-        self._last_logged_game = None
+        self._adapter_faults: set[str] = set()
 
     # ------------------------------------------------------------------ lifecycle
-    def start(self, ros_args: list[str] | None = None) -> None:
-        from sim_bridge.dialects.rcsssmj import RcsssmjDialect
-        from sim_bridge.dialects.simspark import SimSparkDialect
+    def add_transport(self, source: Source, transport: AgentTransport) -> None:
+        """An agent port: its events feed the collect phase, its agents get their percepts."""
+        self.transports[source] = transport
+        self.outlets[source] = transport
 
-        c = self.config
-        for source, dialect, port in (("simspark", SimSparkDialect(), c.simspark_port),
-                                      ("rcsssmj", RcsssmjDialect(), c.rcsssmj_port)):
-            if port is None:
-                continue
-            server = AgentServer(dialect, c.host, port, sync=c.sync, sync_timeout=c.sync_timeout)
-            server.start()
-            self.agent_servers[source] = server
-            self.log.info("%s agents: %s:%d", source, c.host, server.port)
-        from sim_bridge.monitor_server import MonitorServer
+    def add_outlet(self, source: Source, outlet: PerceptOutlet) -> None:
+        self.outlets[source] = outlet
 
-        for name, port in (("simspark", c.simspark_monitor_port), ("rcsssmj", c.rcsssmj_monitor_port)):
-            if port is not None:
-                monitor = MonitorServer(name, c.host, port, allow_remote_commands=c.allow_remote_monitor_commands)
-                monitor.start()
-                self.monitor_servers[name] = monitor
-        if c.web_port is not None:
-            from sim_master.monitor_web.server import WebMonitor
-
-            self.web_monitor = WebMonitor(c.host, c.web_port)
-            self.web_monitor.start()
-        if c.service_port is not None:
-            from sim_bridge.service_port import ServicePort
-            from sim_master.master.services import register_services
-
-            self.service_port = ServicePort(c.host, c.service_port)
-            register_services(self.service_port, self)
-            self.service_port.start()
-        if c.log_path:
-            from sim_master.store.mcap_log import ReplayLogWriter
-
-            self.log_writer = ReplayLogWriter(c.log_path)
-            self.log.info("replay log: %s", c.log_path)
-        if c.ros:
-            self._start_ros(ros_args)
-        self.calls.bind_to_current_thread()
-        self.stats = CycleStats()
-
-    def _start_ros(self, ros_args: list[str] | None) -> None:
-        import rclpy
-        from rclpy.signals import SignalHandlerOptions
-
-        from sim_master.ros.server_node import ServerNode
-
-        self.ros_context = rclpy.Context()
-        rclpy.init(args=["soccersim", *(ros_args or [])], context=self.ros_context,
-                   signal_handler_options=SignalHandlerOptions.NO)
-        self.ros = ServerNode(self, self.ros_context, self.config.node_name)
-        self.ros.start()
-        self.log.info("ROS 2 node /%s (domain %s)", self.config.node_name,
-                      __import__("os").environ.get("ROS_DOMAIN_ID", "0"))
-
-    def listening(self) -> list[str]:
-        """Where this server listens, one line per port (printed by `soccersim server`)."""
-        lines = [f"{name} agents: {self.config.host}:{server.port}" for name, server in self.agent_servers.items()]
-        lines += [f"{name} monitors: {self.config.host}:{m.port}" for name, m in self.monitor_servers.items()]  # type: ignore[attr-defined]
-        if self.web_monitor is not None:
-            lines.append(f"browser monitor: {self.web_monitor.url}")
-        mode = "sync" if self.config.sync else "real-time"
-        if self.service_port is not None:
-            lines.append(f"service port: {self.config.host}:{self.service_port.port}")
-        lines.append(f"mode: {mode}; world: {self.config.world}; rules: {self.config.rules}")
-        return lines
+    def add_adapter(self, adapter: LoopAdapter) -> None:
+        self.adapters.append(adapter)
 
     def close(self) -> None:
+        """Stop: pending calls fail, a pending step request is released (stop always wins),
+        adapters close in reverse order of registration, then the agent ports."""
         self.calls.fail_pending("server stopped")
-        self._cancel_steps()  # stop always wins: a pending step request is released too
-        for server in self.agent_servers.values():
-            server.close()
-        self.agent_servers.clear()
-        if self.service_port is not None:
-            self.service_port.close()
-            self.service_port = None
-        for monitor in self.monitor_servers.values():
-            monitor.close()  # type: ignore[attr-defined]
-        self.monitor_servers.clear()
-        if self.web_monitor is not None:
-            self.web_monitor.close()
-            self.web_monitor = None
-        if self.ros is not None:
-            self.ros.close()
-            import rclpy
-
-            if self.ros_context.ok():
-                rclpy.shutdown(context=self.ros_context)
-            self.ros = None
-        if self.log_writer is not None:
-            self.log_writer.close()
-            self.log_writer = None
+        self._cancel_steps()
+        for adapter in reversed(self.adapters):
+            try:
+                adapter.close()
+            except Exception as exc:  # noqa: BLE001 - every part still gets closed
+                self.log.error("closing %s failed: %s: %s", adapter.name, type(exc).__name__, exc)
+        self.adapters.clear()
+        for transport in self.transports.values():
+            transport.close()
+        self.transports.clear()
 
     def request_stop(self) -> None:
         self.stop_event.set()
@@ -233,23 +171,18 @@ class SingleModeServer:
             return False
         t0 = time.perf_counter()
         due = self._take_due_effectors()
-        self._collect_agents()
+        self._collect_agents()  # 1. collect
         self.calls.run_pending()
-        for player, command in due:
+        for player, command in due:  # 2. apply
             if self.players.get(player.agent_id) is player:
                 self._guarded(player, self._apply_effector, command)
         t1 = time.perf_counter()
-        self.engine.step()
-        events = self.referee.step(self.engine.cycle_dt)
-        if any(e.kind == "sides_swapped" for e in events):
-            self._swap_sides()
-        self._auto_kickoff()
+        self.engine.step()  # 3. step physics
+        events = self._judge()  # 4. judge
         t2 = time.perf_counter()
-        self._send_percepts()
-        self._feed_monitors(events)
-        self._publish(events)
-        for hook in self.cycle_hooks:
-            hook(self, list(events))
+        heard = self._hear()  # 5. hear
+        self._perceive(heard)  # 6. perceive
+        self._publish(events)  # 7. publish
         self.stats.cycles += 1
         self.stats.wait_s += t1 - t0
         self.stats.physics_s += t2 - t1
@@ -260,9 +193,32 @@ class SingleModeServer:
                 self._step_done = None
         return True
 
+    def _judge(self) -> list[GameEvent]:
+        events = self.referee.step(self.engine.cycle_dt)
+        if any(e.kind == "sides_swapped" for e in events):
+            self._swap_sides()
+        self._auto_kickoff()
+        return events
+
+    def _publish(self, events: Sequence[GameEvent]) -> None:
+        for adapter in list(self.adapters):
+            self._adapter_hook(adapter, "on_cycle", adapter.on_cycle, self, events)
+        for hook in self.cycle_hooks:
+            hook(self, list(events))
+
+    def _adapter_hook(self, adapter: LoopAdapter, phase: str, hook: Callable[..., None], *args: object) -> None:
+        """One fault boundary per adapter: a failing monitor or log never stops the match."""
+        try:
+            hook(*args)
+        except Exception as exc:  # noqa: BLE001 - the boundary itself
+            key = f"{adapter.name}:{phase}:{type(exc).__name__}"
+            if key not in self._adapter_faults:
+                self._adapter_faults.add(key)
+                self.log.error("%s failed in %s: %s: %s (logged once)", adapter.name, phase, type(exc).__name__, exc)
+
     def _anyone_playing(self) -> bool:
         return (bool(self.ros_players) or bool(self.local_brains)
-                or any(server.agents() for server in self.agent_servers.values()))
+                or any(t.has_agents() for t in self.transports.values()))
 
     def _auto_kickoff(self) -> None:
         from soccer_referee.commands import KickOff
@@ -303,44 +259,19 @@ class SingleModeServer:
     # ------------------------------------------------------------------ agents
     def _poll_services(self) -> None:
         self.calls.run_pending()
-        if self.service_port is not None:
-            self.service_port.poll(0.0)
-        for monitor in self.monitor_servers.values():
-            for peer, command in monitor.poll():  # type: ignore[attr-defined]
-                try:
-                    self._monitor_command(peer, command)
-                except Exception as exc:  # noqa: BLE001 - one fault boundary per monitor command
-                    self.log.error("monitor %s: %s on %s: %s; command dropped", peer, type(exc).__name__,
-                                   type(command).__name__, exc)
-
-    def _monitor_command(self, peer: str, command: object) -> None:
-        from dataclasses import replace
-
-        from sim_bridge.monitor_server import KillSim
-        from soccer_referee.commands import MoveAgent
-
-        if isinstance(command, KillSim):
-            self.log.warning("monitor %s asked to stop the server (killsim)", peer)
-            self.request_stop()
-            return
-        if isinstance(command, MoveAgent):
-            team = command.side
-            side = {"left": "left", "right": "right"}.get(team.lower()) or self.referee.registry.side_of(team)
-            command = replace(command, side=side or team)
-        error = self.referee_command(command)
-        if error:
-            self.log.warning("monitor %s: %s refused: %s", peer, type(command).__name__, error)
+        for adapter in list(self.adapters):
+            self._adapter_hook(adapter, "poll", adapter.poll, self)
 
     def _poll_agents(self, timeout: float) -> None:
-        for source, server in self.agent_servers.items():
-            for event in server.poll(timeout if len(self.agent_servers) == 1 else 0.0):
+        for source, transport in self.transports.items():
+            for event in transport.poll(timeout if len(self.transports) == 1 else 0.0):
                 self._handle_event(source, event)
-        if len(self.agent_servers) > 1 and timeout > 0:
+        if len(self.transports) != 1 and timeout > 0:
             time.sleep(timeout)
 
     def _collect_agents(self) -> None:
-        for source, server in self.agent_servers.items():
-            events = server.collect_cycle(None, self.stop_event) if self.config.sync else server.poll(0.0)
+        for source, transport in self.transports.items():
+            events = transport.collect_cycle(None, self.stop_event) if self.config.sync else transport.poll(0.0)
             for event in events:
                 self._handle_event(source, event)
         if self.config.sync:
@@ -390,7 +321,7 @@ class SingleModeServer:
             self.log.warning("agent %s is lagging (no (syn) within %.2f s)", event.agent_id,
                              self.config.sync_timeout)
 
-    def _guarded(self, player: Player, handler: Callable[[Player, object], None], command: object) -> bool:
+    def _guarded(self, player: Player, handler: Callable[[Player, Command], None], command: Command) -> bool:
         """One fault boundary per client: a command that fails in a way nobody foresaw ends
         that agent's connection with a log line, never the match. False when it did."""
         try:
@@ -399,41 +330,39 @@ class SingleModeServer:
         except Exception as exc:  # noqa: BLE001 - the boundary itself
             self.log.error("agent %s: %s on %s: %s; disconnected", player.agent_id, type(exc).__name__,
                            type(command).__name__, exc)
-            server = self.agent_servers.get(player.source)  # type: ignore[call-overload]
-            if server is not None:
-                server.disconnect(player.agent_id, f"internal error on its command: {type(exc).__name__}")
+            transport = self.transports.get(player.source)
+            if transport is not None:
+                transport.disconnect(player.agent_id, f"internal error on its command: {type(exc).__name__}")
             self.remove_player(player.agent_id)
             return False
 
-    def _take_due_effectors(self) -> list[tuple[Player, object]]:
+    def _take_due_effectors(self) -> list[tuple[Player, Command]]:
         due = [(p, c) for wait, p, c in self._delayed if wait <= 1]
         self._delayed = [(wait - 1, p, c) for wait, p, c in self._delayed if wait > 1]
         return due
 
     _EFFECTORS = (JointVelocities, JointTargets, Beam, Say)
 
-    def _apply_command(self, player: Player, command: object) -> None:
-        server = self.agent_servers.get(player.source)  # type: ignore[call-overload]
-        if server is not None and isinstance(command, self._EFFECTORS):
-            delay = server.dialect.effector_delay
+    def _apply_command(self, player: Player, command: Command) -> None:
+        transport = self.transports.get(player.source)
+        if transport is not None and isinstance(command, self._EFFECTORS):
+            delay = transport.effector_delay
             if delay > 0:
                 self._delayed.append((delay, player, command))
                 return
         self._apply_effector(player, command)
 
-    def _apply_effector(self, player: Player, command: object) -> None:
+    def _apply_effector(self, player: Player, command: Command) -> None:
         if self.players.get(player.agent_id) is not player:
             return  # it left (or was refused) while the command waited for its cycle
         if isinstance(command, JointVelocities):
             if player.robot_id:
                 self._report(player, self.engine.set_joint_velocities(player.robot_id, command.speeds))
-                if self.ros is not None:
-                    self._mirror_command(player, command)
+                self._tell_adapters_effector(player, command)
         elif isinstance(command, JointTargets):
             if player.robot_id:
                 self._report(player, self.engine.set_joint_pd(player.robot_id, command.targets))
-                if self.ros is not None:
-                    self._mirror_command(player, command)
+                self._tell_adapters_effector(player, command)
         elif isinstance(command, Scene):
             self._create_robot(player, f"nao{command.robot_type}")
         elif isinstance(command, InitPlayer):
@@ -443,18 +372,9 @@ class SingleModeServer:
         elif isinstance(command, Say):
             self._say(player, command.message)
 
-    def _mirror_command(self, player: Player, command: JointVelocities | JointTargets) -> None:
-        from sim_msgs.msg import JointCommand
-
-        if isinstance(command, JointVelocities):
-            msg = JointCommand(mode=JointCommand.MODE_VELOCITY, names=list(command.speeds),
-                               velocities=[float(v) for v in command.speeds.values()])
-        else:
-            values = list(command.targets.values())
-            msg = JointCommand(mode=JointCommand.MODE_PD, names=list(command.targets),
-                               q=[v[0] for v in values], dq=[v[1] for v in values], kp=[v[2] for v in values],
-                               kd=[v[3] for v in values], tau=[v[4] for v in values])
-        self.ros.mirror_legacy(player, command=msg)  # type: ignore[union-attr]
+    def _tell_adapters_effector(self, player: Player, command: Command) -> None:
+        for adapter in self.adapters:
+            self._adapter_hook(adapter, "on_effector", adapter.on_effector, self, player, command)
 
     def _report(self, player: Player, errors: list[str]) -> None:
         """Log each distinct bad command of an agent once (agents repeat them every cycle)."""
@@ -510,9 +430,9 @@ class SingleModeServer:
             return decision.error
         player.team, player.side, player.unum = team, decision.side, decision.unum
         player.announce = True
-        server = self.agent_servers.get(player.source)  # type: ignore[call-overload]
-        if server is not None:
-            server.mark_registered(player.agent_id)
+        transport = self.transports.get(player.source)
+        if transport is not None:
+            transport.mark_registered(player.agent_id)
         self._robot_of[(player.side, player.unum)] = player.robot_id
         self.engine.set_label(player.robot_id, team, player.unum)
         count = self._team_counts[player.side]
@@ -529,9 +449,9 @@ class SingleModeServer:
     def _refuse(self, player: Player, error: str) -> None:
         self.log.warning("agent %s: init refused: %s", player.agent_id, error)
         if player.source == "rcsssmj":  # rcsssmj closes the connection of a refused agent
-            server = self.agent_servers.get("rcsssmj")
-            if server is not None:
-                server.disconnect(player.agent_id, f"init refused: {error}")
+            transport = self.transports.get("rcsssmj")
+            if transport is not None:
+                transport.disconnect(player.agent_id, f"init refused: {error}")
             self.remove_player(player.agent_id)
 
     def remove_player(self, agent_id: str) -> None:
@@ -548,8 +468,8 @@ class SingleModeServer:
         self._logged_errors.pop(agent_id, None)
         self.ros_players.pop(agent_id, None)
         self.local_brains.pop(agent_id, None)
-        if self.ros is not None:
-            self.ros.forget_legacy(agent_id)
+        for adapter in self.adapters:
+            self._adapter_hook(adapter, "on_player_left", adapter.on_player_left, self, agent_id)
 
     def _beam(self, player: Player, x: float, y: float, rotation: float) -> None:
         if not player.registered:
@@ -586,110 +506,35 @@ class SingleModeServer:
             player.announce = False
         return view
 
-    def _send_percepts(self) -> None:
-        heard = {}
-        if self._utterances:
-            listeners = []
-            for p in self.players.with_robots():
-                if p.registered:
-                    (x, y, _), _ = self.engine.robot_pose(p.robot_id)
-                    listeners.append(Listener(p.agent_id, p.side, x, y))
-            heard = self.hearing.deliver(self._utterances, listeners, self.referee.state.game_time)
-            self._utterances = []
+    def _hear(self) -> dict[str, list[Heard]]:
+        """Say messages of this cycle, delivered to every registered player in range."""
+        if not self._utterances:
+            return {}
+        listeners = []
+        for p in self.players.with_robots():
+            if p.registered:
+                (x, y, _), _ = self.engine.robot_pose(p.robot_id)
+                listeners.append(Listener(p.agent_id, p.side, x, y))
+        heard = self.hearing.deliver(self._utterances, listeners, self.referee.state.game_time)
+        self._utterances = []
+        return heard
+
+    def _perceive(self, heard: dict[str, list[Heard]]) -> None:
         # Who sees this cycle (each agent's own vision phase), computed for all at once.
-        plan: list[tuple[Player, bool, bool]] = []  # player, vision, with lines
+        plan: list[tuple[Player, PerceptOutlet, bool, bool]] = []  # player, outlet, vision, with lines
         for player in self.players.with_robots():
-            if player.source == "local":
-                plan.append((player, self.local_brains[player.agent_id].wants_vision(), False))  # type: ignore[attr-defined]
-            elif player.source == "ros":
-                if self.ros is not None and player.registered:
-                    plan.append((player, (self.engine.cycle - player.unum) % 3 == 0, True))
-            elif player.source in self.agent_servers:
-                server = self.agent_servers[player.source]  # type: ignore[index]
-                # rcsssmj perceptions carry no field lines: do not compute them
-                plan.append((player, server.wants_vision(player.agent_id), player.source == "simspark"))
-        self.engine.prepare_vision([(p.robot_id, lines) for p, vision, lines in plan if vision])
-        for player, vision, lines in plan:
+            outlet = self.outlets.get(player.source)
+            if outlet is None or (player.source == "ros" and not player.registered):
+                continue
+            # rcsssmj perceptions and local brains use no field lines: do not compute them
+            plan.append((player, outlet, outlet.wants_vision(player.agent_id), player.source in ("simspark", "ros")))
+        self.engine.prepare_vision([(p.robot_id, lines) for p, _, vision, lines in plan if vision])
+        for player, outlet, vision, lines in plan:
             percept = self.percept_for(player, vision, lines=lines)
             percept.heard = heard.get(player.agent_id, [])
-            if player.source == "local":
-                brain = self.local_brains[player.agent_id]
-                self._report(player, self.engine.set_joint_velocities(player.robot_id, brain.act(percept)))  # type: ignore[attr-defined]
-            elif player.source == "ros":
-                self.ros.send_percept(player.agent_id, percept)  # type: ignore[union-attr]
-            else:
-                self.agent_servers[player.source].send_percept(player.agent_id, percept)  # type: ignore[index]
-                if self.ros is not None:
-                    self.ros.mirror_legacy(player, percept=percept)
-
-    def _feed_monitors(self, events: list) -> None:  # type: ignore[type-arg]
-        """Every 2nd cycle, as both references: one frame per monitor port."""
-        from soccer_referee.events import FoulType
-
-        for e in events:
-            if e.kind == "foul":
-                self._pending_fouls.append((int(FoulType[e.detail.upper()]), 1 if e.team == "left" else 2, e.unum))
-                self._web_fouls.append({"time": e.time, "type": e.detail, "side": e.team, "unum": e.unum})
-        if self.engine.cycle % 2:
-            return
-        if self.web_monitor is not None:
-            from sim_master.monitor_web.frame import frame_from_server
-
-            self.web_monitor.publish(frame_from_server(self, self._web_fouls))
-            self._web_fouls = []
-        if not self.monitor_servers:
-            return
-        from sim_master.master.monitor_scene import MonitorScene, rsmp_frame, simspark_frame
-
-        s = self.referee.state
-        labels = {self.engine.mjcf_prefix(p.robot_id): (p.team, p.unum, p.side)
-                  for p in self.players.with_robots() if p.registered and p.robot_id in self.engine.robot_ids()}
-        fouls, self._pending_fouls = self._pending_fouls, []
-        half_time = self.referee.rules.half_time
-        field = self.referee.field
-        for name, monitor in self.monitor_servers.items():
-            scene = self._scenes.get(name)
-            if scene is None or scene.model is not self.engine.model or scene.labels != labels:  # type: ignore[attr-defined]
-                scene = MonitorScene(self.engine.model, labels, name)
-                scene.labels = labels  # type: ignore[attr-defined]
-                self._scenes[name] = scene
-                monitor.request_full()  # type: ignore[attr-defined]
-            data = self.engine.data
-            if name == "rcsssmj":
-                monitor.broadcast(  # type: ignore[attr-defined]
-                    lambda: rsmp_frame(scene.scene(data, False), False, self.engine.time, s, field, fouls, half_time).encode(),
-                    lambda: rsmp_frame(scene.scene(data, True), True, self.engine.time, s, field, fouls, half_time).encode())
-            else:
-                now = {"team_left": s.team_left, "team_right": s.team_right, "half": s.half,
-                       "score_left": s.score_left, "score_right": s.score_right, "play_mode": s.play_mode.index}
-                changed = {k: v for k, v in now.items() if self._monitor_sent.get(k) != v}
-                self._monitor_sent = now
-                numbered = [(i, f) for i, f in enumerate(fouls)]
-                monitor.broadcast(  # type: ignore[attr-defined]
-                    lambda: simspark_frame(scene.scene(data, False), False, s, field, numbered, half_time, changed).encode(),
-                    lambda: simspark_frame(scene.scene(data, True), True, s, field, numbered, half_time, changed).encode())
-
-    def _publish(self, events: list) -> None:  # type: ignore[type-arg]
-        """ROS topics and the replay log (message objects built once for both)."""
-        if self.ros is None and self.log_writer is None:
-            return
-        from rosgraph_msgs.msg import Clock
-
-        from sim_master.ros.convert import snapshot_to_msg, stamp
-        from soccer_referee.ros.messages import event_to_msg, game_key, game_state_to_msg
-
-        t = stamp(self.engine.time)
-        game = game_state_to_msg(self.referee.state, t)
-        event_msgs = [event_to_msg(e, t) for e in events]
-        if self.ros is not None:
-            self.ros.publish_cycle(game, event_msgs, self.engine.cycle)
-        if self.log_writer is not None:
-            w = self.log_writer
-            snap = self.engine.snapshot() if w.wants_keyframe() else self.engine.delta()
-            changed = self._last_logged_game is None or game_key(self._last_logged_game) != game_key(game)
-            w.write_cycle(self.engine.cycle, self.engine.time, snapshot_to_msg(snap),
-                          game if changed else None, event_msgs, Clock(clock=t))
-            self._last_logged_game = game
+            outlet.send_percept(player.agent_id, percept)
+            for adapter in self.adapters:
+                self._adapter_hook(adapter, "on_percept", adapter.on_percept, self, player, percept)
 
     def percept_for(self, player: Player, vision: bool, *, lines: bool = True) -> Percept:
         percept = self.engine.percept(player.robot_id, vision=vision, lines=lines)
@@ -853,9 +698,9 @@ class SingleModeServer:
     def delete_entity(self, name: str) -> str | None:
         player = self.players.by_robot(name)
         if player is not None:  # its agent is told (connection closed), not left starving
-            server = self.agent_servers.get(player.source)  # type: ignore[call-overload]
-            if server is not None:
-                server.disconnect(player.agent_id, "its robot was deleted (delete_entity)")
+            transport = self.transports.get(player.source)
+            if transport is not None:
+                transport.disconnect(player.agent_id, "its robot was deleted (delete_entity)")
             self.remove_player(player.agent_id)
             return None
         try:
@@ -895,3 +740,22 @@ class SingleModeServer:
         outcome = self.referee.command(SetPlayMode("BeforeKickOff"))
         return None if outcome.ok else outcome.error
 
+
+
+class _LocalBrains:
+    """The outlet of in-process players (built-in demo teams): a brain answers each percept
+    with joint speeds at once, inside the perceive phase."""
+
+    def __init__(self, loop: SimulationLoop) -> None:
+        self._loop = loop
+
+    def wants_vision(self, agent_id: str) -> bool:
+        return bool(self._loop.local_brains[agent_id].wants_vision())  # type: ignore[attr-defined]
+
+    def send_percept(self, agent_id: str, percept: Percept) -> None:
+        loop = self._loop
+        player = loop.players.get(agent_id)
+        if player is None:
+            return
+        speeds = loop.local_brains[agent_id].act(percept)  # type: ignore[attr-defined]
+        loop._report(player, loop.engine.set_joint_velocities(player.robot_id, speeds))

@@ -1,0 +1,70 @@
+"""What plugs into the simulation loop: agent transports, percept outlets, loop adapters.
+
+Why: the loop core knows no ROS, no sockets and no file formats. The TCP agent ports, the
+ROS node, the monitors, the browser monitor, the service port and the replay log are
+adapters registered by the command that starts the server (`sim_master.server`), in the
+manner of gz-sim's systems: each sees the phases it cares about and nothing else.
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from sim_contracts.agents import AgentEvent
+from sim_contracts.commands import Command
+from sim_contracts.percept import Percept
+
+if TYPE_CHECKING:
+    from sim_master.master.loop import SimulationLoop
+    from sim_master.master.players import Player
+    from soccer_referee.events import GameEvent
+
+
+class PerceptOutlet(Protocol):
+    """Where the percepts of one source's players go (perceive phase)."""
+
+    def wants_vision(self, agent_id: str) -> bool: ...
+    def send_percept(self, agent_id: str, percept: Percept) -> None: ...
+
+
+class AgentTransport(PerceptOutlet, Protocol):
+    """A port agents connect to and command through (collect phase), e.g. a dialect's TCP port."""
+
+    @property
+    def effector_delay(self) -> int: ...
+    def poll(self, timeout: float = 0.0) -> list[AgentEvent]: ...
+    def collect_cycle(self, deadline_s: float | None = None,
+                      stop: threading.Event | None = None) -> list[AgentEvent]: ...
+    def has_agents(self) -> bool: ...
+    def mark_registered(self, agent_id: str) -> None: ...
+    def disconnect(self, agent_id: str, reason: str) -> None: ...
+    def close(self) -> None: ...
+
+
+class LoopAdapter:
+    """A part of the server that watches the loop or feeds it operator input.
+
+    Every hook runs on the loop's thread; the defaults do nothing, so an adapter overrides
+    only the phases it needs. An exception in a hook is the adapter's fault: the loop logs
+    it and goes on (one fault boundary per adapter)."""
+
+    name = "adapter"
+
+    def poll(self, loop: SimulationLoop) -> None:
+        """Between and during cycles: take operator input (monitor commands, service calls)."""
+
+    def on_effector(self, loop: SimulationLoop, player: Player, command: Command) -> None:
+        """An agent's effector command was applied (apply phase)."""
+
+    def on_percept(self, loop: SimulationLoop, player: Player, percept: Percept) -> None:
+        """A percept was sent to a player (perceive phase)."""
+
+    def on_player_left(self, loop: SimulationLoop, agent_id: str) -> None:
+        """A player and its robot are gone."""
+
+    def on_cycle(self, loop: SimulationLoop, events: Sequence[GameEvent]) -> None:
+        """The cycle is done (publish phase): the world, the game state and its events."""
+
+    def close(self) -> None:
+        """The server stops."""

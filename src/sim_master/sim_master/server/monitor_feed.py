@@ -1,0 +1,95 @@
+"""The legacy monitor ports as a loop adapter: a frame every 2nd cycle for each port, in its
+dialect (SimSpark's or rcsssmj's RSMP), and the operator commands monitors send.
+
+Why an adapter: monitors watch the finished cycle and hand in referee commands; the loop
+does not know they exist."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from sim_bridge.monitor_server import KillSim, MonitorServer
+from sim_master.master.adapters import LoopAdapter
+from sim_master.server.monitor_scene import MonitorScene, rsmp_frame, simspark_frame
+from soccer_referee.commands import MoveAgent
+from soccer_referee.events import FoulType, GameEvent
+
+if TYPE_CHECKING:
+    from sim_master.master.loop import SimulationLoop
+
+
+class LegacyMonitorFeed(LoopAdapter):
+    name = "monitor ports"
+
+    def __init__(self, servers: dict[str, MonitorServer]) -> None:
+        self.servers = servers
+        self._scenes: dict[str, MonitorScene] = {}
+        self._pending_fouls: list[tuple[int, int, int]] = []
+        self._sent: dict[str, object] = {}
+
+    def poll(self, loop: SimulationLoop) -> None:
+        for monitor in self.servers.values():
+            for peer, command in monitor.poll():
+                try:
+                    self._command(loop, peer, command)
+                except Exception as exc:  # noqa: BLE001 - one fault boundary per monitor command
+                    loop.log.error("monitor %s: %s on %s: %s; command dropped", peer, type(exc).__name__,
+                                   type(command).__name__, exc)
+
+    def _command(self, loop: SimulationLoop, peer: str, command: object) -> None:
+        if isinstance(command, KillSim):
+            loop.log.warning("monitor %s asked to stop the server (killsim)", peer)
+            loop.request_stop()
+            return
+        if isinstance(command, MoveAgent):
+            team = command.side
+            side = {"left": "left", "right": "right"}.get(team.lower()) or loop.referee.registry.side_of(team)
+            command = replace(command, side=side or team)
+        error = loop.referee_command(command)
+        if error:
+            loop.log.warning("monitor %s: %s refused: %s", peer, type(command).__name__, error)
+
+    def on_cycle(self, loop: SimulationLoop, events: Sequence[GameEvent]) -> None:
+        """Every 2nd cycle, as both references: one frame per monitor port."""
+        for e in events:
+            if e.kind == "foul":
+                self._pending_fouls.append((int(FoulType[e.detail.upper()]), 1 if e.team == "left" else 2, e.unum))
+        engine: Any = loop.engine  # monitor scenes read the MuJoCo model's bodies and geoms
+        if engine.cycle % 2:
+            return
+        s = loop.referee.state
+        labels = {engine.mjcf_prefix(p.robot_id): (p.team, p.unum, p.side)
+                  for p in loop.players.with_robots() if p.registered and p.robot_id in engine.robot_ids()}
+        fouls, self._pending_fouls = self._pending_fouls, []
+        half_time = loop.referee.rules.half_time
+        field = loop.referee.field
+        data = engine.data
+        for name, monitor in self.servers.items():
+            scene = self._scenes.get(name)
+            if scene is None or scene.model is not engine.model or scene.labels != labels:
+                scene = MonitorScene(engine.model, labels, name)
+                self._scenes[name] = scene
+                monitor.request_full()
+            if name == "rcsssmj":
+                monitor.broadcast(
+                    lambda scene=scene: rsmp_frame(scene.scene(data, False), False, engine.time, s, field, fouls,
+                                                   half_time).encode(),
+                    lambda scene=scene: rsmp_frame(scene.scene(data, True), True, engine.time, s, field, fouls,
+                                                   half_time).encode())
+            else:
+                now = {"team_left": s.team_left, "team_right": s.team_right, "half": s.half,
+                       "score_left": s.score_left, "score_right": s.score_right, "play_mode": s.play_mode.index}
+                changed = {k: v for k, v in now.items() if self._sent.get(k) != v}
+                self._sent = now
+                numbered = list(enumerate(fouls))
+                monitor.broadcast(
+                    lambda scene=scene: simspark_frame(scene.scene(data, False), False, s, field, numbered, half_time,
+                                                       changed).encode(),
+                    lambda scene=scene: simspark_frame(scene.scene(data, True), True, s, field, numbered, half_time,
+                                                       changed).encode())
+
+    def close(self) -> None:
+        for monitor in self.servers.values():
+            monitor.close()
+        self.servers.clear()

@@ -1,0 +1,136 @@
+"""Single mode: the simulation loop with the adapters its configuration asks for.
+
+Why a module of its own: this is the one place that knows every part of the server. The
+loop core (`master.loop`) is given a MuJoCo engine, the TCP agent ports of both dialects,
+the monitor ports, the browser monitor, the text service port, the replay log and the ROS
+node, each registered as a transport, outlet or adapter; the core imports none of them.
+`soccersim server`, `soccersim match` and the tests build the server through this class.
+"""
+from __future__ import annotations
+
+import logging
+import os
+from typing import TYPE_CHECKING, Any
+
+from sim_bridge.agent_server import AgentServer
+from sim_bridge.dialects.rcsssmj import RcsssmjDialect
+from sim_bridge.dialects.simspark import SimSparkDialect
+from sim_bridge.monitor_server import MonitorServer
+from sim_bridge.service_port import ServicePort
+from sim_master.engine.mujoco.engine import MujocoEngine
+from sim_master.master.config import ServerConfig
+from sim_master.master.loop import AVAILABLE_MODELS, CycleStats, SimulationLoop
+from sim_master.master.players import Source
+from sim_master.server.monitor_feed import LegacyMonitorFeed
+from sim_master.server.service_feed import ServicePortFeed
+from sim_master.server.services import register_services
+from sim_master.server.web_feed import WebMonitorFeed
+
+if TYPE_CHECKING:
+    from sim_master.monitor_web.server import WebMonitor
+    from sim_master.ros.replay_log import ReplayLogRecorder
+    from sim_master.ros.server_node import ServerNode
+
+__all__ = ["AVAILABLE_MODELS", "SingleModeServer"]
+
+_log = logging.getLogger("soccersim")
+
+
+class SingleModeServer(SimulationLoop):
+    """The embedded default server. Call `start()`, then `run()` (blocking) or `cycle()`."""
+
+    def __init__(self, config: ServerConfig, *, log: logging.Logger = _log) -> None:
+        engine = MujocoEngine(config.world, vision_noise=config.vision_noise, seed=config.seed)
+        super().__init__(config, engine, log=log)
+        self.engine: MujocoEngine = engine
+        self.monitor_servers: dict[str, MonitorServer] = {}
+        self.web_monitor: WebMonitor | None = None
+        self.service_port: ServicePort | None = None
+        self.log_writer: ReplayLogRecorder | None = None
+        self.ros: ServerNode | None = None
+        self.ros_context: Any = None
+
+    @property
+    def agent_servers(self) -> dict[Source, AgentServer]:
+        """The TCP agent ports by dialect (the transports this assembly registered)."""
+        return {source: t for source, t in self.transports.items() if isinstance(t, AgentServer)}
+
+    def start(self, ros_args: list[str] | None = None) -> None:
+        c = self.config
+        for source, dialect, port in (("simspark", SimSparkDialect(), c.simspark_port),
+                                      ("rcsssmj", RcsssmjDialect(), c.rcsssmj_port)):
+            if port is None:
+                continue
+            server = AgentServer(dialect, c.host, port, sync=c.sync, sync_timeout=c.sync_timeout)
+            server.start()
+            self.add_transport(source, server)  # type: ignore[arg-type]  # source is a Source literal
+            self.log.info("%s agents: %s:%d", source, c.host, server.port)
+        for name, port in (("simspark", c.simspark_monitor_port), ("rcsssmj", c.rcsssmj_monitor_port)):
+            if port is not None:
+                monitor = MonitorServer(name, c.host, port, allow_remote_commands=c.allow_remote_monitor_commands)
+                monitor.start()
+                self.monitor_servers[name] = monitor
+        if self.monitor_servers:
+            self.add_adapter(LegacyMonitorFeed(self.monitor_servers))
+        if c.web_port is not None:
+            from sim_master.monitor_web.server import WebMonitor
+
+            self.web_monitor = WebMonitor(c.host, c.web_port)
+            self.web_monitor.start()
+            self.add_adapter(WebMonitorFeed(self.web_monitor))
+        if c.service_port is not None:
+            self.service_port = ServicePort(c.host, c.service_port)
+            register_services(self.service_port, self)
+            self.service_port.start()
+            self.add_adapter(ServicePortFeed(self.service_port))
+        if c.log_path:
+            from sim_master.ros.replay_log import ReplayLogRecorder
+
+            self.log_writer = ReplayLogRecorder(c.log_path)
+            self.add_adapter(self.log_writer)
+            self.log.info("replay log: %s", c.log_path)
+        if c.ros:
+            self._start_ros(ros_args)
+        self.calls.bind_to_current_thread()
+        self.stats = CycleStats()
+
+    def _start_ros(self, ros_args: list[str] | None) -> None:
+        import rclpy
+        from rclpy.signals import SignalHandlerOptions
+
+        from sim_master.ros.server_node import ServerNode
+
+        self.ros_context = rclpy.Context()
+        rclpy.init(args=["soccersim", *(ros_args or [])], context=self.ros_context,
+                   signal_handler_options=SignalHandlerOptions.NO)
+        self.ros = ServerNode(self, self.ros_context, self.config.node_name)
+        self.add_outlet("ros", self.ros)
+        self.add_adapter(self.ros)
+        self.ros.start()
+        self.log.info("ROS 2 node /%s (domain %s)", self.config.node_name, os.environ.get("ROS_DOMAIN_ID", "0"))
+
+    def listening(self) -> list[str]:
+        """Where this server listens, one line per port (printed by `soccersim server`)."""
+        lines = [f"{name} agents: {self.config.host}:{server.port}" for name, server in self.agent_servers.items()]
+        lines += [f"{name} monitors: {self.config.host}:{m.port}" for name, m in self.monitor_servers.items()]
+        if self.web_monitor is not None:
+            lines.append(f"browser monitor: {self.web_monitor.url}")
+        mode = "sync" if self.config.sync else "real-time"
+        if self.service_port is not None:
+            lines.append(f"service port: {self.config.host}:{self.service_port.port}")
+        lines.append(f"mode: {mode}; world: {self.config.world}; rules: {self.config.rules}")
+        return lines
+
+    def close(self) -> None:
+        super().close()  # adapters (ROS node, log, monitors, ports) close in reverse order
+        self.monitor_servers.clear()
+        self.web_monitor = None
+        self.service_port = None
+        self.log_writer = None
+        self.ros = None
+        if self.ros_context is not None:
+            import rclpy
+
+            if self.ros_context.ok():
+                rclpy.shutdown(context=self.ros_context)
+            self.ros_context = None
