@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE_DIRS = ("src/sim_master/sim_master", "src/sim_bridge/sim_bridge", "src/soccer_referee/soccer_referee")
+PACKAGE_DIRS = ("src/sim_contracts/sim_contracts", "src/sim_master/sim_master", "src/sim_bridge/sim_bridge",
+                "src/soccer_referee/soccer_referee")
 
 # The ROS layer: nothing in a pure core may import these (module prefixes).
 ROS_MODULES = ("rclpy", "sim_msgs", "rosgraph_msgs", "geometry_msgs", "std_msgs", "builtin_interfaces",
@@ -31,10 +32,9 @@ ROS_MODULES = ("rclpy", "sim_msgs", "rosgraph_msgs", "geometry_msgs", "std_msgs"
 PURE_CORES = (
     "sim_master.engine",
     "sim_master.world",
-    "sim_master.master.core",
-    "sim_master.master.barrier",
+    "sim_master.master",
     "sim_master.store",
-    "sim_master.percepts",
+    "sim_contracts",
     "soccer_referee.commands", "soccer_referee.events", "soccer_referee.field",
     "soccer_referee.play_modes", "soccer_referee.referee", "soccer_referee.registry",
     "soccer_referee.rules", "soccer_referee.world",
@@ -46,7 +46,10 @@ FORBIDDEN = (
     ("sim_master.engine", "sim_bridge", "the engine produces engine-neutral percepts; the bridge formats them"),
     ("sim_master.engine", "sim_master.master", "the engine is driven by the loop, it does not know it"),
     ("sim_master.world", "sim_master.engine", "world specs are read by engines, not the other way round"),
-    ("sim_master.percepts", "sim_bridge", "percept data is below the wire layer"),
+    ("sim_contracts", "sim_bridge", "contracts are below the wire layer"),
+    ("sim_contracts", "sim_master", "contracts are below every engine and the loop"),
+    ("sim_master.master", "sim_bridge", "the loop core knows no sockets: transports are registered with it"),
+    ("sim_master.master", "sim_master.server", "the loop core does not know what is plugged into it"),
 )
 
 
@@ -65,9 +68,9 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def discover(root: Path = ROOT) -> dict[str, Module]:
+def discover(root: Path = ROOT, package_dirs: Iterable[str] = PACKAGE_DIRS) -> dict[str, Module]:
     modules: dict[str, Module] = {}
-    for package_dir in PACKAGE_DIRS:
+    for package_dir in package_dirs:
         for path in sorted((root / package_dir).rglob("*.py")):
             name = module_name(path)
             modules[name] = Module(name, path, set(_imports(path, name)))

@@ -11,7 +11,6 @@ import signal
 import socket
 import sys
 import time
-from typing import Any
 
 import rclpy
 import redis
@@ -22,6 +21,7 @@ from sim_master.distributed import topics
 from sim_master.distributed.topic_reader import TopicReader
 from sim_master.distributed.world_config import WorldConfig
 from sim_master.engine.mujoco.engine import MujocoEngine
+from sim_master.engine.node import SteppedWorld
 from sim_master.ros.convert import snapshot_from_msg, snapshot_to_packed_msg, stamp
 from sim_master.ros.service_call import call_until_answered
 from sim_master.snapshot import Snapshot
@@ -29,7 +29,6 @@ from sim_msgs.msg import NodeStatus, StepDone, StepStart
 from sim_msgs.srv import RegisterNode
 
 log = logging.getLogger("soccersim.node")
-Engine = Any  # MujocoEngine or SimpyEngine: the snapshot part of engine.node.SimulationNode
 CONTROL_EVERY_S = 0.05  # heartbeats and the registration client are served this often
 MASTER_LOST_S = 5.0  # no StepStart for this long: the node reports a lost master
 
@@ -43,7 +42,7 @@ class SimNode:
         self.node = Node(f"sim_node_{node_id}", context=context)  # control plane: spun by an executor
         self.data_node = Node(f"sim_node_{node_id}_steps", context=context)  # data plane: read by hand
         self.redis_url, self.run_id = redis_url, run_id
-        self.engine: Engine | None = None
+        self.engine: SteppedWorld | None = None
         self.config: WorldConfig | None = None
         self.owned: set[str] = set()
         self.last_step = -1
@@ -173,13 +172,15 @@ class MasterWatch:
                         "nodes); waiting for it", self.node_id, now - self.last_heard)
 
 
-def make_engine(kind: str, config: WorldConfig, node_id: str, bt_xml: str) -> Engine:
+def make_engine(kind: str, config: WorldConfig, node_id: str, bt_xml: str) -> SteppedWorld:
     """The engine of one node with every asset of the world in it (owned and ghosts)."""
+    engine: SteppedWorld
     if kind == "simpy":
         from sim_master.engine.simpy_engine.engine import SimpyEngine
 
-        engine: Engine = SimpyEngine(config.world, bt_xml=bt_xml, tick_ms=config.bt_tick_ms)
-        engine.set_owned(config.owned_by(node_id))
+        swarm = SimpyEngine(config.world, bt_xml=bt_xml, tick_ms=config.bt_tick_ms)
+        swarm.set_owned(config.owned_by(node_id))
+        engine = swarm
     else:
         engine = MujocoEngine(config.world, vision_noise=False)
     for asset in config.assets:

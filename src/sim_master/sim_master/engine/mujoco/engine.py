@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 
-from sim_contracts.percept import ForceResistance, Percept, Polar, SeenPlayer, Vision
+from sim_contracts.percept import ForceResistance, GameStateView, Percept, Polar, SeenPlayer, Vision
 from sim_master.engine.mujoco.mjcf import PD_ARMATURE, robot_mjcf, static_world_mjcf
 from sim_master.engine.mujoco.robot import MODE_PD, MODE_VELOCITY, Robot
 from sim_master.snapshot import EntitySnapshot, Snapshot
@@ -680,7 +680,7 @@ class MujocoEngine:
             sd = self._sensordata
             root = np.concatenate((sd[robot.pos_adr:robot.pos_adr + 3], sd[robot.quat_adr:robot.quat_adr + 4]))
         return Percept(
-            time=self.time, game=_default_game(), gyro=gyro, accel=acc,
+            time=self.time, game=GameStateView(), gyro=gyro, accel=acc,
             joint_names=robot.joint_names, joint_angles=np.degrees(q).tolist(),
             joint_velocities=np.degrees(v).tolist(), foot_resistance=self._frp(robot),
             torso_position=(float(root[0]), float(root[1]), float(root[2])),
@@ -1001,28 +1001,3 @@ class MujocoEngine:
         if name == "ball":
             raise ValueError("the ball belongs to the world and cannot be deleted")
         self.remove_robot(name)
-
-    # ------------------------------------------------------------------ seed interface
-    def initialize(self, full_snapshot: Snapshot, bt_xml: str = "") -> None:
-        self.apply_snapshot(full_snapshot)
-
-    def wait_for_sync(self) -> None:
-        """Single process: nothing to wait for."""
-
-    def collect_asset_states(self) -> Snapshot:
-        return self.delta()
-
-    def send_state_update(self, delta: Snapshot) -> None:
-        self.apply_snapshot(delta)
-
-    def send_event(self, event: object) -> None:
-        """The MuJoCo node has no event consumers of its own."""
-
-    def shutdown(self) -> None:
-        self._robots.clear()
-
-
-def _default_game():  # type: ignore[no-untyped-def]
-    from sim_contracts.percept import GameStateView
-
-    return GameStateView()

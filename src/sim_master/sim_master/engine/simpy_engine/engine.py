@@ -197,23 +197,3 @@ class SimpyEngine:
             if body.owned:
                 self.env.process(self._decide(name, self._stagger(name)))
 
-    # ------------------------------------------------------------------ seed interface
-    def initialize(self, full_snapshot: Snapshot, bt_xml: str = "") -> None:
-        self.bt_xml = bt_xml or self.bt_xml
-        self.apply_snapshot(full_snapshot)
-
-    def wait_for_sync(self) -> None:
-        """The node's barrier does the waiting."""
-
-    def collect_asset_states(self) -> Snapshot:
-        return self.delta(only=self._owned)
-
-    def send_state_update(self, delta: Snapshot) -> None:
-        self.apply_snapshot(delta)
-
-    def send_event(self, event: object) -> None:
-        """No event consumers in a logic simulation."""
-
-    def shutdown(self) -> None:
-        self.bodies.clear()
-        self._trees.clear()
