@@ -1,0 +1,88 @@
+"""The percept contract (sim_contracts.percept) is kept by every encoder, field by field.
+
+- ROS: a percept with every field set survives sim_msgs/Percept and its CDR bytes, and every
+  field of Percept.msg is filled from a declared percept field (a new message field without a
+  declaration fails here).
+- Legacy wire: for each dialect, changing one percept field changes the encoded perception
+  exactly when the field declares that dialect in its `wire` (a field a dialect claims but
+  drops, or sends but does not declare, fails here).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from rclpy.serialization import deserialize_message, serialize_message
+
+from sim_bridge.dialects.rcsssmj import RcsssmjDialect
+from sim_bridge.dialects.simspark import SimSparkDialect
+from sim_contracts.percept import (DIALECTS, ForceResistance, GameStateView, Heard, Percept, Polar, SeenPlayer,
+                                   Vision, percept_fields)
+from sim_master.ros.convert import percept_from_msg, percept_to_msg, stamp
+from sim_msgs.msg import Percept as PerceptMsg
+
+# Percept.msg fields filled from the player or from a declared field's companion, not from
+# a percept field of their own.
+FROM_THE_PLAYER = {"unum", "side"}
+COMPANIONS = {"vision_updated": "vision", "line_ends": "vision"}
+
+
+def full_percept(names: list[str]) -> Percept:
+    """Every field away from its default, values exact in float32 where the message is."""
+    return Percept(
+        time=12.34, game=GameStateView("PlayOn", 301.5, 2, 1, "Alpha", "Beta", unum=7, side="left"),
+        gyro=(1.5, -2.25, 3.0), accel=(0.5, 0.25, 9.75), joint_names=names,
+        joint_angles=[10.0 + i for i in range(len(names))], joint_velocities=[-5.0 - i for i in range(len(names))],
+        foot_resistance=[ForceResistance("lf", (0.01, -0.02, 0.0), (1.0, 2.0, 20.5))],
+        torso_position=(-3.5, 1.25, 0.375), torso_quaternion=(0.5, 0.5, -0.5, 0.5),
+        vision=Vision(objects={"F1L": Polar(10.5, -20.25, 1.5), "B": Polar(2.5, 3.0, -4.0)},
+                      players=[SeenPlayer("Beta", 3, {"head": Polar(4.0, 5.0, 6.0), "rlowerarm": Polar(4.5, 5.5, 6.5)})],
+                      lines=[(Polar(1.0, 2.0, 3.0), Polar(4.0, 5.0, 6.0))]),
+        heard=[Heard(301.25, 30.0, "hello", from_self=False, from_teammate=True, team="Alpha")])
+
+
+def test_every_field_survives_sim_msgs_and_cdr() -> None:
+    p = full_percept(["hj1", "hj2", "laj1"])
+    msg = deserialize_message(serialize_message(percept_to_msg(p, stamp(p.time), "left", 7)), PerceptMsg)
+    back = percept_from_msg(msg)
+    for f in percept_fields():
+        assert getattr(back, f.name) == getattr(p, f.name), f.name
+
+
+def test_every_message_field_comes_from_a_declared_field() -> None:
+    declared = {f.metadata["ros"].split(".")[0] for f in percept_fields()} | {"header"}
+    message_fields = set(PerceptMsg.get_fields_and_field_types())
+    assert message_fields - declared - FROM_THE_PLAYER - set(COMPANIONS) == set()
+    assert declared - message_fields == set()
+
+
+def _changed(p: Percept, name: str) -> Percept:
+    """`p` with one field changed in a way every encoder that carries it must show."""
+    changes: dict[str, Any] = {
+        "time": lambda: p.time + 0.02,
+        "game": lambda: replace(p.game, score_left=p.game.score_left + 1),
+        "gyro": lambda: tuple(v + 1.0 for v in p.gyro),
+        "accel": lambda: tuple(v + 1.0 for v in p.accel),
+        "joint_names": lambda: [p.joint_names[0] + "x", *p.joint_names[1:]],
+        "joint_angles": lambda: [v + 1.0 for v in p.joint_angles],
+        "joint_velocities": lambda: [v + 1.0 for v in p.joint_velocities],
+        "foot_resistance": lambda: [replace(p.foot_resistance[0], force=(1.0, 2.0, 30.5))],
+        "torso_position": lambda: tuple(v + 1.0 for v in p.torso_position),
+        "torso_quaternion": lambda: (0.0, 1.0, 0.0, 0.0),
+        "vision": lambda: replace(p.vision, objects={**p.vision.objects, "B": Polar(9.5, 3.0, -4.0)}),
+        "heard": lambda: [replace(p.heard[0], message="other")],
+    }
+    assert set(changes) == {f.name for f in percept_fields()}, "a new percept field needs a change here"
+    return replace(p, **{name: changes[name]()})
+
+
+@pytest.mark.parametrize("dialect", [SimSparkDialect(), RcsssmjDialect()], ids=lambda d: d.name)
+def test_each_dialect_carries_exactly_its_declared_fields(dialect: Any) -> None:
+    assert dialect.name in DIALECTS
+    p = full_percept(["hj1", "hj2", "llj5", "llj6"])  # SimSpark puts the left foot's FRP after llj5
+    base = dialect.encode_percept(p)
+    for f in percept_fields():
+        carried = dialect.encode_percept(_changed(p, f.name)) != base
+        assert carried == (dialect.name in f.metadata["wire"]), (
+            f"{dialect.name} {'sends' if carried else 'drops'} {f.name}, declared wire {f.metadata['wire']}")
