@@ -11,7 +11,7 @@ from dataclasses import dataclass, field as _field
 from soccer_referee.commands import (CommandResult, DropBall, KickOff, MoveAgent, MoveBall,
                                      RefereeCommand, SetPlayMode, SetScore, SetTime)
 from soccer_referee.events import FoulType, GameEvent
-from soccer_referee.field import FIELDS, FieldGeometry
+from sim_contracts.field import FIELD_PRESETS, FieldSpec
 from soccer_referee.play_modes import PlayMode, for_side, other
 from soccer_referee.registry import Registration, TeamRegistry
 from soccer_referee.rules import RuleBook, rule_book
@@ -63,7 +63,7 @@ class _FoulClock:
 class Referee:
     rules: RuleBook
     world: WorldView | None = None
-    field: FieldGeometry = _field(default_factory=FieldGeometry)
+    field: FieldSpec = _field(default_factory=FieldSpec)
     state: GameStateSnapshot = _field(default_factory=GameStateSnapshot)
     registry: TeamRegistry = _field(default_factory=TeamRegistry)
     _mode_time: float = 0.0  # seconds in the current play mode
@@ -77,7 +77,7 @@ class Referee:
     @staticmethod
     def create(rules: RuleBook | str = "simspark", world: WorldView | None = None) -> Referee:
         book = rule_book(rules) if isinstance(rules, str) else rules
-        return Referee(book, world, FIELDS.get(book.field, FieldGeometry()),
+        return Referee(book, world, FIELD_PRESETS.get(book.field, FieldSpec()),
                        registry=TeamRegistry(book.players_per_side))
 
     # ------------------------------------------------------------------ registration, beam

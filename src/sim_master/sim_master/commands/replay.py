@@ -9,6 +9,8 @@ import signal
 import sys
 import time
 
+from soccer_referee.rules import RULE_BOOKS
+
 
 def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="an MCAP log written by soccersim server --log or soccersim match")
@@ -19,6 +21,8 @@ def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--web-port", type=int, default=-1, help="also serve the browser monitor on this port")
     parser.add_argument("--no-ros", action="store_true")
     parser.add_argument("--world", default="simspark_field")
+    parser.add_argument("--rules", default="simspark", choices=sorted(RULE_BOOKS),
+                        help="rule book whose figures the monitor frames announce (default: %(default)s)")
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -28,7 +32,7 @@ def run_replay(args: argparse.Namespace) -> int:
     from sim_master.store.mcap_log import ReplayLogReader
     from soccer_referee.referee import GameStateSnapshot
     from soccer_referee.play_modes import PlayMode
-    from soccer_referee.field import FieldGeometry
+    from soccer_referee.rules import rule_book
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
     stop = {"now": False}
@@ -52,7 +56,8 @@ def run_replay(args: argparse.Namespace) -> int:
     print(f"replaying {args.file} at {args.speed:g}x", flush=True)
     scenes: dict[str, MonitorScene] = {}
     state = GameStateSnapshot()
-    field = FieldGeometry()
+    field = engine.field
+    rules = rule_book(args.rules)
     start_wall, start_sim, cycles = time.monotonic(), None, 0
     try:
         for cycle in ReplayLogReader(args.file).cycles():
@@ -78,11 +83,11 @@ def run_replay(args: argparse.Namespace) -> int:
                 if cycle.step % 2 == 0:
                     data = engine.data
                     if name == "rcsssmj":
-                        monitor.broadcast(lambda: rsmp_frame(scene.scene(data, False), False, cycle.time, state, field, [], 300).encode(),
-                                          lambda: rsmp_frame(scene.scene(data, True), True, cycle.time, state, field, [], 300).encode())
+                        monitor.broadcast(lambda: rsmp_frame(scene.scene(data, False), False, cycle.time, state, field, [], rules).encode(),
+                                          lambda: rsmp_frame(scene.scene(data, True), True, cycle.time, state, field, [], rules).encode())
                     else:
-                        monitor.broadcast(lambda: simspark_frame(scene.scene(data, False), False, state, field, [], 300, {}).encode(),
-                                          lambda: simspark_frame(scene.scene(data, True), True, state, field, [], 300, {}).encode())
+                        monitor.broadcast(lambda: simspark_frame(scene.scene(data, False), False, state, field, [], rules, {}).encode(),
+                                          lambda: simspark_frame(scene.scene(data, True), True, state, field, [], rules, {}).encode())
             if ros is not None:
                 ros.publish(cycle)
             if web is not None and cycle.step % 2 == 0:

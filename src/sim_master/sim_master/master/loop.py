@@ -40,6 +40,7 @@ from sim_master.master.referee_world import EngineWorld
 from sim_master.master.spawn import init_slot, parking_spot, rcsssmj_spawn
 from soccer_referee.events import GameEvent
 from soccer_referee.referee import Referee
+from soccer_referee.rules import rule_book
 
 _log = logging.getLogger("soccersim")
 
@@ -75,15 +76,9 @@ class SimulationLoop:
         self.players = PlayerTable()
         self._robot_of: dict[tuple[str, int], str] = {}
         self.world = EngineWorld(self.engine, self._robot_of)
-        from soccer_referee.rules import rule_book
-
-        from soccer_referee.field import FieldGeometry
-
         overrides = {"half_time": config.half_time} if config.half_time else {}
         self.referee = Referee.create(rule_book(config.rules, **overrides), self.world)
-        f = self.engine.field  # the world file is the one source of the field's figures
-        self.referee.field = FieldGeometry(f.length, f.width, f.goal_width, f.goal_depth, f.goal_height,
-                                           f.penalty_depth, f.penalty_width, f.center_radius, f.ball_radius)
+        self.referee.field = self.engine.field  # the world file is the one source of the field's figures
         self.local_brains: dict[str, object] = {}
         self._before_kickoff_s = 0.0
         self.hearing = Hearing()

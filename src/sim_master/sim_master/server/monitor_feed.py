@@ -62,7 +62,7 @@ class LegacyMonitorFeed(LoopAdapter):
         labels = {engine.mjcf_prefix(p.robot_id): (p.team, p.unum, p.side)
                   for p in loop.players.with_robots() if p.registered and p.robot_id in engine.robot_ids()}
         fouls, self._pending_fouls = self._pending_fouls, []
-        half_time = loop.referee.rules.half_time
+        rules = loop.referee.rules
         field = loop.referee.field
         data = engine.data
         for name, monitor in self.servers.items():
@@ -74,9 +74,9 @@ class LegacyMonitorFeed(LoopAdapter):
             if name == "rcsssmj":
                 monitor.broadcast(
                     lambda scene=scene: rsmp_frame(scene.scene(data, False), False, engine.time, s, field, fouls,
-                                                   half_time).encode(),
+                                                   rules).encode(),
                     lambda scene=scene: rsmp_frame(scene.scene(data, True), True, engine.time, s, field, fouls,
-                                                   half_time).encode())
+                                                   rules).encode())
             else:
                 now = {"team_left": s.team_left, "team_right": s.team_right, "half": s.half,
                        "score_left": s.score_left, "score_right": s.score_right, "play_mode": s.play_mode.index}
@@ -84,9 +84,9 @@ class LegacyMonitorFeed(LoopAdapter):
                 self._sent = now
                 numbered = list(enumerate(fouls))
                 monitor.broadcast(
-                    lambda scene=scene: simspark_frame(scene.scene(data, False), False, s, field, numbered, half_time,
+                    lambda scene=scene: simspark_frame(scene.scene(data, False), False, s, field, numbered, rules,
                                                        changed).encode(),
-                    lambda scene=scene: simspark_frame(scene.scene(data, True), True, s, field, numbered, half_time,
+                    lambda scene=scene: simspark_frame(scene.scene(data, True), True, s, field, numbered, rules,
                                                        changed).encode())
 
     def close(self) -> None:

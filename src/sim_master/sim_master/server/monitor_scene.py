@@ -12,7 +12,10 @@ from dataclasses import dataclass, field
 import mujoco
 import numpy as np
 
+from sim_contracts.field import FieldSpec
 from soccer_referee.play_modes import PlayMode
+from soccer_referee.referee import GameStateSnapshot
+from soccer_referee.rules import RuleBook
 
 CHANGE = 0.005
 _SHAPES = {int(mujoco.mjtGeom.mjGEOM_BOX): "StdUnitBox", int(mujoco.mjtGeom.mjGEOM_SPHERE): "StdUnitSphere",
@@ -129,45 +132,45 @@ def _slt(rot: np.ndarray, pos: np.ndarray, dialect: str) -> str:
     return "(SLT " + " ".join(f"{v:.6g}" for v in values) + ")"
 
 
-def rsmp_frame(scene: str, full: bool, sim_time: float, state: object, field: object, fouls: list[object],
-               half_time: float) -> str:
+def rsmp_frame(scene: str, full: bool, sim_time: float, state: GameStateSnapshot, field: FieldSpec,
+               fouls: list[tuple[int, int, int]], rules: RuleBook) -> str:
     """One rcsssmj RSMP 1.0 monitor frame."""
     s = state
-    gs = (f"((gs 1 0)(time {round(s.game_time, 3)})(half {s.half})(score_left {s.score_left})"  # type: ignore[attr-defined]
-          f"(score_right {s.score_right})(play_mode {s.play_mode.index})")  # type: ignore[attr-defined]
+    gs = (f"((gs 1 0)(time {round(s.game_time, 3)})(half {s.half})(score_left {s.score_left})"
+          f"(score_right {s.score_right})(play_mode {s.play_mode.index})")
     if full:
-        gs += f"(team_left {s.team_left or '<LEFT>'})(team_right {s.team_right or '<RIGHT>'})"  # type: ignore[attr-defined]
+        gs += f"(team_left {s.team_left or '<LEFT>'})(team_right {s.team_right or '<RIGHT>'})"
     for foul in fouls:
-        gs += f"(foul {foul[0]} {foul[1]} {foul[2]})"  # type: ignore[index]
+        gs += f"(foul {foul[0]} {foul[1]} {foul[2]})"
     gs += ")"
     ge = ""
     if full:
         f = field
         names = " ".join(m.value for m in PlayMode)
-        ge = (f"((ge 1 0)(FieldLength {f.length:g})(FieldWidth {f.width:g})(FieldHeight 40)"  # type: ignore[attr-defined]
-              f"(GoalWidth {f.goal_width:g})(GoalDepth {f.goal_depth:g})(GoalHeight {f.goal_height:g})"  # type: ignore[attr-defined]
-              f"(BorderSize 0)(FreeKickDistance 2)(BallRadius {f.ball_radius:g})(RuleGoalPauseTime 3)"  # type: ignore[attr-defined]
-              f"(RuleHalfTime {half_time:g})(play_modes {names})(CenterCircleRadius {f.center_radius:g})"  # type: ignore[attr-defined]
-              f"(PenaltyAreaLength {f.penalty_depth:g})(PenaltyAreaWidth {f.penalty_width:g}))")  # type: ignore[attr-defined]
+        ge = (f"((ge 1 0)(FieldLength {f.length:g})(FieldWidth {f.width:g})(FieldHeight 40)"
+              f"(GoalWidth {f.goal_width:g})(GoalDepth {f.goal_depth:g})(GoalHeight {f.goal_height:g})"
+              f"(BorderSize 0)(FreeKickDistance {rules.free_kick_distance:g})(BallRadius {f.ball_radius:g})(RuleGoalPauseTime {rules.goal_pause:g})"
+              f"(RuleHalfTime {rules.half_time:g})(play_modes {names})(CenterCircleRadius {f.center_radius:g})"
+              f"(PenaltyAreaLength {f.penalty_depth:g})(PenaltyAreaWidth {f.penalty_width:g}))")
     kind = "full" if full else "diff"
     return f"((RSMP 1 0)((gt 1 0){sim_time:.2f})((sg 1 0){kind}{scene}){gs}{ge})"
 
 
-def simspark_frame(scene: str, full: bool, state: object, field: object, fouls: list[object],
-                   half_time: float, changed: dict[str, object]) -> str:
+def simspark_frame(scene: str, full: bool, state: GameStateSnapshot, field: FieldSpec,
+                   fouls: list[tuple[int, tuple[int, int, int]]], rules: RuleBook, changed: dict[str, object]) -> str:
     """One SimSpark monitor message: game predicates, then (RSG 0 1) full or (RDS 0 1) incremental."""
     s = state
     if full:
         f = field
         names = " ".join(m.value for m in list(PlayMode)[:21])
-        preds = (f"(FieldLength {f.length:g})(FieldWidth {f.width:g})(FieldHeight 40)(GoalWidth {f.goal_width:g})"  # type: ignore[attr-defined]
-                 f"(GoalDepth {f.goal_depth:g})(GoalHeight {f.goal_height:g})(BorderSize 0)"  # type: ignore[attr-defined]
-                 f"(FreeKickDistance 2)(WaitBeforeKickOff 30)(AgentRadius 0.4)(BallRadius {f.ball_radius:g})"  # type: ignore[attr-defined]
-                 f"(BallMass 0.026)(RuleGoalPauseTime 3)(RuleKickInPauseTime 1)(RuleHalfTime {half_time:g})"
+        preds = (f"(FieldLength {f.length:g})(FieldWidth {f.width:g})(FieldHeight 40)(GoalWidth {f.goal_width:g})"
+                 f"(GoalDepth {f.goal_depth:g})(GoalHeight {f.goal_height:g})(BorderSize 0)"
+                 f"(FreeKickDistance {rules.free_kick_distance:g})(WaitBeforeKickOff 30)(AgentRadius 0.4)(BallRadius {f.ball_radius:g})"
+                 f"(BallMass 0.026)(RuleGoalPauseTime {rules.goal_pause:g})(RuleKickInPauseTime {rules.kick_in_pause:g})(RuleHalfTime {rules.half_time:g})"
                  f"(PassModeMinOppBallDist 1)(PassModeDuration 4)(play_modes {names})"
-                 f"(time {s.game_time:g})(team_left {s.team_left})(team_right {s.team_right})(half {s.half})"  # type: ignore[attr-defined]
-                 f"(score_left {s.score_left})(score_right {s.score_right})(play_mode {s.play_mode.index})")  # type: ignore[attr-defined]
+                 f"(time {s.game_time:g})(team_left {s.team_left})(team_right {s.team_right})(half {s.half})"
+                 f"(score_left {s.score_left})(score_right {s.score_right})(play_mode {s.play_mode.index})")
         return f"({preds})(RSG 0 1)({scene})"
-    preds = f"(time {s.game_time:g})" + "".join(f"({k} {v})" for k, v in changed.items())  # type: ignore[attr-defined]
-    preds += "".join(f"(foul {i} {t} {side} {unum})" for i, (t, side, unum) in fouls)  # type: ignore[misc]
+    preds = f"(time {s.game_time:g})" + "".join(f"({k} {v})" for k, v in changed.items())
+    preds += "".join(f"(foul {i} {t} {side} {unum})" for i, (t, side, unum) in fouls)
     return f"({preds})(RDS 0 1)({scene})"

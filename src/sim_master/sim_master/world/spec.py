@@ -4,7 +4,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field as _field
 from pathlib import Path
 
+from sim_contracts.field import FieldSpec
 from sim_master.world.transforms import Transform
+
+__all__ = ["FieldSpec", "Geometry", "LinkSpec", "ModelSpec", "Shape", "WorldSpec"]
 
 
 @dataclass(slots=True)
@@ -79,24 +82,6 @@ class ModelSpec:
         if len(roots) != 1:
             raise ValueError(f"model {self.name!r} must have exactly one root link, has {len(roots)}")
         return roots[0]
-
-
-@dataclass(slots=True)
-class FieldSpec:
-    length: float = 30.0
-    width: float = 20.0
-    goal_width: float = 2.1
-    goal_depth: float = 0.6
-    goal_height: float = 0.8
-    penalty_depth: float = 1.8
-    penalty_width: float = 6.0
-    center_radius: float = 2.0
-    ball_radius: float = 0.042
-    landmarks: dict[str, tuple[float, float, float]] = _field(default_factory=dict)
-    # landmark -> the protocol dialect whose agents see it (simspark, rcsssmj); absent: all.
-    # A world names its landmarks once per dialect so each agent sees its reference's names.
-    landmark_dialects: dict[str, str] = _field(default_factory=dict)
-    lines: list[tuple[float, float, float, float]] = _field(default_factory=list)
 
 
 @dataclass(slots=True)

@@ -1,0 +1,61 @@
+"""The soccer field, one type for everyone: engine, referee, monitors, pictures.
+
+Why a contract: the world file is the one source of the field's figures; the engine reads
+it, and the referee, the monitor frames and the drawings take the same object instead of
+copying it field by field.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class FieldSpec:
+    """The field's figures (m), landmarks and lines: read from the world file by the engine,
+    used as they are by the referee, the monitors and every drawing."""
+
+    length: float = 30.0
+    width: float = 20.0
+    goal_width: float = 2.1
+    goal_depth: float = 0.6
+    goal_height: float = 0.8
+    penalty_depth: float = 1.8
+    penalty_width: float = 6.0
+    center_radius: float = 2.0
+    ball_radius: float = 0.042
+    landmarks: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    # landmark -> the protocol dialect whose agents see it (simspark, rcsssmj); absent: all.
+    # A world names its landmarks once per dialect so each agent sees its reference's names.
+    landmark_dialects: dict[str, str] = field(default_factory=dict)
+    lines: list[tuple[float, float, float, float]] = field(default_factory=list)
+
+    @property
+    def half_length(self) -> float:
+        return self.length / 2
+
+    @property
+    def half_width(self) -> float:
+        return self.width / 2
+
+    def in_penalty_area(self, side: str, x: float, y: float) -> bool:
+        """Inside the penalty area in front of `side`'s goal."""
+        edge = self.half_length - self.penalty_depth
+        inside_x = x < -edge if side == "left" else x > edge
+        return inside_x and abs(x) <= self.half_length and abs(y) <= self.penalty_width / 2
+
+    def goal_scored_in(self, x: float, y: float, z: float) -> str:
+        """'left'/'right' goal the ball is fully inside (over the line, between posts, under
+        the bar), or ''."""
+        r = self.ball_radius
+        if abs(x) > self.half_length + r and abs(y) < self.goal_width / 2 and z < self.goal_height:
+            return "right" if x > 0 else "left"
+        return ""
+
+
+# The figures of the rule books' fields, for a referee that runs without a world file (the
+# world's own figures replace them when an engine loads one).
+FIELD_PRESETS: dict[str, FieldSpec] = {
+    "simspark": FieldSpec(),
+    "fifa": FieldSpec(105.0, 68.0, 7.32, 1.6, 2.44, 16.5, 40.32, 9.15, 0.11),
+    "fifa7vs7": FieldSpec(55.0, 36.0, 3.66, 1.0, 1.83, 9.0, 16.5, 5.5, 0.11),
+}
