@@ -8,7 +8,9 @@ set (TopicReader) and serves registrations and heartbeats between waits.
 
 Barrier policy when a node does not answer within the timeout: "pause" repeats the step
 until the node is back (it re-registers and resumes from Redis), "continue" steps on
-without it (its assets stay where they were). A restarted master resumes from Redis."""
+without it (its assets stay where they were). A restarted master resumes from Redis.
+The barrier's rules (who is waited for, the policy, the merge, one process per node id)
+are the pure `master.barrier`; this module does the messaging."""
 from __future__ import annotations
 
 import argparse
@@ -17,8 +19,6 @@ import logging
 import signal
 import sys
 import time
-from dataclasses import dataclass, field
-
 import rclpy
 import redis
 from rclpy.node import Node
@@ -27,6 +27,7 @@ from rclpy.signals import SignalHandlerOptions
 from sim_master.distributed import topics
 from sim_master.distributed.topic_reader import TopicReader
 from sim_master.distributed.world_config import WorldConfig
+from sim_master.master.barrier import NodeRecord, NodeRoster, StepBarrier, StepOutcome
 from sim_master.ros.convert import snapshot_from_msg, snapshot_to_msg, snapshot_to_packed_msg, stamp
 from sim_master.snapshot import Snapshot
 from sim_master.store.cache_writer import PipelinedCacheWriter
@@ -40,14 +41,6 @@ DT = 0.02
 CONTROL_EVERY_S = 0.02  # registrations and heartbeats are served at least this often
 
 
-@dataclass(slots=True)
-class NodeRecord:
-    node_id: str
-    last_seen: float = field(default_factory=time.monotonic)
-    registered: bool = True
-    playing_at: float = 0.0  # when a process under this id last said it plays (heartbeat or answer)
-
-
 class DistributedMaster:
     def __init__(self, config: WorldConfig, context: rclpy.Context, cache: SnapshotCache, *,
                  heartbeat_s: float = 0.5, step_timeout: float = 1.0, policy: str = "pause",
@@ -58,12 +51,11 @@ class DistributedMaster:
         self.report_every = report_every
         self.node = Node("sim_master", context=context)  # control plane: spun by an executor
         self.data_node = Node("sim_master_steps", context=context)  # data plane: read by hand
-        self.nodes: dict[str, NodeRecord] = {}
         self.expected = config.owners()
+        self.roster = NodeRoster(self.expected, heartbeat_s)
+        self.barrier = StepBarrier(self.expected, policy, step_timeout)
         self.step = 0
         self.world = Snapshot(0, 0.0, True, {})  # filled by the nodes' first answers
-        self._done: dict[str, StepDone] = {}
-        self._deltas: dict[str, Snapshot] = {}  # each node's decoded delta of the step
         self._changes = snapshot_to_packed_msg(Snapshot(0, 0.0, False, {}))  # the world's last step, for StepStart
         self._control_at = 0.0
         self.writer = PipelinedCacheWriter(cache, cache.url)  # Redis writes overlap the nodes' stepping
@@ -92,55 +84,48 @@ class DistributedMaster:
             self.step = latest.step
             self.world = latest
             self._changes = snapshot_to_packed_msg(latest)  # full: nodes that missed steps catch up
-            self.nodes = {node_id: NodeRecord(node_id) for node_id in known if node_id in self.expected}
+            now = time.monotonic()
+            self.roster.nodes = {node_id: NodeRecord(node_id, now) for node_id in known if node_id in self.expected}
             log.info("master resumes at step %d from Redis with nodes %s", self.step, sorted(self.nodes))
+
+    @property
+    def nodes(self) -> dict[str, NodeRecord]:
+        return self.roster.nodes
 
     # ------------------------------------------------------------------ callbacks
     def _on_register(self, req: RegisterNode.Request, res: RegisterNode.Response) -> RegisterNode.Response:
-        if req.node_id not in self.expected:
-            res.success, res.error = False, f"no assets are assigned to node {req.node_id!r}"
+        known = req.node_id in self.roster.nodes
+        error = self.roster.register(req.node_id, time.monotonic())
+        if error is not None:
+            res.success, res.error = False, error
+            if known:
+                log.warning("node %s (%s) refused: %s", req.node_id, req.host[:64], error)
             return res
-        record = self.nodes.get(req.node_id)
-        if record is not None and time.monotonic() - record.playing_at <= 3 * self.heartbeat_s:
-            # two processes under one id would both step its assets: the one already playing
-            # keeps them; a restarted node is accepted once the old one's heartbeats stop
-            res.success = False
-            res.error = (f"{topics.NODE_ID_LIVE}: node {req.node_id!r} is playing "
-                         f"(heard {time.monotonic() - record.playing_at:.1f} s ago)")
-            log.warning("node %s (%s) refused: %s", req.node_id, req.host[:64], res.error)
-            return res
-        if record is not None and self.step > 0:
+        if known and self.step > 0:
             self.rejoins.append((req.node_id, self.step))
             log.warning("node %s registers again at step %d: resuming from the cache", req.node_id, self.step)
-        self.nodes[req.node_id] = NodeRecord(req.node_id)
         self.writer.register_node(req.node_id, {"engine": req.engine, "host": req.host})
         res.success, res.world_config, res.bt_xml, res.current_step = True, self.config.to_json(), self.config.bt_xml, self.step
         return res
 
     def _on_status(self, msg: NodeStatus) -> None:
-        record = self.nodes.get(msg.node_id)
-        if record is not None:
-            record.last_seen = time.monotonic()
-            if msg.state != NodeStatus.STATE_REGISTERING:
-                record.playing_at = record.last_seen
+        if self.roster.heard(msg.node_id, time.monotonic(), playing=msg.state != NodeStatus.STATE_REGISTERING):
             self.writer.heartbeat(msg.node_id, int(msg.last_step))
 
     def _on_done(self, msg: StepDone) -> None:
-        if msg.step == self.step + 1:
-            if msg.node_id not in self.expected:
-                log.warning("step %d: StepDone from unknown node %r dropped", msg.step, msg.node_id[:64])
-                return
-            try:  # bad data from a node is that node's fault: its answer is dropped, never the master
-                delta = snapshot_from_msg(msg.delta)
-            except Exception as exc:  # noqa: BLE001 - any decoding failure of foreign bytes
-                log.warning("step %d: node %s sent an unreadable delta (%s: %s): dropped", msg.step,
-                            msg.node_id, type(exc).__name__, exc)
-                return
-            self._done[msg.node_id] = msg
-            self._deltas[msg.node_id] = delta
-            record = self.nodes.get(msg.node_id)
-            if record is not None:
-                record.last_seen = record.playing_at = time.monotonic()
+        if msg.step != self.barrier.step:
+            return
+        if msg.node_id not in self.expected:
+            log.warning("step %d: StepDone from unknown node %r dropped", msg.step, msg.node_id[:64])
+            return
+        try:  # bad data from a node is that node's fault: its answer is dropped, never the master
+            delta = snapshot_from_msg(msg.delta)
+        except Exception as exc:  # noqa: BLE001 - any decoding failure of foreign bytes
+            log.warning("step %d: node %s sent an unreadable delta (%s: %s): dropped", msg.step,
+                        msg.node_id, type(exc).__name__, exc)
+            return
+        if self.barrier.answer(msg.node_id, msg.step, delta, msg.snapshot_hash):
+            self.roster.heard(msg.node_id, time.monotonic(), playing=True)
 
     def serve_control(self, executor: rclpy.executors.Executor, *, force: bool = False) -> None:
         """Registrations and heartbeats, at most every CONTROL_EVERY_S unless forced."""
@@ -153,13 +138,11 @@ class DistributedMaster:
 
     # ------------------------------------------------------------------ the loop
     def alive(self) -> set[str]:
-        limit = 3 * self.heartbeat_s
-        now = time.monotonic()
-        return {n for n, r in self.nodes.items() if now - r.last_seen <= limit}
+        return self.roster.alive(time.monotonic())
 
     def wait_for_nodes(self, executor: rclpy.executors.Executor, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
-        while set(self.nodes) != self.expected:
+        while not self.roster.complete():
             if time.monotonic() > deadline:
                 raise RuntimeError(f"nodes missing: {sorted(self.expected - set(self.nodes))}")
             self.serve_control(executor, force=True)
@@ -170,35 +153,26 @@ class DistributedMaster:
     def run_step(self, executor: rclpy.executors.Executor) -> bool:
         """One lockstep step; False when it had to be repeated (policy pause)."""
         target = self.step + 1
-        self._done = {}
-        self._deltas = {}
+        barrier = self.barrier
+        barrier.begin(target, self.alive(), time.monotonic())
         want_hash = (target - 1) % self.report_every == 0
         self.start_pub.publish(StepStart(step=target, stamp=stamp(target * DT), dt=DT, world=self._changes,
                                          want_hash=want_hash))
         self.record()  # the previous step, while the nodes simulate this one
-        deadline = time.monotonic() + self.step_timeout
-        waiting = self.expected if self.policy == "pause" else self.alive() & self.expected
-        while not waiting <= self._done.keys():
+        while (outcome := barrier.outcome(time.monotonic())) is StepOutcome.WAITING:
             msg = self.done_reader.next(CONTROL_EVERY_S)
             if msg is not None:
                 self._on_done(msg)
-                continue
-            self.serve_control(executor)
-            if time.monotonic() > deadline:
-                missing = sorted(waiting - self._done.keys())
-                if self.policy == "pause":
-                    log.warning("step %d: no answer from %s: paused", target, missing)
-                    return False
-                log.warning("step %d: continuing without %s", target, missing)
-                break
-        delta_entities = {}
-        for node_id, done in self._done.items():
-            for name, entity in self._deltas[node_id].entities.items():
-                entity.owner = node_id
-                delta_entities[name] = entity
-            if want_hash:  # the world of step target-1 they stepped on
-                self.hashes.setdefault(target - 1, {})[node_id] = done.snapshot_hash
-        delta = Snapshot(target, target * DT, False, delta_entities)
+            else:
+                self.serve_control(executor)
+        if outcome is StepOutcome.PAUSED:
+            log.warning("step %d: no answer from %s: paused", target, sorted(barrier.missing()))
+            return False
+        if outcome is StepOutcome.CONTINUED:
+            log.warning("step %d: continuing without %s", target, sorted(barrier.missing()))
+        if want_hash:  # the world of step target-1 they stepped on
+            self.hashes.setdefault(target - 1, {}).update(barrier.hashes)
+        delta = barrier.merged_delta(DT)
         self.world = self.world.merged(delta)
         self.step = target
         self._changes = snapshot_to_packed_msg(delta)

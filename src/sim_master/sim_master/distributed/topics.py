@@ -5,6 +5,10 @@ from typing import Final
 
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 
+from sim_master.master.barrier import NODE_ID_LIVE  # starts RegisterNode.error when the id's node is still heard
+
+__all__ = ["GLOBAL", "LATCHED", "NODE_ID_LIVE", "REGISTER", "RELIABLE", "STATUS", "STEP_DONE", "STEP_START"]
+
 STEP_START: Final = "/sim/step_start"
 STEP_DONE: Final = "/sim/step_done"
 GLOBAL: Final = "/sim/global_snapshot"
@@ -14,4 +18,3 @@ REGISTER: Final = "/sim/register_node"
 RELIABLE: Final = QoSProfile(depth=50, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE)
 LATCHED: Final = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE,
                             durability=DurabilityPolicy.TRANSIENT_LOCAL)
-NODE_ID_LIVE = "id in use"  # starts RegisterNode.error when the id's node is still heard

@@ -7,7 +7,8 @@ import logging
 
 import pytest
 
-from sim_master.distributed.master import DistributedMaster, NodeRecord
+from sim_master.distributed.master import DistributedMaster
+from sim_master.master.barrier import NodeRecord, NodeRoster, StepBarrier
 from sim_master.ros.convert import snapshot_to_packed_msg
 from sim_master.snapshot import Snapshot
 from sim_msgs.msg import Snapshot as SnapshotMsg
@@ -17,8 +18,9 @@ from sim_msgs.msg import StepDone
 def _master() -> DistributedMaster:
     master = DistributedMaster.__new__(DistributedMaster)  # the answer handling only, no ROS graph
     master.step, master.expected = 41, {"A", "B"}
-    master.nodes = {"A": NodeRecord("A", last_seen=0.0)}
-    master._done, master._deltas = {}, {}
+    master.roster = NodeRoster(master.expected, 0.5, {"A": NodeRecord("A", last_seen=0.0)})
+    master.barrier = StepBarrier(master.expected)
+    master.barrier.begin(42, {"A", "B"}, now=0.0)
     return master
 
 
@@ -28,7 +30,8 @@ def test_unreadable_and_unexpected_answers_are_dropped(caplog: pytest.LogCapture
     forged = SnapshotMsg(packed=list(b"SNP1" + b"\xff" * 40))
     master._on_done(StepDone(node_id="A", step=42, delta=forged, snapshot_hash="x"))
     master._on_done(StepDone(node_id="Z", step=42, delta=forged, snapshot_hash="x"))
-    assert master._done == {} and "unreadable delta" in caplog.text and "unknown node" in caplog.text
+    assert master.barrier.deltas == {} and "unreadable delta" in caplog.text and "unknown node" in caplog.text
     good = snapshot_to_packed_msg(Snapshot(42, 0.84, False, {}))
     master._on_done(StepDone(node_id="A", step=42, delta=good, snapshot_hash="h"))
-    assert set(master._done) == {"A"} and master._deltas["A"].step == 42 and master.nodes["A"].last_seen > 0
+    assert set(master.barrier.deltas) == {"A"} and master.barrier.deltas["A"].step == 42
+    assert master.nodes["A"].last_seen > 0
