@@ -68,7 +68,7 @@ def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, join
         for key, _ in sel.select(0.2):
             st = key.data
             try:
-                data = key.fileobj.recv(1 << 20)  # type: ignore[union-attr]
+                data = key.fileobj.recv(1 << 20)
             except BlockingIOError:
                 continue
             if not data:
@@ -85,16 +85,16 @@ def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, join
                     st["n"] += 1
                 if dialect == "simspark" and not st["inited"]:
                     init = f"(init (unum {st['unum']})(teamname {st['team']}))(syn)".encode()
-                    key.fileobj.sendall(struct.pack(">I", len(init)) + init)  # type: ignore[union-attr]
+                    key.fileobj.sendall(struct.pack(">I", len(init)) + init)
                     st["inited"] = True
                     continue
                 if not st["joined"] and (b"(unum" in payload or dialect == "rcsssmj"):
                     st["joined"] = True
                     joined.put(now)
-                key.fileobj.sendall(reply)  # type: ignore[union-attr]
+                key.fileobj.sendall(reply)
     counts.put([k.data["n"] for k in sel.get_map().values() if k.data is not None])
     for key in list(sel.get_map().values()):
-        key.fileobj.close()  # type: ignore[union-attr]
+        key.fileobj.close()
 
 
 def start_soccersim(port: int, dialect: str) -> subprocess.Popen[str]:
@@ -179,11 +179,18 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
     except subprocess.TimeoutExpired:
         server.kill()
     cycles = min(per_agent)
-    return {"server": server_name, "dialect": dialect, "model": model, "agents": n_agents, "cycles_per_s": round(cycles / seconds, 1),
-            "cpu_ms_per_cycle": round(1000 * (cpu1 - cpu0) / max(cycles, 1), 2),
-            "rss_mb": round(rss, 1), "join_s": round(join_s, 2),
-            "agents_cpu_ms_per_cycle": round(1000 * (agents1 - agents0) / max(cycles, 1), 2),
-            "cores": os.cpu_count()}
+    return {
+        "server": server_name,
+        "dialect": dialect,
+        "model": model,
+        "agents": n_agents,
+        "cycles_per_s": round(cycles / seconds, 1),
+        "cpu_ms_per_cycle": round(1000 * (cpu1 - cpu0) / max(cycles, 1), 2),
+        "rss_mb": round(rss, 1),
+        "join_s": round(join_s, 2),
+        "agents_cpu_ms_per_cycle": round(1000 * (agents1 - agents0) / max(cycles, 1), 2),
+        "cores": os.cpu_count(),
+    }
 
 
 def main() -> None:
@@ -201,7 +208,7 @@ def main() -> None:
         theirs = run(n, args.seconds, "rcsssmj", "rcsssmj", "T1")
         print(json.dumps(ours), flush=True)
         print(json.dumps(theirs), flush=True)
-        ratio = {k: round(ours[k] / theirs[k], 2) if theirs[k] else None  # type: ignore[operator]
+        ratio = {k: round(ours[k] / theirs[k], 2) if theirs[k] else None
                  for k in ("cycles_per_s", "cpu_ms_per_cycle", "rss_mb", "join_s")}
         print(json.dumps({"ratio": "soccersim/rcsssmj", "agents": n, **ratio}), flush=True)
 

@@ -10,8 +10,9 @@ nesting up to 40 deep, plus raw bytes, truncated frames and absurd length prefix
 
     python tools/fuzz_ports.py --inputs 100000 --seed 1
 
-sends 100 000 inputs to each port and prints one JSON object: inputs per port, internal errors caught by the fault boundaries
-(each one is a bug: an input nobody foresaw), whether the server survived, cycles played.
+sends 100 000 inputs to each port and prints one JSON object: inputs per port, internal errors
+caught by the fault boundaries (each one is a bug: an input nobody foresaw), whether the server
+survived, cycles played.
 `make test` runs a small seeded sample of it (test_fuzz_sample.py)."""
 from __future__ import annotations
 
@@ -155,7 +156,7 @@ def fuzz_match(per_port: int, seed: int, progress: bool = False) -> dict[str, An
     """An in-process server with both monitors and the service port, one good agent per
     dialect playing in threads, `per_port` fuzzed inputs on each port; what happened."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src" / "sim_master" / "test" / "master"))
-    import server_fixture  # noqa: E402 - the tests' in-process server on free ports
+    import server_fixture
 
     from sim_bridge.clients import RcsssmjAgent, SimSparkAgent
 

@@ -14,7 +14,7 @@ setup(
     zip_safe=False,
     maintainer="soccersim developers",
     maintainer_email="dev@soccersim.invalid",
-    description="The contracts every part of the server shares, written down once: percept fields, field figures, entity names, play-mode encodings.",
+    description="Contracts shared by every part of the server: percept fields, field figures, commands.",
     license="Apache-2.0",
     extras_require={"test": ["pytest"]},
     entry_points={"console_scripts": []},

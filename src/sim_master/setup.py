@@ -21,7 +21,7 @@ setup(
     zip_safe=False,
     maintainer="soccersim developers",
     maintainer_email="dev@soccersim.invalid",
-    description="Simulation master: MuJoCo engine, worlds, single and distributed mode, logs, and the soccersim command.",
+    description="Simulation master: MuJoCo engine, worlds, single and distributed mode, logs, soccersim.",
     license="Apache-2.0",
     extras_require={"test": ["pytest"]},
     entry_points={"console_scripts": ["soccersim = sim_master.cli:main"]},

@@ -1,4 +1,3 @@
-from glob import glob
 
 from setuptools import find_packages, setup
 
@@ -16,7 +15,7 @@ setup(
     zip_safe=False,
     maintainer="soccersim developers",
     maintainer_email="dev@soccersim.invalid",
-    description="Soccer referee: play modes, rule books and the referee that enforces them; ROS 2 node around the pure core.",
+    description="Soccer referee: play modes, rule books and the referee enforcing them; ROS 2 node.",
     license="Apache-2.0",
     extras_require={"test": ["pytest"]},
     entry_points={"console_scripts": []},

@@ -15,12 +15,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Final
 
-from sim_contracts.agents import (AgentCommands, AgentConnected, AgentDisconnected, AgentError, AgentEvent,
-                                  AgentLagging)
-from sim_contracts.commands import Syn
 from sim_bridge.dialects.base import Dialect
 from sim_bridge.framing import DEFAULT_MAX_MESSAGE, FrameDecoder, FramingError, encode_frame
 from sim_bridge.listener import open_listener
+from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError, AgentEvent, AgentLagging
+from sim_contracts.commands import Syn
 from sim_contracts.percept import Percept
 
 _log = logging.getLogger("sim_bridge.agents")

@@ -14,8 +14,17 @@ from dataclasses import dataclass, field
 
 from sim_bridge.framing import FrameDecoder, FramingError, encode_frame
 from sim_bridge.listener import open_listener
-from sim_bridge.sexp import Expr, SexpError, number, parse_flat, integer
-from soccer_referee.commands import DropBall, KickOff, MoveAgent, MoveBall, SetPlayMode, SetScore, SetTime
+from sim_bridge.sexp import Expr, SexpError, integer, number, parse_flat
+from soccer_referee.commands import (
+    DropBall,
+    KickOff,
+    MoveAgent,
+    MoveBall,
+    RefereeCommand,
+    SetPlayMode,
+    SetScore,
+    SetTime,
+)
 
 _log = logging.getLogger("sim_bridge.monitors")
 
@@ -28,6 +37,9 @@ class KillSim:
 @dataclass(frozen=True, slots=True)
 class RequestFullState:
     pass
+
+
+MonitorCommand = RefereeCommand | KillSim | RequestFullState
 
 
 @dataclass(slots=True)
@@ -45,7 +57,7 @@ def _fields(args: list[Expr]) -> dict[str, list[Expr]]:
     return {a[0]: a[1:] for a in args if isinstance(a, list) and a and isinstance(a[0], str)}
 
 
-def parse_monitor_command(expr: list[Expr]) -> object:
+def parse_monitor_command(expr: list[Expr]) -> MonitorCommand:
     """One monitor command (either dialect) -> a referee command or KillSim/RequestFullState."""
     name, args = expr[0], expr[1:]
     if name == "kickOff":
@@ -58,11 +70,11 @@ def parse_monitor_command(expr: list[Expr]) -> object:
         return DropBall()
     if name == "ball":
         f = _fields(args)
-        pos = tuple(number(v) for v in f.get("pos", []))
-        vel = tuple(number(v) for v in f.get("vel", [0, 0, 0]))
+        pos = [number(v) for v in f.get("pos", [])]
+        vel = [number(v) for v in f.get("vel", [0, 0, 0])]
         if len(pos) != 3 or len(vel) != 3:
             raise ValueError("ball needs (pos x y z) [(vel vx vy vz)]")
-        return MoveBall(pos, vel)  # type: ignore[arg-type]
+        return MoveBall((pos[0], pos[1], pos[2]), (vel[0], vel[1], vel[2]))
     if name == "agent":
         f = _fields(args)
         unum = integer(f["unum"][0], 0, 99)
@@ -115,9 +127,9 @@ class MonitorServer:
     def count(self) -> int:
         return len(self._monitors)
 
-    def poll(self) -> list[tuple[str, object]]:
+    def poll(self) -> list[tuple[str, RefereeCommand | KillSim]]:
         """Accept monitors and read their commands: (peer, command) in arrival order."""
-        commands: list[tuple[str, object]] = []
+        commands: list[tuple[str, RefereeCommand | KillSim]] = []
         for key, _ in self._selector.select(0.0):
             if key.data is None:
                 self._accept()
@@ -154,7 +166,7 @@ class MonitorServer:
         self._selector.register(sock, selectors.EVENT_READ, sock.fileno())
         _log.info("%s monitor connected from %s", self.name, addr[0])
 
-    def _read(self, m: _Monitor) -> list[tuple[str, object]]:
+    def _read(self, m: _Monitor) -> list[tuple[str, RefereeCommand | KillSim]]:
         try:
             data = m.sock.recv(65536)
         except (BlockingIOError, InterruptedError):
@@ -169,7 +181,7 @@ class MonitorServer:
         except FramingError as exc:
             self._drop(m, f"framing error: {exc}")
             return []
-        out: list[tuple[str, object]] = []
+        out: list[tuple[str, RefereeCommand | KillSim]] = []
         for frame in frames:
             if not (m.loopback or self.allow_remote_commands):
                 _log.warning("%s monitor %s: commands from remote hosts are not accepted "

@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 import selectors
 import socket
-
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Final, Union
+from typing import Final
 
 import sexpdata
 
-Atom = Union[str, float, int]
-Expr = Union[Atom, list["Expr"]]
+Atom = str | float | int
+Expr = Atom | list["Expr"]
 
 
 class SexpError(ValueError):
@@ -38,7 +38,7 @@ def parse_flat(text: str) -> list[list[Expr]]:
 
     Atoms stay strings: callers convert where they expect numbers (`number`)."""
     if _FLAT_MESSAGE.fullmatch(text):
-        return [inner.split() for inner in _FLAT_LIST.findall(text)]  # type: ignore[misc]
+        return [inner.split() for inner in _FLAT_LIST.findall(text)]
     return parse_nested(text)
 
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim_contracts.percept import ForceResistance, GameStateView, Heard, Percept, Polar, SeenPlayer, Vision
 from sim_bridge.sexp import parse_flat
+from sim_contracts.percept import ForceResistance, GameStateView, Heard, Percept, Polar, SeenPlayer, Vision
 
 SAMPLES = Path(__file__).parent / "samples"
 
@@ -16,7 +16,7 @@ def simspark_messages(name: str) -> list[bytes]:
     return [b.split("\n", 1)[1].strip().encode() for b in blocks]
 
 
-def _pol(expr: list) -> Polar:  # type: ignore[type-arg]
+def _pol(expr: list) -> Polar:
     return Polar(float(expr[1]), float(expr[2]), float(expr[3]))
 
 
@@ -37,16 +37,16 @@ def percept_from_simspark(msg: bytes) -> Percept:
             p.heard.append(Heard(t, 0.0 if where == "self" else float(where), message,
                                  from_self=where == "self", team=team))
         elif name == "GYR":
-            p.gyro = tuple(float(v) for v in expr[2][1:])  # type: ignore[assignment]
+            p.gyro = tuple(float(v) for v in expr[2][1:])
         elif name == "ACC":
-            p.accel = tuple(float(v) for v in expr[2][1:])  # type: ignore[assignment]
+            p.accel = tuple(float(v) for v in expr[2][1:])
         elif name == "HJ":
             p.joint_names.append(expr[1][1])
             p.joint_angles.append(float(expr[2][1]))
             p.joint_velocities.append(0.0)
         elif name == "FRP":
             p.foot_resistance.append(ForceResistance(
-                expr[1][1], tuple(float(v) for v in expr[2][1:]), tuple(float(v) for v in expr[3][1:])))  # type: ignore[arg-type]
+                expr[1][1], tuple(float(v) for v in expr[2][1:]), tuple(float(v) for v in expr[3][1:])))
         elif name == "See":
             p.vision = Vision()
             for item in expr[1:]:
@@ -73,9 +73,9 @@ def percept_from_rcsssmj(msg: bytes) -> Percept:
             p.game = GameStateView(play_mode=f["pm"], game_time=float(f["t"]), score_left=int(f["sl"]),
                                    score_right=int(f["sr"]), team_left=f.get("tl", ""), team_right=f.get("tr", ""))
         elif name == "quat":
-            p.torso_quaternion = tuple(float(v) for v in expr[2][1:])  # type: ignore[assignment]
+            p.torso_quaternion = tuple(float(v) for v in expr[2][1:])
         elif name == "pos":
-            p.torso_position = tuple(float(v) for v in expr[2][1:])  # type: ignore[assignment]
+            p.torso_position = tuple(float(v) for v in expr[2][1:])
         elif name == "GYR":  # torso frame (x forward, y left) -> Percept's SimSpark body axes
             x, y, z = (float(v) for v in expr[2][1:])
             p.gyro = (-y, x, z)

@@ -20,8 +20,8 @@ from sim_msgs.srv import InitAgent
 
 PEER = Path(__file__).parent / "dds_peer.py"
 _spec = importlib.util.spec_from_file_location("dds_peer", PEER)
-peer = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(peer)  # type: ignore[union-attr]
+peer = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(peer)
 
 
 @contextmanager
@@ -41,9 +41,9 @@ def peer_process(mode: str) -> Iterator[subprocess.Popen[bytes]]:
 def values(msg: object) -> object:
     """A message as nested plain data (arrays as lists) for comparison."""
     if hasattr(msg, "get_fields_and_field_types"):
-        return {k: values(getattr(msg, k)) for k in msg.get_fields_and_field_types()}  # type: ignore[attr-defined]
+        return {k: values(getattr(msg, k)) for k in msg.get_fields_and_field_types()}
     if isinstance(msg, (list, tuple)) or type(msg).__name__ in ("array", "ndarray"):
-        return [values(v) for v in msg]  # type: ignore[union-attr]
+        return [values(v) for v in msg]
     return msg
 
 
@@ -60,7 +60,7 @@ def test_percept_crosses_processes_intact(ros_context: rclpy.Context) -> None:
     assert received, "no Percept arrived from the other process"
     got, expected = values(received[0]), values(peer.full_percept())
     assert got == expected
-    assert got["joint_angles"][21] == 21 * 1.5 - 10 and got["seen"][1]["team"] == "Beta"  # type: ignore[index]
+    assert got["joint_angles"][21] == 21 * 1.5 - 10 and got["seen"][1]["team"] == "Beta"
     node.destroy_node()
 
 

@@ -31,7 +31,7 @@ class PlayMode(str, Enum):
     PENALTY_KICK_RIGHT = "penalty_kick_right"
 
     @property
-    def index(self) -> int:
+    def monitor_index(self) -> int:
         """The number the SimSpark monitor protocol uses (rcsssmj extras follow)."""
         return _ORDER.index(self)
 

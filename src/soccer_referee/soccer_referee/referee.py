@@ -6,16 +6,27 @@ same against the real engine, a replayed log or a scripted world in a table test
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field as _field
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field as _field
 
-from soccer_referee.commands import (CommandResult, DropBall, KickOff, MoveAgent, MoveBall,
-                                     RefereeCommand, SetPlayMode, SetScore, SetTime)
-from soccer_referee.events import FoulType, GameEvent
 from sim_contracts.field import FIELD_PRESETS, FieldSpec
+from soccer_referee.commands import (
+    CommandResult,
+    DropBall,
+    KickOff,
+    MoveAgent,
+    MoveBall,
+    RefereeCommand,
+    SetPlayMode,
+    SetScore,
+    SetTime,
+)
+from soccer_referee.events import FoulType, GameEvent
 from soccer_referee.play_modes import PlayMode, for_side, other
 from soccer_referee.registry import Registration, TeamRegistry
 from soccer_referee.rules import RuleBook, rule_book
-from soccer_referee.world import PlayerView, WorldView
+from soccer_referee.world import PlayerId, PlayerView, Side, WorldView
 
 MAX_GAME_TIME = 24 * 3600.0  # s: a set time beyond any match (1e308 once swapped the sides)
 MAX_SCORE = 999  # logs and frames carry scores as small integers
@@ -39,7 +50,7 @@ class GameStateSnapshot:
     team_right: str = ""
     score_left: int = 0
     score_right: int = 0
-    last_touch: tuple[str, int] | None = None
+    last_touch: PlayerId | None = None
     kick_off_side: str = "left"
 
 
@@ -117,7 +128,8 @@ class Referee:
         MuJoCo resets the whole world when a coordinate passes 1e10."""
         lx, ly = self.field.half_length + WORLD_MARGIN, self.field.half_width + WORLD_MARGIN
         if abs(x) > lx or abs(y) > ly or not 0.0 <= z <= WORLD_MARGIN:
-            return f"position ({x:g}, {y:g}, {z:g}) outside the world (|x| <= {lx:g}, |y| <= {ly:g}, 0 <= z <= {WORLD_MARGIN:g})"
+            return (f"position ({x:g}, {y:g}, {z:g}) outside the world "
+                    f"(|x| <= {lx:g}, |y| <= {ly:g}, 0 <= z <= {WORLD_MARGIN:g})")
         return None
 
     # ------------------------------------------------------------------ commands
@@ -147,14 +159,15 @@ class Referee:
                     return CommandResult(False, f"ball velocity beyond {MAX_MOVE_SPEED:g} m/s per axis")
                 self._world().move_ball(cmd.position, cmd.velocity)
             elif isinstance(cmd, MoveAgent):
-                if cmd.unum not in self.registry.members.get(cmd.side, set()):
+                mover: Side | None = "left" if cmd.side == "left" else "right" if cmd.side == "right" else None
+                if mover is None or cmd.unum not in self.registry.members.get(mover, set()):
                     return CommandResult(False, f"no player {cmd.side} #{cmd.unum}")
                 if not all(math.isfinite(v) for v in (cmd.x, cmd.y, cmd.rotation)):
                     return CommandResult(False, "agent position must be finite")
                 outside = self._outside_world(cmd.x, cmd.y)
                 if outside:
                     return CommandResult(False, outside)
-                self._world().move_player(cmd.side, cmd.unum, cmd.x, cmd.y, cmd.rotation)  # type: ignore[arg-type]
+                self._world().move_player(mover, cmd.unum, cmd.x, cmd.y, cmd.rotation)
             elif isinstance(cmd, SetTime):
                 if not math.isfinite(cmd.time) or not 0 <= cmd.time <= MAX_GAME_TIME:
                     return CommandResult(False, f"invalid game time {cmd.time}: 0..{MAX_GAME_TIME:g} s")
@@ -182,7 +195,7 @@ class Referee:
             s.game_time += dt
         touchers = list(world.ball_touchers())
         if touchers:
-            s.last_touch = touchers[-1]  # type: ignore[assignment]
+            s.last_touch = touchers[-1]
         mode = s.play_mode
         if mode == PlayMode.BEFORE_KICK_OFF:
             self._hold_ball((0.0, 0.0))
@@ -246,9 +259,9 @@ class Referee:
             in_opponent_half, in_circle = x * own_sign < 0, math.hypot(x, y) < r
             if p.side == kicker:
                 if in_opponent_half and not in_circle:
-                    self._world().move_player(p.side, p.unum, own_sign * 0.3, y, p.yaw_deg)  # type: ignore[arg-type]
+                    self._world().move_player(p.side, p.unum, own_sign * 0.3, y, p.yaw_deg)
             elif in_opponent_half or in_circle:
-                self._world().move_player(p.side, p.unum, own_sign * (r + 0.3), y, p.yaw_deg)  # type: ignore[arg-type]
+                self._world().move_player(p.side, p.unum, own_sign * (r + 0.3), y, p.yaw_deg)
 
     def _drop_ball(self, events: list[GameEvent] | None = None) -> None:
         world = self._world()
@@ -274,7 +287,7 @@ class Referee:
                 if d < 1e-6:
                     dx, dy, d = (-1.0 if p.side == "left" else 1.0), 0.0, 1.0
                 k = (distance + 0.3) / d
-                self._world().move_player(p.side, p.unum, spot[0] + dx * k, spot[1] + dy * k, p.yaw_deg)  # type: ignore[arg-type]
+                self._world().move_player(p.side, p.unum, spot[0] + dx * k, spot[1] + dy * k, p.yaw_deg)
 
     def _check_ball(self, events: list[GameEvent]) -> None:
         x, y, z = self._world().ball_position()
@@ -312,10 +325,10 @@ class Referee:
                 self._set_mode(for_side("goal_kick", defender), events)
             self._world().move_ball((*self._set_spot, r))
 
-    def _update_set_play(self, mode: PlayMode, touchers: list[tuple[str, int]], events: list[GameEvent]) -> None:
+    def _update_set_play(self, mode: PlayMode, touchers: Sequence[PlayerId], events: list[GameEvent]) -> None:
         spot = self._set_spot or self._world().ball_position()[:2]
         if self._mode_time < self.rules.kick_in_pause:
-            self._hold_ball(spot)  # type: ignore[arg-type]
+            self._hold_ball(spot)
             return
         opponents = other(mode.side)
         if mode.value.startswith("goal_kick"):
@@ -323,13 +336,13 @@ class Referee:
                 if p.side == opponents and self.field.in_penalty_area(mode.side, p.position[0], p.position[1]):
                     edge = self.field.half_length - self.field.penalty_depth - 0.5
                     self._world().move_player(p.side, p.unum, -edge if mode.side == "left" else edge,
-                                              p.position[1], p.yaw_deg)  # type: ignore[arg-type]
+                                              p.position[1], p.yaw_deg)
             x, y, _ = self._world().ball_position()
             if not self.field.in_penalty_area(mode.side, x, y):
                 self._set_mode(PlayMode.PLAY_ON, events)
                 return
         else:
-            self._clear_around(spot, self.rules.free_kick_distance, opponents)  # type: ignore[arg-type]
+            self._clear_around(spot, self.rules.free_kick_distance, opponents)
             if touchers:
                 self._set_mode(PlayMode.PLAY_ON, events)
                 return
@@ -375,7 +388,7 @@ class Referee:
         world = self._world()
         if off_field:  # as rcssserver3d: beside the field, in the own half
             sign = -1.0 if p.side == "left" else 1.0
-            world.move_player(p.side, p.unum, sign * 0.6 * (7 - p.unum),  # type: ignore[arg-type]
+            world.move_player(p.side, p.unum, sign * 0.6 * (7 - p.unum),
                               -sign * (self.field.half_width + 0.5), p.yaw_deg)
         self._clocks.pop((p.side, p.unum), None)
 
@@ -414,7 +427,7 @@ class Referee:
                 events.append(GameEvent(self.state.game_time, "foul", last.side, last.unum,
                                         FoulType.ILLEGAL_DEFENCE.name.lower()))
                 self.fouls.append(events[-1])
-                self._world().move_player(last.side, last.unum, -edge if side == "left" else edge,  # type: ignore[arg-type]
+                self._world().move_player(last.side, last.unum, -edge if side == "left" else edge,
                                           last.position[1], last.yaw_deg)
                 self._area_entry.pop((last.side, last.unum), None)
 

@@ -3,7 +3,8 @@
 'rcssserver3d' is the strict reference; 'fifa' and 'ssim' are rcsssmj's."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +39,11 @@ RULE_BOOKS: dict[str, RuleBook] = {
 }
 
 
-def rule_book(name: str, **overrides: object) -> RuleBook:
+def rule_book(name: str, **overrides: Any) -> RuleBook:
+    """A rule book by name, with some of its numbers changed (e.g. half_time=600)."""
     if name not in RULE_BOOKS:
         raise ValueError(f"unknown rule book {name!r} (known: {', '.join(RULE_BOOKS)})")
-    return replace(RULE_BOOKS[name], **overrides)  # type: ignore[arg-type]
+    unknown = set(overrides) - {f.name for f in fields(RuleBook)}
+    if unknown:
+        raise ValueError(f"rule books have no {', '.join(sorted(unknown))}")
+    return replace(RULE_BOOKS[name], **overrides)

@@ -16,29 +16,29 @@ class ScriptedWorld:
     contacts: list[tuple[tuple[str, int], tuple[str, int]]] = field(default_factory=list)
     moves: list[tuple[str, int, float, float]] = field(default_factory=list)
 
-    def ball_position(self):  # type: ignore[no-untyped-def]
+    def ball_position(self):
         return self.ball
 
-    def ball_velocity(self):  # type: ignore[no-untyped-def]
+    def ball_velocity(self):
         return self.ball_vel
 
-    def players(self):  # type: ignore[no-untyped-def]
+    def players(self):
         return list(self.robots.values())
 
-    def ball_touchers(self):  # type: ignore[no-untyped-def]
+    def ball_touchers(self):
         return list(self.touchers)
 
-    def player_contacts(self):  # type: ignore[no-untyped-def]
+    def player_contacts(self):
         return list(self.contacts)
 
-    def move_ball(self, position, velocity=(0.0, 0.0, 0.0)):  # type: ignore[no-untyped-def]
+    def move_ball(self, position, velocity=(0.0, 0.0, 0.0)):
         self.ball, self.ball_vel = tuple(position), tuple(velocity)
 
-    def move_player(self, side, unum, x, y, yaw_deg):  # type: ignore[no-untyped-def]
+    def move_player(self, side, unum, x, y, yaw_deg):
         p = self.robots[(side, unum)]
         self.robots[(side, unum)] = PlayerView(side, unum, (x, y, 0.38), (0.0, 0.0, 0.0), yaw_deg)
         self.moves.append((side, unum, x, y))
         _ = p
 
     def put(self, side: str, unum: int, x: float, y: float, z: float = 0.38) -> None:
-        self.robots[(side, unum)] = PlayerView(side, unum, (x, y, z), (0.0, 0.0, 0.0))  # type: ignore[arg-type]
+        self.robots[(side, unum)] = PlayerView(side, unum, (x, y, z), (0.0, 0.0, 0.0))

@@ -13,9 +13,9 @@ from soccer_referee.play_modes import PlayMode
 from soccer_referee.referee import Referee
 
 _spec = importlib.util.spec_from_file_location("scripted_world", Path(__file__).parent / "scripted_world.py")
-_mod = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
+_mod = importlib.util.module_from_spec(_spec)
 sys.modules["scripted_world"] = _mod
-_spec.loader.exec_module(_mod)  # type: ignore[union-attr]
+_spec.loader.exec_module(_mod)
 ScriptedWorld = _mod.ScriptedWorld
 DT = 0.02
 
@@ -26,7 +26,7 @@ def test_play_mode_names_and_monitor_indices() -> None:
                 "offside_left", "offside_right", "GameOver", "Goal_Left", "Goal_Right",
                 "free_kick_left", "free_kick_right", "direct_free_kick_left", "direct_free_kick_right",
                 "pass_left", "pass_right"]
-    assert [PlayMode(n).index for n in expected] == list(range(21))
+    assert [PlayMode(n).monitor_index for n in expected] == list(range(21))
 
 
 def make(world: ScriptedWorld | None = None) -> tuple[Referee, ScriptedWorld]:
@@ -39,7 +39,7 @@ def make(world: ScriptedWorld | None = None) -> tuple[Referee, ScriptedWorld]:
     return referee, world
 
 
-def run(referee: Referee, seconds: float) -> list:  # type: ignore[type-arg]
+def run(referee: Referee, seconds: float) -> list:
     events = []
     for _ in range(round(seconds / DT)):
         events += referee.step(DT)
@@ -54,11 +54,26 @@ SCRIPT = [
     ("ball into the right goal", lambda w: (w.touchers.clear(), w.move_ball((15.2, 0.3, 0.1))), "Goal_Left", (1, 0)),
     ("3 s later the conceding team kicks off", "wait3", "KickOff_Right", (1, 0)),
     ("right touches", lambda w: w.touchers.append(("right", 1)), "PlayOn", (1, 0)),
-    ("over the side line after right touched", lambda w: (w.touchers.clear(), w.move_ball((3.0, 10.2, 0.04))), "KickIn_Left", (1, 0)),
+    (
+        "over the side line after right touched",
+        lambda w: (w.touchers.clear(), w.move_ball((3.0, 10.2, 0.04))),
+        "KickIn_Left",
+        (1, 0),
+    ),
     ("kick-in taken after the 1 s pause", "touch_after_pause_left", "PlayOn", (1, 0)),
-    ("left plays it over the left goal line", lambda w: (w.touchers.clear(), w.move_ball((-15.2, 3.0, 0.04))), "corner_kick_right", (1, 0)),
+    (
+        "left plays it over the left goal line",
+        lambda w: (w.touchers.clear(), w.move_ball((-15.2, 3.0, 0.04))),
+        "corner_kick_right",
+        (1, 0),
+    ),
     ("corner taken", "touch_after_pause_right", "PlayOn", (1, 0)),
-    ("right plays it over the left goal line", lambda w: (w.touchers.clear(), w.move_ball((-15.2, 5.0, 0.04))), "goal_kick_left", (1, 0)),
+    (
+        "right plays it over the left goal line",
+        lambda w: (w.touchers.clear(), w.move_ball((-15.2, 5.0, 0.04))),
+        "goal_kick_left",
+        (1, 0),
+    ),
 ]
 
 

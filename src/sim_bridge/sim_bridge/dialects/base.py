@@ -8,12 +8,24 @@ from sim_contracts.percept import Percept
 
 
 class Dialect(Protocol):
-    name: str
-    vision_interval: int  # a perception carries vision every Nth cycle (per connection)
-    any_message_syncs: bool  # rcsssmj: one message per cycle is the sync; SimSpark needs (syn)
-    # Cycles between receiving an effector command (in reply to perception k) and the step it
-    # drives: 1 on both references, so it first shows in perception k + 2.
-    effector_delay: int
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def vision_interval(self) -> int:
+        """A perception carries vision every Nth cycle (per connection)."""
+        ...
+
+    @property
+    def any_message_syncs(self) -> bool:
+        """rcsssmj: one message per cycle is the sync; SimSpark needs (syn)."""
+        ...
+
+    @property
+    def effector_delay(self) -> int:
+        """Cycles between receiving an effector command (in reply to perception k) and the
+        step it drives: 1 on both references, so it first shows in perception k + 2."""
+        ...
 
     def parse_actions(self, payload: bytes) -> tuple[list[Command], list[str]]:
         """Commands of one message, and one error text per part that was refused."""

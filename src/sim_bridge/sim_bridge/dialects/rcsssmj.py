@@ -14,9 +14,9 @@ from typing import Final
 
 import numpy as np
 
+from sim_bridge.sexp import integer, number, predicates
 from sim_contracts.commands import Beam, Command, InitPlayer, JointTargets, Say, Syn
 from sim_contracts.percept import Percept
-from sim_bridge.sexp import number, predicates, integer
 
 MAX_HEARD_BYTES: Final = 10
 
@@ -69,7 +69,8 @@ class RcsssmjDialect:
         for name, args in pairs:
             if len(args) == 5 and name not in _NAMED:  # motor: (he1 q dq kp kd tau), the common case
                 try:
-                    q, dq, kp, kd, tau = map(float, args)  # type: ignore[arg-type]
+                    # a nested list is no number: the unpacking then fails like a bad atom
+                    q, dq, kp, kd, tau = (float(a) for a in args if not isinstance(a, list))
                 except (ValueError, TypeError):
                     errors.append(f"bad ({name} ...): expected 5 numbers")
                     continue
@@ -125,7 +126,9 @@ class RcsssmjDialect:
         angles, speeds = t[15:15 + n], t[15 + n:]
         for i in _order(tuple(p.joint_names)):
             out.append(f"(HJ (n q_{p.joint_names[i]})(ax {angles[i]})(vx {speeds[i]}))")
-        heard = [h for h in p.heard if not h.from_self and len(h.message.encode("latin-1", "replace")) <= MAX_HEARD_BYTES]
+        heard = [
+            h for h in p.heard if not h.from_self and len(h.message.encode("latin-1", "replace")) <= MAX_HEARD_BYTES
+        ]
         if heard:
             items = "".join(f"({int(round(h.direction))} "
                             f"{base64.b64encode(h.message.encode('latin-1', 'replace')).decode()})" for h in heard)
@@ -135,11 +138,11 @@ class RcsssmjDialect:
             polars = list(v.objects.values()) + [pol for pl in v.players for pol in pl.parts.values()]
             nums = _trunc_all([x for pol in polars for x in (pol.distance, pol.azimuth, pol.elevation)], 2)
             pols = [f"(pol {nums[3 * i]} {nums[3 * i + 1]} {nums[3 * i + 2]})" for i in range(len(polars))]
-            items = [f"({name} {pols[i]})" for i, name in enumerate(v.objects)]
+            seen = [f"({name} {pols[i]})" for i, name in enumerate(v.objects)]
             k = len(v.objects)
             for player in v.players:
                 parts = "".join(f"({part} {pols[k + j]})" for j, part in enumerate(player.parts))
                 k += len(player.parts)
-                items.append(f"(P (team {player.team})(id {player.unum}){parts})")
-            out.append("(See " + "".join(items) + ")")
+                seen.append(f"(P (team {player.team})(id {player.unum}){parts})")
+            out.append("(See " + "".join(seen) + ")")
         return "".join(out).encode()

@@ -11,9 +11,9 @@ from functools import lru_cache
 from itertools import chain
 from typing import Final
 
+from sim_bridge.sexp import integer, number, predicates
 from sim_contracts.commands import Beam, Command, InitPlayer, JointVelocities, Pass, Say, Scene, Syn
 from sim_contracts.percept import Percept, Vision
-from sim_bridge.sexp import number, predicates, integer
 
 _RSG_TYPE: Final = re.compile(r"nao_hetero\.rsg$|nao\.rsg$")
 _FRP_AFTER: Final = {"rlj5": "rf", "llj5": "lf", "rlj7": "rf1", "llj7": "lf1"}

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from sim_contracts.commands import Beam, InitPlayer, JointTargets, JointVelocities, Say, Scene, Syn
 from sim_bridge.dialects.rcsssmj import RcsssmjDialect
 from sim_bridge.dialects.simspark import SimSparkDialect
+from sim_contracts.commands import Beam, InitPlayer, JointTargets, JointVelocities, Say, Scene, Syn
 
 _spec = importlib.util.spec_from_file_location("sample_percepts", Path(__file__).parents[1] / "sample_percepts.py")
-samples = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(samples)  # type: ignore[union-attr]
+samples = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(samples)
 
 SIMSPARK_FILES = ["agent_Alpha_1_msgs.txt", "agent_Alpha_2_msgs.txt", "agent_Beta_1_msgs.txt",
                   "agent_Beta_2_msgs.txt"]
@@ -71,7 +71,7 @@ def test_rcsssmj_action_samples_parse() -> None:
     assert Say("hello") in commands
     commands, _ = dialect.parse_actions(b"(init T1 Team 103)(lle4 90 -180 25 0.5 1)")
     assert commands[0] == InitPlayer("Team", 3, "T1")
-    q, dq, *_ = commands[1].targets["lle4"]  # type: ignore[union-attr]
+    q, dq, *_ = commands[1].targets["lle4"]
     assert (q, dq) == (pytest.approx(math.pi / 2), pytest.approx(-math.pi))
 
 

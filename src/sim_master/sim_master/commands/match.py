@@ -9,9 +9,13 @@ import math
 import os
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sim_master.master.config import ServerConfig
+
+if TYPE_CHECKING:
+    from sim_master.master.loop import SimulationLoop
+    from soccer_referee.events import GameEvent
 
 TEAMS = ("demo",)
 
@@ -60,7 +64,7 @@ def run_match(args: argparse.Namespace) -> int:
     started = time.monotonic()
     last_print = [0.0]
 
-    def hook(srv: SingleModeServer, events: list[Any]) -> None:
+    def hook(srv: SimulationLoop, events: list[GameEvent]) -> None:
         s = srv.referee.state
         for e in events:
             if e.kind == "goal":

@@ -8,8 +8,16 @@ import logging
 import signal
 import sys
 import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from soccer_referee.rules import RULE_BOOKS
+
+if TYPE_CHECKING:
+    from sim_contracts.field import FieldSpec
+    from sim_master.server.monitor_scene import MonitorScene
+    from soccer_referee.referee import GameStateSnapshot
+    from soccer_referee.rules import RuleBook
 
 
 def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,13 +33,40 @@ def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
                         help="rule book whose figures the monitor frames announce (default: %(default)s)")
 
 
+@dataclass(slots=True)
+class _Frames:
+    """One cycle's monitor frame in a port's dialect, built only if some monitor wants it."""
+
+    dialect: str
+    scene: MonitorScene
+    data: Any  # mujoco.MjData
+    time: float
+    state: GameStateSnapshot
+    field: FieldSpec
+    rules: RuleBook
+
+    def _frame(self, full: bool) -> bytes:
+        from sim_master.server.monitor_scene import rsmp_frame, simspark_frame
+
+        body = self.scene.scene(self.data, full)
+        if self.dialect == "rcsssmj":
+            return rsmp_frame(body, full, self.time, self.state, self.field, [], self.rules).encode()
+        return simspark_frame(body, full, self.state, self.field, [], self.rules, {}).encode()
+
+    def diff(self) -> bytes:
+        return self._frame(False)
+
+    def full(self) -> bytes:
+        return self._frame(True)
+
+
 def run_replay(args: argparse.Namespace) -> int:
     from sim_bridge.monitor_server import MonitorServer
     from sim_master.engine.mujoco.engine import MujocoEngine
-    from sim_master.server.monitor_scene import MonitorScene, rsmp_frame, simspark_frame
+    from sim_master.server.monitor_scene import MonitorScene
     from sim_master.store.mcap_log import ReplayLogReader
-    from soccer_referee.referee import GameStateSnapshot
     from soccer_referee.play_modes import PlayMode
+    from soccer_referee.referee import GameStateSnapshot
     from soccer_referee.rules import rule_book
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
@@ -81,13 +116,8 @@ def run_replay(args: argparse.Namespace) -> int:
                     scene = scenes[name] = MonitorScene(engine.model, {}, name)
                     monitor.request_full()
                 if cycle.step % 2 == 0:
-                    data = engine.data
-                    if name == "rcsssmj":
-                        monitor.broadcast(lambda: rsmp_frame(scene.scene(data, False), False, cycle.time, state, field, [], rules).encode(),
-                                          lambda: rsmp_frame(scene.scene(data, True), True, cycle.time, state, field, [], rules).encode())
-                    else:
-                        monitor.broadcast(lambda: simspark_frame(scene.scene(data, False), False, state, field, [], rules, {}).encode(),
-                                          lambda: simspark_frame(scene.scene(data, True), True, state, field, [], rules, {}).encode())
+                    frames = _Frames(name, scene, engine.data, cycle.time, state, field, rules)
+                    monitor.broadcast(frames.diff, frames.full)
             if ros is not None:
                 ros.publish(cycle)
             if web is not None and cycle.step % 2 == 0:
@@ -104,7 +134,7 @@ def run_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _web_frame(cycle, state, field):  # type: ignore[no-untyped-def]
+def _web_frame(cycle, state, field):
     import math
 
     from sim_master.monitor_web.frame import WebFrame
@@ -146,11 +176,10 @@ class _RosReplay:
         self.entities = self.node.create_publisher(Snapshot, "/entity_states", 10)
         self._last_game = None
 
-    def publish(self, cycle) -> None:  # type: ignore[no-untyped-def]
+    def publish(self, cycle) -> None:
         from rosgraph_msgs.msg import Clock
 
         from sim_master.ros.convert import snapshot_to_msg, stamp
-
         from sim_msgs.msg import GameState
 
         self.clock.publish(Clock(clock=stamp(cycle.time)))

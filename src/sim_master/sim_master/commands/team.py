@@ -22,6 +22,7 @@ def add_team_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_team(args: argparse.Namespace) -> int:
     import rclpy
+    from rclpy.client import Client
     from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
     from rclpy.node import Node
     from rclpy.qos import QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
@@ -45,7 +46,7 @@ def run_team(args: argparse.Namespace) -> int:
     executor = SingleThreadedExecutor(context=context)
     executor.add_node(node)
     reliable = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
-    client = node.create_client(InitAgent, f"/{args.server_node}/init_agent")
+    client: Client = node.create_client(InitAgent, f"/{args.server_node}/init_agent")
     deadline = time.monotonic() + args.wait
     while not client.wait_for_service(timeout_sec=0.5):
         if stop["now"] or time.monotonic() > deadline:
@@ -53,7 +54,9 @@ def run_team(args: argparse.Namespace) -> int:
             return 1
     players = []
     for unum in range(1, args.players + 1):
-        future = client.call_async(InitAgent.Request(team=args.team, unum=unum, robot_model=TEAM_MODELS[args.behaviour]))
+        future = client.call_async(
+            InitAgent.Request(team=args.team, unum=unum, robot_model=TEAM_MODELS[args.behaviour])
+        )
         executor.spin_until_future_complete(future, timeout_sec=10)
         reply = future.result()
         if reply is None or not reply.success:
@@ -65,7 +68,7 @@ def run_team(args: argparse.Namespace) -> int:
         sync = node.create_publisher(Empty, f"{ns}/effectors/synchronize", reliable)
         beam = node.create_publisher(Beam, f"{ns}/effectors/beam", reliable)
 
-        def on_percept(msg: Percept, brain: PusherBrain = brain, joints=joints, sync=sync) -> None:  # type: ignore[no-untyped-def]
+        def on_percept(msg: Percept, brain: PusherBrain = brain, joints=joints, sync=sync) -> None:
             percept = percept_from_msg(msg)
             brain.model.side = msg.side or brain.model.side  # sides change at half time
             speeds = brain.act(percept)

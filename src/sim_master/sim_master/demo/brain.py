@@ -19,7 +19,9 @@ class PusherBrain:
     def __init__(self, side: str, unum: int, field_length: float = 30.0, field_width: float = 20.0,
                  goal_width: float = 2.1, xml: str | None = None) -> None:
         self.model = WorldModel(side, unum, field_length, field_width, goal_width)
-        self.tree = factory_for(self.model).create_tree(xml or demo_tree_xml(), "Goalie" if unum == 1 else "FieldPlayer")
+        self.tree = factory_for(self.model).create_tree(
+            xml or demo_tree_xml(), "Goalie" if unum == 1 else "FieldPlayer"
+        )
         self.cycle = 0
         self.speeds = {"lwe": 0.0, "rwe": 0.0}
 
@@ -27,6 +29,9 @@ class PusherBrain:
         """Beam target in the team frame (x, y, rotation deg)."""
         x, y = HOME.get(self.model.unum, (-5.0, 0.0))
         return x, y, 0.0
+
+    def set_side(self, side: str) -> None:
+        self.model.side = side
 
     def wants_vision(self) -> bool:
         return (self.cycle + self.model.unum) % THINK_EVERY == 0

@@ -7,7 +7,7 @@ import math
 from py_trees.behaviour import Behaviour
 from py_trees.common import Status
 
-from sim_master.bt.loader import BehaviorTreeFactory
+from sim_master.bt.loader import BehaviorTreeFactory, LeafFactory
 from sim_master.demo.world_model import WorldModel
 
 HOME = {1: (-14.0, 0.0), 2: (-10.0, 4.0), 3: (-10.0, -4.0), 4: (-9.0, 0.0), 5: (-6.0, 6.0),
@@ -152,8 +152,14 @@ LEAVES = {cls.__name__: cls for cls in (IsPlayMode, IsOpponentSetPlay, IsClosest
                                         GoHome, KeepAwayFromBall, PushBallToGoal, Support, GuardGoalLine)}
 
 
+def _leaf_maker(cls: type[_Leaf], model: WorldModel) -> LeafFactory:
+    def make(name: str, attrs: dict[str, str]) -> Behaviour:
+        return cls(name, model, attrs)
+    return make
+
+
 def factory_for(model: WorldModel) -> BehaviorTreeFactory:
     factory = BehaviorTreeFactory()
     for tag, cls in LEAVES.items():
-        factory.register(tag, lambda name, attrs, cls=cls: cls(name, model, attrs))
+        factory.register(tag, _leaf_maker(cls, model))
     return factory

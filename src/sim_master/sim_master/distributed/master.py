@@ -19,6 +19,7 @@ import logging
 import signal
 import sys
 import time
+
 import rclpy
 import redis
 from rclpy.node import Node
@@ -31,6 +32,7 @@ from sim_master.master.barrier import NodeRecord, NodeRoster, StepBarrier, StepO
 from sim_master.ros.convert import snapshot_from_msg, snapshot_to_msg, snapshot_to_packed_msg, stamp
 from sim_master.snapshot import Snapshot
 from sim_master.store.cache_writer import PipelinedCacheWriter
+from sim_master.store.mcap_log import ReplayLogWriter
 from sim_master.store.redis_cache import SnapshotCache
 from sim_msgs.msg import NodeStatus, StepDone, StepStart
 from sim_msgs.msg import Snapshot as SnapshotMsg
@@ -65,7 +67,7 @@ class DistributedMaster:
         self.rejoins: list[tuple[str, int]] = []
         self.trace: dict[int, dict[str, list[float]]] = {}  # step -> entity -> x, y (--trace, for reports)
         self.keep_trace = False
-        self.log_writer = None  # ReplayLogWriter when --log
+        self.log_writer: ReplayLogWriter | None = None  # when --log
         n = self.node
         self.start_pub = self.data_node.create_publisher(StepStart, topics.STEP_START, topics.RELIABLE)
         self.done_reader = TopicReader(self.data_node, StepDone, topics.STEP_DONE, topics.RELIABLE)
@@ -105,7 +107,12 @@ class DistributedMaster:
             self.rejoins.append((req.node_id, self.step))
             log.warning("node %s registers again at step %d: resuming from the cache", req.node_id, self.step)
         self.writer.register_node(req.node_id, {"engine": req.engine, "host": req.host})
-        res.success, res.world_config, res.bt_xml, res.current_step = True, self.config.to_json(), self.config.bt_xml, self.step
+        res.success, res.world_config, res.bt_xml, res.current_step = (
+            True,
+            self.config.to_json(),
+            self.config.bt_xml,
+            self.step,
+        )
         return res
 
     def _on_status(self, msg: NodeStatus) -> None:
@@ -239,8 +246,6 @@ def run_master(args: argparse.Namespace) -> int:
     if args.log:
         from rclpy.serialization import serialize_message
 
-        from sim_master.store.mcap_log import ReplayLogWriter
-
         master.log_writer = ReplayLogWriter(args.log, serialize_message)
     executor = rclpy.executors.SingleThreadedExecutor(context=context)
     executor.add_node(master.node)  # not data_node: its StepDone answers are taken by the loop
@@ -270,12 +275,21 @@ def run_master(args: argparse.Namespace) -> int:
         elapsed = time.monotonic() - started
         if args.report:
             with open(args.report, "w") as f:
-                json.dump({"step": master.step, "first_step": first_step, "elapsed_s": elapsed,
-                           "stepping_s": time.monotonic() - stepping_since,
-                           "hashes": {str(k): v for k, v in master.hashes.items()},
-                           "master_hashes": {str(k): v for k, v in master.master_hashes.items()},
-                           "rejoins": master.rejoins, "redis_outages": master.writer.outages, "trace": {str(k): v for k, v in master.trace.items()},
-                           "world": {n: list(e.position) for n, e in master.world.entities.items()}}, f)
+                json.dump(
+                    {
+                        "step": master.step,
+                        "first_step": first_step,
+                        "elapsed_s": elapsed,
+                        "stepping_s": time.monotonic() - stepping_since,
+                        "hashes": {str(k): v for k, v in master.hashes.items()},
+                        "master_hashes": {str(k): v for k, v in master.master_hashes.items()},
+                        "rejoins": master.rejoins,
+                        "redis_outages": master.writer.outages,
+                        "trace": {str(k): v for k, v in master.trace.items()},
+                        "world": {n: list(e.position) for n, e in master.world.entities.items()},
+                    },
+                    f,
+                )
         master.node.destroy_node()
         master.data_node.destroy_node()
         if context.ok():

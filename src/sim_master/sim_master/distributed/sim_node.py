@@ -14,6 +14,7 @@ import time
 
 import rclpy
 import redis
+from rclpy.client import Client
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
@@ -52,7 +53,7 @@ class SimNode:
         self.done_pub = self.data_node.create_publisher(StepDone, topics.STEP_DONE, topics.RELIABLE)
         self.start_reader = TopicReader(self.data_node, StepStart, topics.STEP_START, topics.RELIABLE)
         self.status_pub = self.node.create_publisher(NodeStatus, topics.STATUS, 10)
-        self.client = self.node.create_client(RegisterNode, topics.REGISTER)
+        self.client: Client = self.node.create_client(RegisterNode, topics.REGISTER)
         self.heartbeat_s = heartbeat_s
         self.node.create_timer(heartbeat_s, self._heartbeat)
 
@@ -145,9 +146,16 @@ class SimNode:
         self.done_pub.publish(done)
 
     def _heartbeat(self) -> None:
-        self.status_pub.publish(NodeStatus(node_id=self.node_id, engine=self.engine_kind, host=socket.gethostname(),
-                                           state=NodeStatus.STATE_READY if self.engine is not None else NodeStatus.STATE_REGISTERING, last_step=max(self.last_step, 0),
-                                           stamp=stamp(self.engine.time if self.engine else 0.0)))
+        self.status_pub.publish(
+            NodeStatus(
+                node_id=self.node_id,
+                engine=self.engine_kind,
+                host=socket.gethostname(),
+                state=NodeStatus.STATE_READY if self.engine is not None else NodeStatus.STATE_REGISTERING,
+                last_step=max(self.last_step, 0),
+                stamp=stamp(self.engine.time if self.engine else 0.0),
+            )
+        )
 
 
 class MasterWatch:

@@ -18,7 +18,10 @@ MsgT = TypeVar("MsgT")
 class TopicReader(Generic[MsgT]):
     def __init__(self, node: Node, msg_type: type[MsgT], topic: str, qos: QoSProfile) -> None:
         self._sub = node.create_subscription(msg_type, topic, _never_called, qos)
-        self._wait_set = _rclpy.WaitSet(1, 0, 0, 0, 0, 0, node.context.handle)
+        handle = node.context.handle if node.context is not None else None
+        if handle is None:
+            raise RuntimeError("the node's context is shut down")
+        self._wait_set = _rclpy.WaitSet(1, 0, 0, 0, 0, 0, handle)
         self._type = msg_type
 
     def take(self) -> MsgT | None:

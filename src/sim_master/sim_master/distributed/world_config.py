@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from sim_master.snapshot import EntitySnapshot, Snapshot
 
@@ -31,8 +31,8 @@ class WorldConfig:
     @staticmethod
     def from_json(text: str) -> WorldConfig:
         raw = json.loads(text)
-        assets = [Asset(a["name"], a.get("model", "pusher"), a["owner"], tuple(a.get("pose", (0, 0, 0))),  # type: ignore[arg-type]
-                        tuple(a.get("drive", (0, 0))))  # type: ignore[arg-type]
+        assets = [Asset(a["name"], a.get("model", "pusher"), a["owner"], tuple(a.get("pose", (0, 0, 0))),
+                        tuple(a.get("drive", (0, 0))))
                   for a in raw.get("assets", [])]
         return WorldConfig(raw.get("world", "simspark_field"), assets, raw.get("bt_xml", ""),
                            int(raw.get("bt_tick_ms", 20)))

@@ -56,7 +56,7 @@ def node_command(action: NodeAction) -> list[str]:
 class LaunchRunner:
     """Runs nodes until one marked on_exit=shutdown ends, all end, a signal, or a timeout."""
 
-    def __init__(self, description: LaunchDescription, *, log=print) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, description: LaunchDescription, *, log=print) -> None:
         self._description = description
         self._log = log
         self._running: list[Running] = []

@@ -72,14 +72,14 @@ def _children(parent: ET.Element, path: str, scope: dict[str, str], namespace: s
             raise LaunchFileError(f"{path}: unsupported element <{el.tag}>")
 
 
-def _skipped(el: ET.Element, sub) -> bool:  # type: ignore[no-untyped-def]
+def _skipped(el: ET.Element, sub) -> bool:
     cond_if, cond_unless = el.get("if"), el.get("unless")
     if cond_if is not None and sub(cond_if).lower() not in _TRUE:
         return True
     return cond_unless is not None and sub(cond_unless).lower() in _TRUE
 
 
-def _node(el: ET.Element, path: str, sub, namespace: str) -> NodeAction:  # type: ignore[no-untyped-def]
+def _node(el: ET.Element, path: str, sub, namespace: str) -> NodeAction:
     pkg, exe = sub(el.get("pkg")), sub(el.get("exec"))
     if not pkg or not exe:
         raise LaunchFileError(f"{path}: <node> needs pkg and exec")

@@ -28,6 +28,23 @@ class PerceptOutlet(Protocol):
     def send_percept(self, agent_id: str, percept: Percept) -> None: ...
 
 
+class LocalBrain(Protocol):
+    """A player that thinks inside the server's process (the built-in demo team)."""
+
+    def home(self) -> tuple[float, float, float]:
+        """Where it is beamed when it joins: x, y (m) and heading (deg)."""
+        ...
+
+    def wants_vision(self) -> bool: ...
+    def act(self, percept: Percept) -> dict[str, float]:
+        """Joint speeds (rad/s by effector name) in answer to this cycle's percept."""
+        ...
+
+    def set_side(self, side: str) -> None:
+        """Its team now plays on `side` (half time)."""
+        ...
+
+
 class AgentTransport(PerceptOutlet, Protocol):
     """A port agents connect to and command through (collect phase), e.g. a dialect's TCP port."""
 

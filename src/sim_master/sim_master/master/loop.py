@@ -24,13 +24,13 @@ import re
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError, AgentLagging
 from sim_contracts.commands import Beam, Command, InitPlayer, JointTargets, JointVelocities, Say, Scene
 from sim_contracts.percept import GameStateView, Heard, Percept
 from sim_master.engine.node import SimulationNode
-from sim_master.master.adapters import AgentTransport, LoopAdapter, PerceptOutlet
+from sim_master.master.adapters import AgentTransport, LocalBrain, LoopAdapter, PerceptOutlet
 from sim_master.master.config import ServerConfig
 from sim_master.master.hearing import Hearing, Listener, Utterance, say_error
 from sim_master.master.loop_calls import LoopCalls
@@ -38,6 +38,8 @@ from sim_master.master.pacing import RealTimePacer
 from sim_master.master.players import Player, PlayerTable, Source
 from sim_master.master.referee_world import EngineWorld
 from sim_master.master.spawn import init_slot, parking_spot, rcsssmj_spawn
+from sim_master.snapshot import EntitySnapshot, Snapshot
+from soccer_referee.commands import RefereeCommand
 from soccer_referee.events import GameEvent
 from soccer_referee.referee import Referee
 from soccer_referee.rules import rule_book
@@ -79,7 +81,7 @@ class SimulationLoop:
         overrides = {"half_time": config.half_time} if config.half_time else {}
         self.referee = Referee.create(rule_book(config.rules, **overrides), self.world)
         self.referee.field = self.engine.field  # the world file is the one source of the field's figures
-        self.local_brains: dict[str, object] = {}
+        self.local_brains: dict[str, LocalBrain] = {}
         self._before_kickoff_s = 0.0
         self.hearing = Hearing()
         self.calls = LoopCalls()
@@ -238,7 +240,7 @@ class SimulationLoop:
                 self._robot_of[(p.side, p.unum)] = p.robot_id
                 brain = self.local_brains.get(p.agent_id)
                 if brain is not None:
-                    brain.model.side = p.side  # type: ignore[attr-defined]
+                    brain.set_side(p.side)
         self._team_counts = {"left": self._team_counts["right"], "right": self._team_counts["left"]}
 
     def _idle_until(self, pacer: RealTimePacer) -> None:
@@ -581,33 +583,28 @@ class SimulationLoop:
         player.announce = False  # side and unum travel with every percept of these players
         return player
 
-    def add_local_player(self, team: str, unum: int, model: str, brain: object) -> Player | str:
+    def add_local_player(self, team: str, unum: int, model: str, brain: LocalBrain) -> Player | str:
         """A player whose brain runs in this process (built-in demo teams in `soccersim match`)."""
         player = self._join_in_process(f"local:{team}/{unum}", "local", team, unum, model)
         if isinstance(player, str):
             return player
         self.local_brains[player.agent_id] = brain
-        x, y, rot = brain.home()  # type: ignore[attr-defined]
+        x, y, rot = brain.home()
         self._beam(player, x, y, rot)
         return player
 
-    def ros_joint_command(self, agent_id: str, msg: object) -> None:
+    def ros_joint_command(self, agent_id: str, command: JointVelocities | JointTargets | str) -> None:
+        """A ROS player's joint command, already read from its message (or the reason it
+        could not be read, reported like any bad command)."""
         player = self.players.get(agent_id)
         if player is None or not player.robot_id:
             return
-        names = list(msg.names)  # type: ignore[attr-defined]
-        if msg.mode == 0:  # type: ignore[attr-defined]  # MODE_VELOCITY
-            speeds = dict(zip(names, msg.velocities))  # type: ignore[attr-defined]
-            errors = [] if len(msg.velocities) == len(names) else [  # type: ignore[attr-defined]
-                f"joint_command: {len(names)} names but {len(msg.velocities)} velocities"]  # type: ignore[attr-defined]
-            self._report(player, errors or self.engine.set_joint_velocities(player.robot_id, speeds))
+        if isinstance(command, str):
+            self._report(player, [command])
+        elif isinstance(command, JointVelocities):
+            self._report(player, self.engine.set_joint_velocities(player.robot_id, command.speeds))
         else:
-            arrays = (msg.q, msg.dq, msg.kp, msg.kd, msg.tau)  # type: ignore[attr-defined]
-            if any(len(a) != len(names) for a in arrays):
-                self._report(player, ["joint_command: q, dq, kp, kd, tau must have the length of names"])
-                return
-            targets = {n: tuple(float(a[i]) for a in arrays) for i, n in enumerate(names)}
-            self._report(player, self.engine.set_joint_pd(player.robot_id, targets))  # type: ignore[arg-type]
+            self._report(player, self.engine.set_joint_pd(player.robot_id, command.targets))
 
     def ros_beam(self, agent_id: str, x: float, y: float, rotation: float) -> None:
         player = self.players.get(agent_id)
@@ -639,7 +636,7 @@ class SimulationLoop:
         self.engine.teleport_robot(player.robot_id, decision.x, decision.y, decision.yaw_deg)
         return None
 
-    def referee_command(self, command: object) -> str | None:
+    def referee_command(self, command: RefereeCommand) -> str | None:
         outcome = self.referee.command(command)
         return None if outcome.ok else outcome.error
 
@@ -704,16 +701,12 @@ class SimulationLoop:
             return str(exc)
         return None
 
-    def set_entity_state(self, name: str, state: object) -> str | None:
-        from dataclasses import replace
-
-        from sim_master.snapshot import Snapshot
-
+    def set_entity_state(self, name: str, state: EntitySnapshot) -> str | None:
         snap = self.engine.snapshot()
         if name not in snap.entities:
             return f"no entity named {name!r}"
         current = snap.entities[name]
-        new = replace(state, name=name, owner=current.owner, model=current.model)  # type: ignore[type-var]
+        new = replace(state, name=name, owner=current.owner, model=current.model)
         if not new.joint_names:
             new = replace(new, joint_names=current.joint_names, joint_positions=current.joint_positions,
                           joint_velocities=current.joint_velocities)
@@ -745,12 +738,12 @@ class _LocalBrains:
         self._loop = loop
 
     def wants_vision(self, agent_id: str) -> bool:
-        return bool(self._loop.local_brains[agent_id].wants_vision())  # type: ignore[attr-defined]
+        return self._loop.local_brains[agent_id].wants_vision()
 
     def send_percept(self, agent_id: str, percept: Percept) -> None:
         loop = self._loop
         player = loop.players.get(agent_id)
         if player is None:
             return
-        speeds = loop.local_brains[agent_id].act(percept)  # type: ignore[attr-defined]
+        speeds = loop.local_brains[agent_id].act(percept)
         loop._report(player, loop.engine.set_joint_velocities(player.robot_id, speeds))

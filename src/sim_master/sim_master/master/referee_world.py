@@ -3,19 +3,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sim_master.engine.mujoco.engine import MujocoEngine
+from sim_master.engine.node import SimulationNode
 from soccer_referee.world import PlayerId, PlayerView, Side, Vec3
 
 
 class EngineWorld:
     """`robots` maps (side, unum) to the engine's robot id; the master keeps it current."""
 
-    def __init__(self, engine: MujocoEngine, robots: dict[tuple[str, int], str]) -> None:
+    def __init__(self, engine: SimulationNode, robots: dict[tuple[str, int], str]) -> None:
         self.engine = engine
         self.robots = robots
 
-    def _player_of(self) -> dict[str, tuple[str, int]]:
-        return {rid: key for key, rid in self.robots.items()}
+    def _player_of(self) -> dict[str, PlayerId]:
+        return {rid: (_side(side), unum) for (side, unum), rid in self.robots.items()}
 
     def ball_position(self) -> Vec3:
         return self.engine.ball_position()
@@ -27,17 +27,17 @@ class EngineWorld:
         out = []
         for (side, unum), rid in self.robots.items():
             pos, _ = self.engine.robot_pose(rid)
-            out.append(PlayerView(side, unum, pos, self.engine.robot_velocity(rid),  # type: ignore[arg-type]
+            out.append(PlayerView(_side(side), unum, pos, self.engine.robot_velocity(rid),
                                   self.engine.robot_yaw(rid), self.engine.robot_model(rid) != "pusher"))
         return out
 
     def ball_touchers(self) -> Sequence[PlayerId]:
         player_of = self._player_of()
-        return [player_of[r] for r in self.engine.ball_touchers() if r in player_of]  # type: ignore[misc]
+        return [player_of[r] for r in self.engine.ball_touchers() if r in player_of]
 
     def player_contacts(self) -> Sequence[tuple[PlayerId, PlayerId]]:
         player_of = self._player_of()
-        return [(player_of[a], player_of[b]) for a, b in self.engine.robot_contacts()  # type: ignore[misc]
+        return [(player_of[a], player_of[b]) for a, b in self.engine.robot_contacts()
                 if a in player_of and b in player_of]
 
     def move_ball(self, position: Vec3, velocity: Vec3 = (0.0, 0.0, 0.0)) -> None:
@@ -47,3 +47,12 @@ class EngineWorld:
         rid = self.robots.get((side, unum))
         if rid is not None:
             self.engine.carry_robot(rid, x, y, yaw_deg)  # the referee carries; only a beam lifts
+
+
+def _side(side: str) -> Side:
+    """The loop registers only left and right players; anything else is a bug upstream."""
+    if side == "left":
+        return "left"
+    if side == "right":
+        return "right"
+    raise ValueError(f"not a side: {side!r}")

@@ -38,7 +38,7 @@ def frame_from_server(server: Any, fouls: list[dict[str, Any]]) -> WebFrame:
     return WebFrame(
         time=round(server.engine.time, 2), game_time=round(s.game_time, 2), half=s.half, play_mode=s.play_mode.value,
         team_left=s.team_left, team_right=s.team_right, score_left=s.score_left, score_right=s.score_right,
-        ball=tuple(round(v, 3) for v in server.engine.ball_position()),  # type: ignore[arg-type]
+        ball=tuple(round(v, 3) for v in server.engine.ball_position()),
         robots=robots, fouls=fouls,
         field={"length": f.length, "width": f.width, "goal_width": f.goal_width, "goal_depth": f.goal_depth,
                "penalty_depth": f.penalty_depth, "penalty_width": f.penalty_width,

@@ -4,6 +4,7 @@ gets the newest frame when it is ready for one (slow clients skip frames)."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 from importlib import resources
 from typing import Final
@@ -76,7 +77,7 @@ class WebMonitor:
         self._changed = asyncio.Condition()
         self._stop = asyncio.Event()
         async with serve(self._client, self.host, self.port, process_request=self._http) as server:
-            self.port = server.sockets[0].getsockname()[1]  # type: ignore[index]
+            self.port = server.sockets[0].getsockname()[1]
             self._ready.set()
             await self._stop.wait()
 
@@ -96,14 +97,19 @@ class WebMonitor:
         return Response(200, "OK", Headers([("Content-Type", kind), ("Content-Length", str(len(body))),
                                             ("Cache-Control", "no-store")]), body)
 
+    def _newer_than(self, seen: int) -> bool:
+        return self._version != seen and self._latest is not None
+
     async def _client(self, connection: ServerConnection) -> None:
         assert self._changed is not None
         seen = -1
         try:
             while True:
                 async with self._changed:
-                    await self._changed.wait_for(lambda: self._version != seen and self._latest is not None)
+                    await self._changed.wait_for(functools.partial(self._newer_than, seen))
                 seen = self._version
-                await connection.send(self._latest)  # type: ignore[arg-type]
+                latest = self._latest
+                if latest is not None:  # the wait above ensures it; the check tells the type checker
+                    await connection.send(latest)
         except ConnectionClosed:
             return

@@ -2,9 +2,10 @@
 ball, and a title line with teams, score, time and play mode."""
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -29,7 +30,7 @@ class RobotMark:
 @dataclass(slots=True)
 class FieldPicture:
     field: FieldSpec
-    robots: list[RobotMark] = field(default_factory=list)
+    robots: list[RobotMark] = dataclasses.field(default_factory=list)
     ball: tuple[float, float] | None = None
     title: str = ""
 

@@ -8,16 +8,27 @@ from typing import Any
 from builtin_interfaces.msg import Time
 from geometry_msgs.msg import Vector3
 
-from sim_contracts.percept import (ForceResistance, GameStateView, Heard, Percept, Polar, SeenPlayer, Vision,
-                                   percept_fields)
+from sim_contracts.percept import (
+    ForceResistance,
+    GameStateView,
+    Heard,
+    Percept,
+    Polar,
+    SeenPlayer,
+    Vision,
+    percept_fields,
+)
 from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.store.snapshot_records import entity_from_record as entity_from_msg
 from sim_master.store.snapshot_records import seconds
 from sim_master.store.snapshot_records import snapshot_from_record as snapshot_from_msg
-from sim_msgs.msg import EntityState, ForceResistance as ForceResistanceMsg, GameState, HeardMessage
+from sim_msgs.msg import EntityState, GameState, HeardMessage, VisionObject
+from sim_msgs.msg import ForceResistance as ForceResistanceMsg
 from sim_msgs.msg import Percept as PerceptMsg
 from sim_msgs.msg import Snapshot as SnapshotMsg
-from sim_msgs.msg import VisionObject
+
+__all__ = ["entity_from_msg", "entity_to_msg", "game_view_to_msg", "percept_from_msg", "percept_to_msg", "seconds",
+           "snapshot_from_msg", "snapshot_to_msg", "snapshot_to_packed_msg", "stamp"]
 
 
 def stamp(t: float) -> Time:

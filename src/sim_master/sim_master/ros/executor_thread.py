@@ -23,7 +23,7 @@ class ExecutorThread:
     def _spin(self) -> None:
         # Shutting the context down from another thread ends spin() with one of these.
         with suppress(ExternalShutdownException, rclpy.executors.ShutdownException,
-                      rclpy._rclpy_pybind11.RCLError):  # type: ignore[attr-defined]
+                      rclpy._rclpy_pybind11.RCLError):  # type: ignore[attr-defined]  # private module, no stubs
             self.executor.spin()
 
     def stop(self, timeout: float = 1.0) -> None:

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Final
 import rclpy
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.node import Node
-from rclpy.qos import (DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy,
-                       qos_profile_sensor_data)
+from rclpy.publisher import Publisher
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Empty
@@ -27,13 +27,24 @@ from sim_master.master.loop import MAX_STEP_CYCLES
 from sim_master.ros.convert import entity_from_msg, entity_to_msg, percept_to_msg, snapshot_to_msg, stamp
 from sim_master.ros.executor_thread import ExecutorThread
 from sim_master.ros.names import player_namespace
-from soccer_referee.ros.messages import event_to_msg, game_key, game_state_to_msg
 from sim_msgs.msg import Beam, GameEvent, GameState, JointCommand, Result, Say, SimulationState, Snapshot
 from sim_msgs.msg import Percept as PerceptMsg
-from sim_msgs.srv import (BeamAgent, DeleteEntity, GetEntities, GetEntityState,
-                          GetSimulationState, InitAgent, MoveEntity, ResetSimulation,
-                          SetEntityState, SetPlayMode, SetSimulationState, SpawnEntity,
-                          StepSimulation)
+from sim_msgs.srv import (
+    BeamAgent,
+    DeleteEntity,
+    GetEntities,
+    GetEntityState,
+    GetSimulationState,
+    InitAgent,
+    MoveEntity,
+    ResetSimulation,
+    SetEntityState,
+    SetPlayMode,
+    SetSimulationState,
+    SpawnEntity,
+    StepSimulation,
+)
+from soccer_referee.ros.messages import event_to_msg, game_key, game_state_to_msg
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -59,6 +70,20 @@ def result(code: int, message: str = "") -> Result:
     return Result(result=code, error_message=message)
 
 
+def joint_command(msg: JointCommand) -> JointVelocities | JointTargets | str:
+    """A JointCommand message as the loop's command, or why it cannot be one."""
+    names = list(msg.names)
+    if msg.mode == JointCommand.MODE_VELOCITY:
+        if len(msg.velocities) != len(names):
+            return f"joint_command: {len(names)} names but {len(msg.velocities)} velocities"
+        return JointVelocities({n: float(v) for n, v in zip(names, msg.velocities, strict=True)})
+    arrays = (msg.q, msg.dq, msg.kp, msg.kd, msg.tau)
+    if any(len(a) != len(names) for a in arrays):
+        return "joint_command: q, dq, kp, kd, tau must have the length of names"
+    return JointTargets({n: (float(msg.q[i]), float(msg.dq[i]), float(msg.kp[i]), float(msg.kd[i]), float(msg.tau[i]))
+                         for i, n in enumerate(names)})
+
+
 class RosPlayer:
     """Topics of one ROS-native player under /<team>/p<unum>/."""
 
@@ -71,14 +96,27 @@ class RosPlayer:
         calls, agent = owner.server.calls, player.agent_id
         server = owner.server
         self.subs = [
-            node.create_subscription(JointCommand, f"{ns}/effectors/joint_command",
-                                     lambda m: calls.submit(lambda: server.ros_joint_command(agent, m)), RELIABLE),
-            node.create_subscription(Beam, f"{ns}/effectors/beam",
-                                     lambda m: calls.submit(lambda: server.ros_beam(agent, m.x, m.y, m.rotation)), RELIABLE),
-            node.create_subscription(Say, f"{ns}/effectors/say",
-                                     lambda m: calls.submit(lambda: server.ros_say(agent, m.message)), RELIABLE),
-            node.create_subscription(Empty, f"{ns}/effectors/synchronize",
-                                     lambda _m: calls.submit(lambda: server.ros_synchronize(agent)), RELIABLE),
+            node.create_subscription(
+                JointCommand,
+                f"{ns}/effectors/joint_command",
+                lambda m: calls.submit(lambda: server.ros_joint_command(agent, joint_command(m))),
+                RELIABLE,
+            ),
+            node.create_subscription(
+                Beam,
+                f"{ns}/effectors/beam",
+                lambda m: calls.submit(lambda: server.ros_beam(agent, m.x, m.y, m.rotation)),
+                RELIABLE,
+            ),
+            node.create_subscription(
+                Say, f"{ns}/effectors/say", lambda m: calls.submit(lambda: server.ros_say(agent, m.message)), RELIABLE
+            ),
+            node.create_subscription(
+                Empty,
+                f"{ns}/effectors/synchronize",
+                lambda _m: calls.submit(lambda: server.ros_synchronize(agent)),
+                RELIABLE,
+            ),
         ]
 
     def destroy(self, node: Node) -> None:
@@ -101,7 +139,7 @@ class ServerNode(LoopAdapter):
         self.events_pub = node.create_publisher(GameEvent, "/game_events", 50)
         self.entities_pub = node.create_publisher(Snapshot, "/entity_states", 10)
         self.players: dict[str, RosPlayer] = {}
-        self._legacy: dict[str, tuple[str, object, object]] = {}  # agent -> (namespace, percept pub, command pub)
+        self._legacy: dict[str, tuple[str, Publisher, Publisher]] = {}  # agent -> (namespace, percept, command)
         self._last_game_state: GameState | None = None
         group = ReentrantCallbackGroup()
         services = [
@@ -216,12 +254,19 @@ class ServerNode(LoopAdapter):
         msg.velocity = list(entity.joint_velocities)
         return msg
 
+    def _stop_simulation(self) -> str | None:
+        """simulation_interfaces' STOPPED: back to the start, paused."""
+        error = self.server.reset(255)
+        if error is None:
+            self.server.pause()
+        return error
+
     def _republish_game_state(self) -> None:
         if self._last_game_state is not None:
             self.game_pub.publish(self._last_game_state)
 
     # ------------------------------------------------------------------ services (executor threads)
-    def _call(self, fn, timeout: float = 10.0):  # type: ignore[no-untyped-def]
+    def _call(self, fn, timeout: float = 10.0):
         return self.server.calls.call(fn, timeout)
 
     def _init_agent(self, req: InitAgent.Request, res: InitAgent.Response) -> InitAgent.Response:
@@ -310,18 +355,24 @@ class ServerNode(LoopAdapter):
             res.result = result(Result.RESULT_OK)
         return res
 
-    def _reset_simulation(self, req: ResetSimulation.Request, res: ResetSimulation.Response) -> ResetSimulation.Response:
+    def _reset_simulation(
+        self, req: ResetSimulation.Request, res: ResetSimulation.Response
+    ) -> ResetSimulation.Response:
         error = self._call(lambda: self.server.reset(req.scope))
         res.result = result(Result.RESULT_OK) if error is None else result(Result.RESULT_OPERATION_FAILED, error)
         return res
 
-    def _get_simulation_state(self, _req: GetSimulationState.Request, res: GetSimulationState.Response) -> GetSimulationState.Response:
+    def _get_simulation_state(
+        self, _req: GetSimulationState.Request, res: GetSimulationState.Response
+    ) -> GetSimulationState.Response:
         paused = self._call(lambda: self.server.paused)
         res.state = SimulationState(state=SimulationState.STATE_PAUSED if paused else SimulationState.STATE_PLAYING)
         res.result = result(Result.RESULT_OK)
         return res
 
-    def _set_simulation_state(self, req: SetSimulationState.Request, res: SetSimulationState.Response) -> SetSimulationState.Response:
+    def _set_simulation_state(
+        self, req: SetSimulationState.Request, res: SetSimulationState.Response
+    ) -> SetSimulationState.Response:
         target = req.state.state
         paused = self._call(lambda: self.server.paused)
         if target == SimulationState.STATE_PAUSED:
@@ -337,7 +388,7 @@ class ServerNode(LoopAdapter):
                 self._call(self.server.play)
                 res.result = result(Result.RESULT_OK)
         elif target == SimulationState.STATE_STOPPED:
-            error = self._call(lambda: self.server.reset(255) or self.server.pause())
+            error = self._call(lambda: self._stop_simulation())
             res.result = result(Result.RESULT_OK) if error is None else result(Result.RESULT_OPERATION_FAILED, error)
         elif target == SimulationState.STATE_QUITTING:
             self.server.request_stop()

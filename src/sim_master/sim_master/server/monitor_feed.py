@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from sim_bridge.monitor_server import KillSim, MonitorServer
 from sim_master.master.adapters import LoopAdapter
 from sim_master.server.monitor_scene import MonitorScene, rsmp_frame, simspark_frame
-from soccer_referee.commands import MoveAgent
+from soccer_referee.commands import MoveAgent, RefereeCommand
 from soccer_referee.events import FoulType, GameEvent
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ class LegacyMonitorFeed(LoopAdapter):
                     loop.log.error("monitor %s: %s on %s: %s; command dropped", peer, type(exc).__name__,
                                    type(command).__name__, exc)
 
-    def _command(self, loop: SimulationLoop, peer: str, command: object) -> None:
+    def _command(self, loop: SimulationLoop, peer: str, command: RefereeCommand | KillSim) -> None:
         if isinstance(command, KillSim):
             loop.log.warning("monitor %s asked to stop the server (killsim)", peer)
             loop.request_stop()
@@ -72,22 +72,22 @@ class LegacyMonitorFeed(LoopAdapter):
                 self._scenes[name] = scene
                 monitor.request_full()
             if name == "rcsssmj":
-                monitor.broadcast(
-                    lambda scene=scene: rsmp_frame(scene.scene(data, False), False, engine.time, s, field, fouls,
-                                                   rules).encode(),
-                    lambda scene=scene: rsmp_frame(scene.scene(data, True), True, engine.time, s, field, fouls,
-                                                   rules).encode())
+                def rsmp(full: bool, scene: MonitorScene = scene) -> bytes:
+                    return rsmp_frame(scene.scene(data, full), full, engine.time, s, field, fouls, rules).encode()
+
+                monitor.broadcast(lambda: rsmp(False), lambda: rsmp(True))
             else:
                 now = {"team_left": s.team_left, "team_right": s.team_right, "half": s.half,
-                       "score_left": s.score_left, "score_right": s.score_right, "play_mode": s.play_mode.index}
+                       "score_left": s.score_left, "score_right": s.score_right, "play_mode": s.play_mode.monitor_index}
                 changed = {k: v for k, v in now.items() if self._sent.get(k) != v}
                 self._sent = now
                 numbered = list(enumerate(fouls))
-                monitor.broadcast(
-                    lambda scene=scene: simspark_frame(scene.scene(data, False), False, s, field, numbered, rules,
-                                                       changed).encode(),
-                    lambda scene=scene: simspark_frame(scene.scene(data, True), True, s, field, numbered, rules,
-                                                       changed).encode())
+
+                def sexp(full: bool, scene: MonitorScene = scene, changed: dict[str, object] = changed,
+                         numbered: list[tuple[int, tuple[int, int, int]]] = numbered) -> bytes:
+                    return simspark_frame(scene.scene(data, full), full, s, field, numbered, rules, changed).encode()
+
+                monitor.broadcast(lambda: sexp(False), lambda: sexp(True))
 
     def close(self) -> None:
         for monitor in self.servers.values():

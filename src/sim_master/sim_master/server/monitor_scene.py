@@ -18,8 +18,12 @@ from soccer_referee.referee import GameStateSnapshot
 from soccer_referee.rules import RuleBook
 
 CHANGE = 0.005
-_SHAPES = {int(mujoco.mjtGeom.mjGEOM_BOX): "StdUnitBox", int(mujoco.mjtGeom.mjGEOM_SPHERE): "StdUnitSphere",
-           int(mujoco.mjtGeom.mjGEOM_CAPSULE): "StdUnitCylinder", int(mujoco.mjtGeom.mjGEOM_CYLINDER): "StdUnitCylinder"}
+_SHAPES = {
+    int(mujoco.mjtGeom.mjGEOM_BOX): "StdUnitBox",
+    int(mujoco.mjtGeom.mjGEOM_SPHERE): "StdUnitSphere",
+    int(mujoco.mjtGeom.mjGEOM_CAPSULE): "StdUnitCylinder",
+    int(mujoco.mjtGeom.mjGEOM_CYLINDER): "StdUnitCylinder",
+}
 
 
 @dataclass(slots=True)
@@ -137,7 +141,7 @@ def rsmp_frame(scene: str, full: bool, sim_time: float, state: GameStateSnapshot
     """One rcsssmj RSMP 1.0 monitor frame."""
     s = state
     gs = (f"((gs 1 0)(time {round(s.game_time, 3)})(half {s.half})(score_left {s.score_left})"
-          f"(score_right {s.score_right})(play_mode {s.play_mode.index})")
+          f"(score_right {s.score_right})(play_mode {s.play_mode.monitor_index})")
     if full:
         gs += f"(team_left {s.team_left or '<LEFT>'})(team_right {s.team_right or '<RIGHT>'})"
     for foul in fouls:
@@ -147,11 +151,14 @@ def rsmp_frame(scene: str, full: bool, sim_time: float, state: GameStateSnapshot
     if full:
         f = field
         names = " ".join(m.value for m in PlayMode)
-        ge = (f"((ge 1 0)(FieldLength {f.length:g})(FieldWidth {f.width:g})(FieldHeight 40)"
-              f"(GoalWidth {f.goal_width:g})(GoalDepth {f.goal_depth:g})(GoalHeight {f.goal_height:g})"
-              f"(BorderSize 0)(FreeKickDistance {rules.free_kick_distance:g})(BallRadius {f.ball_radius:g})(RuleGoalPauseTime {rules.goal_pause:g})"
-              f"(RuleHalfTime {rules.half_time:g})(play_modes {names})(CenterCircleRadius {f.center_radius:g})"
-              f"(PenaltyAreaLength {f.penalty_depth:g})(PenaltyAreaWidth {f.penalty_width:g}))")
+        ge = (
+            f"((ge 1 0)(FieldLength {f.length:g})(FieldWidth {f.width:g})(FieldHeight 40)"
+            f"(GoalWidth {f.goal_width:g})(GoalDepth {f.goal_depth:g})(GoalHeight {f.goal_height:g})"
+            f"(BorderSize 0)(FreeKickDistance {rules.free_kick_distance:g})(BallRadius {f.ball_radius:g})"
+            f"(RuleGoalPauseTime {rules.goal_pause:g})"
+            f"(RuleHalfTime {rules.half_time:g})(play_modes {names})(CenterCircleRadius {f.center_radius:g})"
+            f"(PenaltyAreaLength {f.penalty_depth:g})(PenaltyAreaWidth {f.penalty_width:g}))"
+        )
     kind = "full" if full else "diff"
     return f"((RSMP 1 0)((gt 1 0){sim_time:.2f})((sg 1 0){kind}{scene}){gs}{ge})"
 
@@ -163,13 +170,16 @@ def simspark_frame(scene: str, full: bool, state: GameStateSnapshot, field: Fiel
     if full:
         f = field
         names = " ".join(m.value for m in list(PlayMode)[:21])
-        preds = (f"(FieldLength {f.length:g})(FieldWidth {f.width:g})(FieldHeight 40)(GoalWidth {f.goal_width:g})"
-                 f"(GoalDepth {f.goal_depth:g})(GoalHeight {f.goal_height:g})(BorderSize 0)"
-                 f"(FreeKickDistance {rules.free_kick_distance:g})(WaitBeforeKickOff 30)(AgentRadius 0.4)(BallRadius {f.ball_radius:g})"
-                 f"(BallMass 0.026)(RuleGoalPauseTime {rules.goal_pause:g})(RuleKickInPauseTime {rules.kick_in_pause:g})(RuleHalfTime {rules.half_time:g})"
-                 f"(PassModeMinOppBallDist 1)(PassModeDuration 4)(play_modes {names})"
-                 f"(time {s.game_time:g})(team_left {s.team_left})(team_right {s.team_right})(half {s.half})"
-                 f"(score_left {s.score_left})(score_right {s.score_right})(play_mode {s.play_mode.index})")
+        preds = (
+            f"(FieldLength {f.length:g})(FieldWidth {f.width:g})(FieldHeight 40)(GoalWidth {f.goal_width:g})"
+            f"(GoalDepth {f.goal_depth:g})(GoalHeight {f.goal_height:g})(BorderSize 0)"
+            f"(FreeKickDistance {rules.free_kick_distance:g})(WaitBeforeKickOff 30)(AgentRadius 0.4)"
+            f"(BallRadius {f.ball_radius:g})(BallMass 0.026)(RuleGoalPauseTime {rules.goal_pause:g})"
+            f"(RuleKickInPauseTime {rules.kick_in_pause:g})(RuleHalfTime {rules.half_time:g})"
+            f"(PassModeMinOppBallDist 1)(PassModeDuration 4)(play_modes {names})"
+            f"(time {s.game_time:g})(team_left {s.team_left})(team_right {s.team_right})(half {s.half})"
+            f"(score_left {s.score_left})(score_right {s.score_right})(play_mode {s.play_mode.monitor_index})"
+        )
         return f"({preds})(RSG 0 1)({scene})"
     preds = f"(time {s.game_time:g})" + "".join(f"({k} {v})" for k, v in changed.items())
     preds += "".join(f"(foul {i} {t} {side} {unum})" for i, (t, side, unum) in fouls)

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from sim_bridge.service_port import ServiceError, ServicePort
-from soccer_referee.commands import DropBall, KickOff, MoveBall, SetScore, SetTime
-
 from sim_master.master.loop import MAX_STEP_CYCLES
+from soccer_referee.commands import DropBall, KickOff, MoveBall, RefereeCommand, SetScore, SetTime
 
 if TYPE_CHECKING:
     from sim_master.master.loop import SimulationLoop
@@ -38,7 +38,7 @@ def register_services(port: ServicePort, server: SimulationLoop) -> None:
             raise ServiceError(error)
         return ok
 
-    def referee(cmd: object) -> str:
+    def referee(cmd: RefereeCommand) -> str:
         return checked(server.referee_command(cmd))
 
     def game_state(_: list[str]) -> str:
@@ -57,16 +57,26 @@ def register_services(port: ServicePort, server: SimulationLoop) -> None:
     port.register("referee", "set_play_mode", lambda p: checked(server.set_play_mode(" ".join(p))))
     port.register("referee", "kick_off", lambda p: referee(KickOff(p[0] if p else None)))
     port.register("referee", "drop_ball", lambda p: referee(DropBall()))
-    port.register("referee", "move_ball", lambda p: referee(MoveBall(tuple(_floats(p, 3, "referee move_ball x y z")))))  # type: ignore[arg-type]
+    def move_ball(params: list[str]) -> str:
+        x, y, z = _floats(params, 3, "referee move_ball x y z")
+        return referee(MoveBall((x, y, z)))
+
+    port.register("referee", "move_ball", move_ball)
     port.register("referee", "set_score", lambda p: referee(SetScore(*_ints(p, 2, 0, 999, "referee set_score l r"))))
     port.register("referee", "set_time", lambda p: referee(SetTime(*_floats(p, 1, "referee set_time t"))))
     port.register("referee", "game_state", game_state)
-    port.register("simulation", "pause", lambda p: (server.pause(), "paused")[1])
-    port.register("simulation", "play", lambda p: (server.play(), "playing")[1])
+    def run(action: Callable[[], None], answer: str) -> Callable[[list[str]], str]:
+        def handler(_: list[str]) -> str:
+            action()
+            return answer
+        return handler
+
+    port.register("simulation", "pause", run(server.pause, "paused"))
+    port.register("simulation", "play", run(server.play, "playing"))
     port.register("simulation", "step", step)
     port.register("simulation", "state", lambda p: "paused" if server.paused else "playing")
     port.register("simulation", "time", lambda p: f"{server.engine.time:.2f}")
-    port.register("simulation", "stop", lambda p: (server.request_stop(), "stopping")[1])
+    port.register("simulation", "stop", run(server.request_stop, "stopping"))
     def picture(_: list[str]) -> str:
         from sim_master.monitor_web.frame import frame_from_server
 

@@ -13,6 +13,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from sim_bridge.agent_server import AgentServer
+from sim_bridge.dialects.base import Dialect
 from sim_bridge.dialects.rcsssmj import RcsssmjDialect
 from sim_bridge.dialects.simspark import SimSparkDialect
 from sim_bridge.monitor_server import MonitorServer
@@ -57,13 +58,14 @@ class SingleModeServer(SimulationLoop):
 
     def start(self, ros_args: list[str] | None = None) -> None:
         c = self.config
-        for source, dialect, port in (("simspark", SimSparkDialect(), c.simspark_port),
-                                      ("rcsssmj", RcsssmjDialect(), c.rcsssmj_port)):
+        ports: list[tuple[Source, Dialect, int | None]] = [("simspark", SimSparkDialect(), c.simspark_port),
+                                                            ("rcsssmj", RcsssmjDialect(), c.rcsssmj_port)]
+        for source, dialect, port in ports:
             if port is None:
                 continue
             server = AgentServer(dialect, c.host, port, sync=c.sync, sync_timeout=c.sync_timeout)
             server.start()
-            self.add_transport(source, server)  # type: ignore[arg-type]  # source is a Source literal
+            self.add_transport(source, server)
             self.log.info("%s agents: %s:%d", source, c.host, server.port)
         for name, port in (("simspark", c.simspark_monitor_port), ("rcsssmj", c.rcsssmj_monitor_port)):
             if port is not None:

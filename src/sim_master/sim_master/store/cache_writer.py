@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from typing import Any, Final
 
 from sim_master.snapshot import Snapshot

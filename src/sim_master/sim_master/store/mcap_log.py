@@ -7,9 +7,8 @@ The format knows no ROS runtime: the writer is handed the serializer (the ROS la
 rclpy's CDR serializer) and the reader decodes with mcap_ros2's pure-Python decoder."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from collections.abc import Callable
 from typing import Any, BinaryIO, Final
 
 from mcap.writer import CompressionType, Writer
@@ -99,7 +98,7 @@ class ReplayLogReader:
         factory = DecoderFactory()
         schemas: dict[int, Schema] = {}
         channels: dict[int, Channel] = {}
-        decoders: dict[int, Any] = {}
+        decoders: dict[int, Callable[[bytes], Any]] = {}
         with open(self.path, "rb") as f:
             try:
                 for record in StreamReader(f).records:
@@ -111,10 +110,12 @@ class ReplayLogReader:
                         channel = channels[record.channel_id]
                         decoder = decoders.get(channel.id)
                         if decoder is None:
-                            decoder = decoders[channel.id] = factory.decoder_for(
-                                channel.message_encoding, schemas[channel.schema_id])
+                            made = factory.decoder_for(channel.message_encoding, schemas[channel.schema_id])
+                            if made is None:
+                                raise ValueError(f"no decoder for {channel.message_encoding!r} on {channel.topic}")
+                            decoder = decoders[channel.id] = made
                         yield channel.topic, record.log_time, decoder(record.data)
-            except Exception as exc:  # noqa: BLE001 - a truncated tail ends the log
+            except Exception as exc:
                 if not _is_truncation(exc):
                     raise
 

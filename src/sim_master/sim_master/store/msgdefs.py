@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 _PRIMITIVES = {"bool", "byte", "char", "float32", "float64", "int8", "uint8", "int16", "uint16", "int32",
@@ -37,7 +37,7 @@ def _dependencies(full_type: str, text: str) -> list[str]:
     return deps
 
 
-@lru_cache(maxsize=None)
+@cache
 def message_definition(full_type: str) -> str:
     """e.g. 'sim_msgs/msg/Snapshot' -> text for an MCAP schema with encoding 'ros2msg'."""
     root = full_type.replace("/msg/", "/")

@@ -56,7 +56,10 @@ class SnapshotCache:
         """Everything again after an outage: the whole world as the keyframe, the master's
         state and the node registry (a restarted Redis has none of it)."""
         full = Snapshot(world.step, world.time, True, world.entities)
-        commands: list[tuple[Any, ...]] = [("SET", self._key("keyframe"), full.to_bytes()), ("DEL", self._key("deltas"))]
+        commands: list[tuple[Any, ...]] = [
+            ("SET", self._key("keyframe"), full.to_bytes()),
+            ("DEL", self._key("deltas")),
+        ]
         commands += [self.register_command(node_id, info) for node_id, info in nodes.items()]
         if master_state is not None:
             commands.append(("SET", self._key("master"), json.dumps(master_state)))
@@ -67,9 +70,9 @@ class SnapshotCache:
         raw = self.r.get(self._key("keyframe"))
         if raw is None:
             return None
-        world = Snapshot.from_bytes(raw)
-        for _, fields in self.r.xrange(self._key("deltas")):
-            delta = Snapshot.from_bytes(fields[b"data"])
+        world = Snapshot.from_bytes(_as_bytes(raw))
+        for _, fields in self.r.xrange(self._key("deltas")) or ():
+            delta = Snapshot.from_bytes(_as_bytes((fields or {})[b"data"]))
             if delta.step > world.step:
                 world = world.merged(delta)
         return world
@@ -82,7 +85,7 @@ class SnapshotCache:
         self.r.execute_command(*self.register_command(node_id, info))
 
     def nodes(self) -> dict[str, dict[str, Any]]:
-        return {k.decode(): json.loads(v) for k, v in self.r.hgetall(self._key("nodes")).items()}
+        return {_as_bytes(k).decode(): json.loads(v) for k, v in self.r.hgetall(self._key("nodes")).items()}
 
     def heartbeat_command(self, node_id: str, step: int, ttl_s: float = 10.0) -> tuple[Any, ...]:
         return ("SET", self._key(f"heartbeat:{node_id}"), json.dumps({"step": step, "time": time.time()}),
@@ -107,3 +110,10 @@ class SnapshotCache:
         keys = list(self.r.scan_iter(self.prefix + "*"))
         if keys:
             self.r.delete(*keys)
+
+
+def _as_bytes(value: object) -> bytes:
+    """Replies of a client without decode_responses are bytes; anything else is a broken store."""
+    if not isinstance(value, bytes):
+        raise TypeError(f"expected bytes from Redis, got {type(value).__name__}")
+    return value

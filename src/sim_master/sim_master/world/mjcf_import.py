@@ -86,7 +86,8 @@ def load_mjcf_robot(path: Path, name: str) -> ModelSpec:
         pose = to_model @ _pose(data.xpos[b], data.xquat[b])
         link = LinkSpec(_name(model, _OBJ.mjOBJ_BODY, b) or f"body{b}", pose)
         link.mass = float(model.body_mass[b])
-        link.inertia = tuple(float(v) for v in model.body_inertia[b])  # type: ignore[assignment]
+        ixx, iyy, izz = (float(v) for v in model.body_inertia[b])
+        link.inertia = (ixx, iyy, izz)
         link.inertial_pose = _pose(model.body_ipos[b], model.body_iquat[b])
         links[b] = link
         spec.links.append(link)
@@ -132,7 +133,7 @@ def load_mjcf_robot(path: Path, name: str) -> ModelSpec:
         spec.joints.append(JointSpec(
             name_, "revolute", parent.name, child.name,
             child.pose @ Transform(np.array(model.jnt_pos[j], dtype=float), np.eye(3)),
-            tuple(float(v) for v in child.pose.rot @ model.jnt_axis[j]),  # type: ignore[arg-type]
+            _vec3(child.pose.rot @ model.jnt_axis[j]),
             lower, upper, effort, 0.0, effector,
             float(model.dof_damping[dof]), float(model.dof_armature[dof]), float(model.dof_frictionloss[dof])))
     for b, link in links.items():
@@ -163,3 +164,7 @@ def _shape(model: mujoco.MjModel, g: int) -> Shape | None:
     else:
         return None  # planes, ellipsoids, height fields: not robot parts here
     return Shape(name, pose, geometry)
+
+
+def _vec3(v: np.ndarray) -> tuple[float, float, float]:
+    return (float(v[0]), float(v[1]), float(v[2]))

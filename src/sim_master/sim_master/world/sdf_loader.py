@@ -6,16 +6,13 @@ something the user did not write."""
 from __future__ import annotations
 
 import math
-
-
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Final
 
 import numpy as np
 
-from sim_master.world.spec import (FieldSpec, Geometry, JointSpec, LinkSpec, ModelSpec, Shape,
-                                   WorldSpec)
+from sim_master.world.spec import FieldSpec, Geometry, JointSpec, LinkSpec, ModelSpec, Shape, WorldSpec
 from sim_master.world.transforms import Transform
 
 SOCCER_NS: Final = "https://soccersim.invalid/sdf"
@@ -181,7 +178,8 @@ def _load_world(path: Path) -> WorldSpec:
         spec.timestep = _float(_find(physics, "max_step_size"), spec.timestep)
     gravity = _find(world, "gravity")
     if gravity is not None:
-        spec.gravity = tuple(float(v) for v in _text(gravity).split())  # type: ignore[assignment]
+        gx, gy, gz = _numbers(_text(gravity), 3, spec.gravity, path, "<gravity>")
+        spec.gravity = (gx, gy, gz)
     air = _find(world, "soccer:air")  # MuJoCo's fluid model: rcsssmj's world has air, SimSpark's none
     if air is not None:
         spec.air_density = float(air.get("density", "0"))
@@ -193,8 +191,9 @@ def _load_world(path: Path) -> WorldSpec:
         f = FieldSpec()
         for key in ("length", "width", "goal_width", "goal_depth", "goal_height", "penalty_depth",
                     "penalty_width", "center_radius", "ball_radius"):
-            if field_el.get(key) is not None:
-                setattr(f, key, float(field_el.get(key)))  # type: ignore[arg-type]
+            value = field_el.get(key)
+            if value is not None:
+                setattr(f, key, float(value))
         f.landmarks = {lm.get("name", ""): (float(lm.get("x", 0)), float(lm.get("y", 0)),
                                             float(lm.get("z", 0)))
                        for lm in _findall(world, "soccer:landmark")}
@@ -207,17 +206,21 @@ def _load_world(path: Path) -> WorldSpec:
     for model_el in _findall(world, "model"):
         ball = _find(model_el, "soccer:ball")
         if ball is not None:
-            spec.ball_friction = _numbers(ball.get("friction"), 3, spec.ball_friction, path)  # type: ignore[assignment]
-            spec.ball_solref = _numbers(ball.get("solref"), 2, spec.ball_solref, path)  # type: ignore[assignment]
-            spec.ball_drag = _numbers(ball.get("drag"), 2, spec.ball_drag, path)  # type: ignore[assignment]
-            spec.ball_stillness = _numbers(ball.get("stillness"), 2, spec.ball_stillness, path)  # type: ignore[assignment]
+            sliding, torsional, rolling = _numbers(ball.get("friction"), 3, spec.ball_friction, path)
+            spec.ball_friction = (sliding, torsional, rolling)
+            spec.ball_solref = _pair(_numbers(ball.get("solref"), 2, spec.ball_solref, path))
+            spec.ball_drag = _pair(_numbers(ball.get("drag"), 2, spec.ball_drag, path))
+            spec.ball_stillness = _pair(_numbers(ball.get("stillness"), 2, spec.ball_stillness, path))
             if min(spec.ball_drag) < 0 or spec.ball_stillness[0] < 0 or spec.ball_stillness[1] < 1:
-                raise SdfError(f"{path}: <soccer:ball> drag must be >= 0 and stillness 'factor base' "
-                               f"with factor >= 0, base >= 1 (got drag={spec.ball_drag}, stillness={spec.ball_stillness})")
+                raise SdfError(
+                    f"{path}: <soccer:ball> drag must be >= 0 and stillness 'factor base' "
+                    f"with factor >= 0, base >= 1 (got drag={spec.ball_drag}, stillness={spec.ball_stillness})"
+                )
     return spec
 
 
-def _numbers(text: str | None, n: int, default: tuple[float, ...], path: Path) -> tuple[float, ...]:
+def _numbers(text: str | None, n: int, default: tuple[float, ...], path: Path,
+             element: str = "<soccer:ball>") -> tuple[float, ...]:
     if text is None:
         return default
     try:
@@ -225,8 +228,12 @@ def _numbers(text: str | None, n: int, default: tuple[float, ...], path: Path) -
     except ValueError:
         values = ()
     if len(values) != n or not all(math.isfinite(v) and abs(v) < 1e6 for v in values):
-        raise SdfError(f"{path}: <soccer:ball> needs {n} finite numbers, got {text!r}")
+        raise SdfError(f"{path}: {element} needs {n} finite numbers, got {text!r}")
     return values
+
+
+def _pair(values: tuple[float, ...]) -> tuple[float, float]:
+    return (values[0], values[1])
 
 
 def load_model(name_or_path: str) -> ModelSpec:
@@ -252,7 +259,7 @@ def _model(el: ET.Element, path: str) -> ModelSpec:
         spec.pose = Transform.from_sdf_pose(_text(pose_el))
     link_els = _findall(el, "link")
     joint_els = _findall(el, "joint")
-    raw_link_pose = {l.get("name", ""): _find(l, "pose") for l in link_els}
+    raw_link_pose = {link.get("name", ""): _find(link, "pose") for link in link_els}
     resolved: dict[str, Transform] = {"__model__": Transform.identity()}
 
     def frame(name: str, stack: tuple[str, ...] = ()) -> Transform:
@@ -341,7 +348,7 @@ def _link(el: ET.Element, pose: Transform, path: str) -> LinkSpec:
     return link
 
 
-def _joint(el: ET.Element, frame, path: str, model: str) -> JointSpec:  # type: ignore[no-untyped-def]
+def _joint(el: ET.Element, frame, path: str, model: str) -> JointSpec:
     name, kind = el.get("name", ""), el.get("type", "")
     if kind not in ("revolute", "fixed"):
         raise SdfError(f"{path}: joint {name!r} in model {model!r} has unsupported type {kind!r}")

@@ -1,7 +1,8 @@
 """Engine-neutral description of a world: what the SDF says, resolved to the model frame."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field as _field
+from dataclasses import dataclass
+from dataclasses import field as _field
 from pathlib import Path
 
 from sim_contracts.field import FieldSpec

@@ -38,19 +38,23 @@ def _write(root: Path, files: dict[str, str]) -> None:
 
 
 def test_each_broken_rule_is_reported(tmp_path: Path) -> None:
-    _write(tmp_path, {
-        "src/sim_master/package.xml": "<package/>",
-        "src/sim_master/sim_master/__init__.py": "",
-        "src/sim_master/sim_master/engine/__init__.py": "",
-        "src/sim_master/sim_master/engine/physics.py": "def f():\n    import rclpy\n    from sim_bridge.percept import P\n",
-        "src/sim_master/sim_master/master/__init__.py": "",
-        "src/sim_master/sim_master/master/loop.py": "from ..ros import node\n",
-        "src/sim_master/sim_master/ros/__init__.py": "",
-        "src/sim_master/sim_master/ros/node.py": "from sim_master.master import loop\n",
-        "src/sim_bridge/package.xml": "<package/>",
-        "src/sim_bridge/sim_bridge/__init__.py": "",
-        "src/sim_bridge/sim_bridge/percept.py": "P = 1\n",
-    })
+    _write(
+        tmp_path,
+        {
+            "src/sim_master/package.xml": "<package/>",
+            "src/sim_master/sim_master/__init__.py": "",
+            "src/sim_master/sim_master/engine/__init__.py": "",
+            "src/sim_master/sim_master/engine/physics.py": (
+                "def f():\n    import rclpy\n    from sim_bridge.percept import P\n"),
+            "src/sim_master/sim_master/master/__init__.py": "",
+            "src/sim_master/sim_master/master/loop.py": "from ..ros import node\n",
+            "src/sim_master/sim_master/ros/__init__.py": "",
+            "src/sim_master/sim_master/ros/node.py": "from sim_master.master import loop\n",
+            "src/sim_bridge/package.xml": "<package/>",
+            "src/sim_bridge/sim_bridge/__init__.py": "",
+            "src/sim_bridge/sim_bridge/percept.py": "P = 1\n",
+        },
+    )
     graph = _tool()
     modules = graph.discover(tmp_path, ("src/sim_master/sim_master", "src/sim_bridge/sim_bridge"))
     problems = "\n".join(graph.violations(modules))

@@ -39,9 +39,11 @@ def test_short_match_outputs(tmp_path: Path) -> None:
 def test_snapshot_of_a_running_server(tmp_path: Path) -> None:
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
-    fixture = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(fixture)  # type: ignore[union-attr]
+    spec = importlib.util.spec_from_file_location(
+        "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py"
+    )
+    fixture = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fixture)
     from sim_master.demo.brain import PusherBrain
 
     with fixture.running_server(sync=False, realtime=True, service_port=0) as server:
@@ -49,7 +51,7 @@ def test_snapshot_of_a_running_server(tmp_path: Path) -> None:
                                    for t, s in (("Lions", "left"), ("Tigers", "right")) for n in (1, 2, 3)])
         out = tmp_path / "now.png"
         result = subprocess.run([shutil.which("soccersim") or "soccersim", "snapshot", "--out", str(out),
-                                 "--service-port", str(server.service_port.port)],  # type: ignore[union-attr]
+                                 "--service-port", str(server.service_port.port)],
                                 capture_output=True, text=True, timeout=60, env=dict(os.environ))
     assert result.returncode == 0, result.stderr
     assert "(6 robots)" in result.stdout

@@ -12,8 +12,8 @@ from sim_bridge.clients import LegacyClient, SimSparkAgent
 
 _spec = importlib.util.spec_from_file_location(
     "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(fixture)  # type: ignore[union-attr]
+fixture = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fixture)
 
 
 def test_replay_to_a_monitor(tmp_path: Path) -> None:

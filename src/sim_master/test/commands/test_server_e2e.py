@@ -50,7 +50,7 @@ def start_server(tmp: Path, *extra: str) -> tuple[subprocess.Popen[str], int, in
         line = proc.stdout.readline()
         seen.append(line)
         if line.startswith("mode:"):
-            threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()  # type: ignore[union-attr]
+            threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
             return proc, simspark, rcsssmj
         if proc.poll() is not None:
             break

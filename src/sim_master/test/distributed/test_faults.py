@@ -15,8 +15,8 @@ from sim_master.store.mcap_log import ReplayLogReader
 from sim_master.store.redis_cache import SnapshotCache
 
 _spec = importlib.util.spec_from_file_location("lockstep_helpers", Path(__file__).parent / "test_lockstep.py")
-_lockstep = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(_lockstep)  # type: ignore[union-attr]
+_lockstep = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_lockstep)
 STEPS, Launch, finish, master, node, wait_for_step = (_lockstep.STEPS, _lockstep.Launch, _lockstep.finish,
                                                       _lockstep.master, _lockstep.node, _lockstep.wait_for_step)
 
@@ -25,7 +25,7 @@ def wait_for_line(proc: subprocess.Popen[str], text: str, timeout: float = 30.0)
     return _lockstep.wait_for_line(proc, lambda line: text in line, repr(text), timeout)
 
 
-def test_redis_killed_mid_run_the_match_goes_on_and_the_log_closes(redis_process, tmp_path: Path,  # type: ignore[no-untyped-def]
+def test_redis_killed_mid_run_the_match_goes_on_and_the_log_closes(redis_process, tmp_path: Path,
                                                                     launch: Launch) -> None:
     run, report_path, log = uuid.uuid4().hex[:8], tmp_path / "outage.json", tmp_path / "outage.mcap"
     steps = 6 * STEPS  # long enough for Redis to come back before the end

@@ -54,7 +54,7 @@ def finish(proc: subprocess.Popen[str], timeout: float = 90.0) -> None:
     assert proc.returncode == 0, out[-2000:]
 
 
-def clean_run(launch: Launch, redis: str, tmp: Path) -> dict:  # type: ignore[type-arg]
+def clean_run(launch: Launch, redis: str, tmp: Path) -> dict:
     run, report = uuid.uuid4().hex[:8], tmp / "clean.json"
     m = master(launch, redis, run, report, "--fresh", "--log", str(tmp / "run.mcap"))
     a, b = node(launch, redis, run, "A"), node(launch, redis, run, "B")

@@ -21,14 +21,14 @@ STEPS = 500
 
 
 @pytest.fixture
-def two_hosts():  # type: ignore[no-untyped-def]
+def two_hosts():
     if os.geteuid() != 0 or shutil.which("ip") is None:
         pytest.fail("network namespaces need root and iproute2 (make setup installs it)")
     with netns.two_hosts() as pair:
         yield pair.ns_a, pair.ns_b, pair.ip_a, pair.ip_b
 
 
-def test_lockstep_across_two_namespaces(two_hosts, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_lockstep_across_two_namespaces(two_hosts, tmp_path: Path) -> None:
     ns_a, ns_b, ip_a, _ = two_hosts
     env = dict(os.environ, ROS_AUTOMATIC_DISCOVERY_RANGE="SUBNET", FASTDDS_BUILTIN_TRANSPORTS="UDPv4")
     redis_url = f"redis://{ip_a}:6379/0"
@@ -45,9 +45,11 @@ def test_lockstep_across_two_namespaces(two_hosts, tmp_path: Path) -> None:  # t
         master = in_ns(ns_a, sys.executable, "-m", "sim_master.distributed.master", "--config", str(CONFIG),
                        "--steps", str(STEPS), "--redis", redis_url, "--run", "netns", "--fresh",
                        "--report", str(report), "--step-timeout", "3")
-        procs += [master,
-                  in_ns(ns_a, sys.executable, "-m", "sim_master.distributed.sim_node", "--id", "A", "--redis", redis_url),
-                  in_ns(ns_b, sys.executable, "-m", "sim_master.distributed.sim_node", "--id", "B", "--redis", redis_url)]
+        procs += [
+            master,
+            in_ns(ns_a, sys.executable, "-m", "sim_master.distributed.sim_node", "--id", "A", "--redis", redis_url),
+            in_ns(ns_b, sys.executable, "-m", "sim_master.distributed.sim_node", "--id", "B", "--redis", redis_url),
+        ]
         out, _ = master.communicate(timeout=180)
         assert master.returncode == 0, out[-3000:]
     finally:

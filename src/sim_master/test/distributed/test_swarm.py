@@ -14,7 +14,7 @@ CONFIG = Path(__file__).resolve().parents[4] / "worlds" / "swarm_example.json"
 STEPS = 200
 
 
-def test_swarm_of_200_pushers_on_four_simpy_nodes(redis_server: str, tmp_path: Path, launch) -> None:  # type: ignore[no-untyped-def]
+def test_swarm_of_200_pushers_on_four_simpy_nodes(redis_server: str, tmp_path: Path, launch) -> None:
     run, report_path = uuid.uuid4().hex[:8], tmp_path / "swarm.json"
     master = launch("sim_master.distributed.master", "--config", str(CONFIG), "--steps", str(STEPS),
                     "--redis", redis_server, "--run", run, "--fresh", "--report", str(report_path), "--trace",
@@ -41,7 +41,7 @@ def test_swarm_of_200_pushers_on_four_simpy_nodes(redis_server: str, tmp_path: P
         assert proc.poll() is None  # still serving: they stop when the test ends
 
 
-def test_mujoco_and_simpy_nodes_share_one_world(redis_server: str, tmp_path: Path, launch) -> None:  # type: ignore[no-untyped-def]
+def test_mujoco_and_simpy_nodes_share_one_world(redis_server: str, tmp_path: Path, launch) -> None:
     """Left team on a MuJoCo node, right team and ball on a SimPy node: each mirrors the
     other's assets, and both agree on the world."""
     config = CONFIG.parent / "distributed_example.json"
@@ -61,7 +61,7 @@ def test_mujoco_and_simpy_nodes_share_one_world(redis_server: str, tmp_path: Pat
     assert 0.2 < math.dist(trace["50"]["left_1"], trace["150"]["left_1"]) < 0.8
 
 
-def test_simpy_node_killed_and_restarted_rejoins_without_jumps(redis_server: str, tmp_path: Path, launch) -> None:  # type: ignore[no-untyped-def]
+def test_simpy_node_killed_and_restarted_rejoins_without_jumps(redis_server: str, tmp_path: Path, launch) -> None:
     import os
     import signal
     import time

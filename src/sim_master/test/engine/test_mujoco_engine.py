@@ -187,7 +187,7 @@ def test_vision_sees_the_ball_where_geometry_says_and_nothing_behind(engine: Muj
     assert not {"F1L", "F2L", "G1L", "G2L"} & set(vision.objects)  # behind the head
     engine.set_ball((-5.0, 0.0, r))
     engine.step()
-    assert "B" not in engine.percept("a", vision=True).vision.objects  # type: ignore[union-attr]
+    assert "B" not in engine.percept("a", vision=True).vision.objects
     assert vision.lines and all(abs(p.azimuth) <= 60.5 for line in vision.lines for p in line)
 
 
@@ -196,7 +196,7 @@ def test_other_labelled_robots_are_seen_with_their_parts(engine: MujocoEngine) -
     engine.add_robot("b", "nao", 1.0, 0.0, 180.0)
     engine.set_label("b", "Beta", 7)
     engine.step()
-    (seen,) = engine.percept("a", vision=True).vision.players  # type: ignore[union-attr]
+    (seen,) = engine.percept("a", vision=True).vision.players
     assert (seen.team, seen.unum) == ("Beta", 7)
     assert {"head", "lfoot", "rfoot"} <= set(seen.parts)
     assert seen.parts["head"].distance == pytest.approx(3.0, abs=0.1)

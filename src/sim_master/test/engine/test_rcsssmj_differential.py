@@ -9,20 +9,20 @@ and 1e-5 for the pose, over 2 s that include a fall onto the ground."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 import pytest
 
 pytest.importorskip("rcsssmj", reason="make setup installs rcsssmj")
 
-from rcsssmj.games.soccer.sim.soccer_sim import SoccerSimulation  # noqa: E402
-from rcsssmj.games.soccer.soccer_fields import create_soccer_field  # noqa: E402
-from rcsssmj.games.soccer.soccer_rules import SoccerRuleBooks, create_soccer_rule_book  # noqa: E402
-from rcsssmj.sim.actions import MotorAction  # noqa: E402
+from rcsssmj.games.soccer.sim.soccer_sim import SoccerSimulation
+from rcsssmj.games.soccer.soccer_fields import create_soccer_field
+from rcsssmj.games.soccer.soccer_rules import SoccerRuleBooks, create_soccer_rule_book
+from rcsssmj.sim.actions import MotorAction
 
-from sim_master.engine.mujoco.engine import MujocoEngine  # noqa: E402
+from sim_master.engine.mujoco.engine import MujocoEngine
 
 Command = dict[str, tuple[float, float, float, float, float]]
 

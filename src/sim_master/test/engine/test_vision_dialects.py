@@ -22,12 +22,12 @@ def test_each_dialect_sees_its_own_landmark_names(world: str) -> None:
     engine.set_label("nao", "A", 1)
     engine.set_label("t1", "B", 1)
     engine.step()
-    simspark = set(engine.percept("nao", vision=True).vision.objects)  # type: ignore[union-attr]
-    rcsssmj = set(engine.percept("t1", vision=True).vision.objects)  # type: ignore[union-attr]
+    simspark = set(engine.percept("nao", vision=True).vision.objects)
+    rcsssmj = set(engine.percept("t1", vision=True).vision.objects)
     assert {"G1R", "G2R"} <= simspark and not any("_" in name for name in simspark)
     assert {"g_rup", "g_rlp", "t_ruga", "t_rlga"} <= rcsssmj and not rcsssmj & SIMSPARK_NAMES
     # rcsssmj's camera is ideal: the marker's direction is exact (SimSpark's has noise)
-    polar = engine.percept("t1", vision=True).vision.objects["g_rup"]  # type: ignore[union-attr]
+    polar = engine.percept("t1", vision=True).vision.objects["g_rup"]
     site = engine.data.site_xpos[engine._robot("t1").camera_site]
     x, y, z = engine.field.landmarks["g_rup"]
     assert polar[0] == pytest.approx(math.dist((x, y, z), site), abs=0.02)  # the head points along +x

@@ -55,7 +55,7 @@ def _foot_total(row: dict[str, float]) -> float:
     return sum(math.sqrt(sum(row.get(f"{foot}_f{a}", 0.0) ** 2 for a in "xyz")) for foot in ("lf", "rf", "lf1", "rf1"))
 
 
-def _first(rows: dict[int, dict[str, float]], test) -> int | None:  # type: ignore[no-untyped-def]
+def _first(rows: dict[int, dict[str, float]], test) -> int | None:
     return next((c for c in sorted(rows) if c >= 0 and test(rows[c])), None)
 
 

@@ -16,7 +16,7 @@ def running_server(**overrides: object) -> Iterator[SingleModeServer]:
                                        service_port=None, ros=False, sync_timeout=0.3,
                                        vision_noise=False)
     settings.update(overrides)
-    server = SingleModeServer(ServerConfig(**settings))  # type: ignore[arg-type]
+    server = SingleModeServer(ServerConfig(**settings))
     server.start()
     thread = threading.Thread(target=server.run, name="server-loop", daemon=True)
     thread.start()
@@ -30,4 +30,4 @@ def running_server(**overrides: object) -> Iterator[SingleModeServer]:
 
 
 def port(server: SingleModeServer, dialect: str) -> int:
-    return server.agent_servers[dialect].port  # type: ignore[index]
+    return server.agent_servers[dialect].port

@@ -9,8 +9,8 @@ from pathlib import Path
 
 TOOL = Path(__file__).resolve().parents[4] / "tools" / "fuzz_ports.py"
 _spec = importlib.util.spec_from_file_location("fuzz_ports", TOOL)
-fuzz_ports = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(fuzz_ports)  # type: ignore[union-attr]
+fuzz_ports = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fuzz_ports)
 
 
 def test_generated_hostile_input_on_every_port_leaves_the_match_playing() -> None:

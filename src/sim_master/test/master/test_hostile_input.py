@@ -15,8 +15,8 @@ import pytest
 from sim_bridge.clients import LegacyClient, RcsssmjAgent, SimSparkAgent
 
 _spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(fixture)  # type: ignore[union-attr]
+fixture = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fixture)
 
 DEEP = "(" * 1500 + ")" * 1500
 AGENT_ATTACKS = {
@@ -74,7 +74,7 @@ def test_hostile_messages_on_every_port_leave_the_match_running(tmp_path: Path) 
         last = _play(simspark, rcsssmj, 3)
         attacks = [(fixture.port(server, dialect), payload) for dialect, payloads in AGENT_ATTACKS.items()
                    for payload in payloads]
-        attacks += [(server.monitor_servers[name].port, payload)  # type: ignore[attr-defined]
+        attacks += [(server.monitor_servers[name].port, payload)
                     for name in ("simspark", "rcsssmj") for payload in MONITOR_ATTACKS]
         for port, payload in attacks:
             attacker = LegacyClient(host, port)

@@ -11,8 +11,8 @@ from sim_bridge.clients import LegacyClient, SimSparkAgent
 from soccer_referee.play_modes import PlayMode
 
 _spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(fixture)  # type: ignore[union-attr]
+fixture = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fixture)
 
 
 def test_frames_and_commands_on_both_monitor_ports() -> None:
@@ -20,15 +20,15 @@ def test_frames_and_commands_on_both_monitor_ports() -> None:
         agent = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Alpha", 3)
         agent.join()
         agent.act()
-        rsmp = LegacyClient("127.0.0.1", server.monitor_servers["rcsssmj"].port)  # type: ignore[attr-defined]
-        spark = LegacyClient("127.0.0.1", server.monitor_servers["simspark"].port)  # type: ignore[attr-defined]
+        rsmp = LegacyClient("127.0.0.1", server.monitor_servers["rcsssmj"].port)
+        spark = LegacyClient("127.0.0.1", server.monitor_servers["simspark"].port)
         for _ in range(6):
             agent.act()
         full, diff = rsmp.receive(), rsmp.receive()
         assert full.startswith(b"((RSMP 1 0)((gt 1 0)") and b"(sg 1 0)full" in full
         assert b"(nd DSC(agent Alpha 3)" in full and b"(nd DSC(ball)" in full and b"(ge 1 0)(FieldLength 30)" in full
         assert b"(team_left Alpha)" in full and b"(sg 1 0)diff" in diff and len(diff) < len(full) / 4
-        times = [float(re.search(rb"\(gt 1 0\)([\d.]+)", f).group(1)) for f in (full, diff)]  # type: ignore[union-attr]
+        times = [float(re.search(rb"\(gt 1 0\)([\d.]+)", f).group(1)) for f in (full, diff)]
         assert round(times[1] - times[0], 2) == 0.04  # every 2nd cycle
         sfull, sdiff = spark.receive(), spark.receive()
         assert sfull.startswith(b"((FieldLength 30)(FieldWidth 20)") and b"(RSG 0 1)" in sfull

@@ -1,6 +1,8 @@
 """rcsssmj's own robots (T1, K1), read from the installed rcsssmj package: an rcsssmj agent
 joins with `(init T1 ...)`, gets T1's 23 joints in rcsssmj's order and moves its head with
-a PD command while its uncommanded joints stay limp (zero gains, as on rcsssmj); an unknown model is refused with the list of the available ones."""
+a PD command while its uncommanded joints stay limp (zero gains, as on rcsssmj); an unknown
+model is refused with the list of the available ones."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -14,8 +16,8 @@ from sim_bridge.clients import RcsssmjAgent
 from sim_master.world.mjcf_import import load_mjcf_robot, rcsssmj_models
 
 _spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(fixture)  # type: ignore[union-attr]
+fixture = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fixture)
 
 HJ = re.compile(r"\(HJ \(n (\w+)\) ?\(ax ([-+0-9.eE]+)\)")
 T1_ORDER = ["hj1", "hj2", "laj1", "laj2", "laj3", "laj4", "raj1", "raj2", "raj3", "raj4", "tj1",

@@ -16,8 +16,8 @@ from soccer_referee.play_modes import PlayMode
 from soccer_referee.referee import Referee
 
 _spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(fixture)  # type: ignore[union-attr]
+fixture = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fixture)
 
 
 class Match:
@@ -25,7 +25,7 @@ class Match:
         self.engine = MujocoEngine(vision_noise=False)
         self.robots: dict[tuple[str, int], str] = {}
         self.referee = Referee.create("simspark", EngineWorld(self.engine, self.robots))
-        self.events: list = []  # type: ignore[type-arg]
+        self.events: list = []
 
     def player(self, team: str, unum: int, x: float, y: float, yaw: float = 0.0) -> tuple[str, int]:
         reg = self.referee.register(team, unum)

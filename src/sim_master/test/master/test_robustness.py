@@ -15,11 +15,11 @@ import pytest
 from sim_bridge.clients import LegacyClient, RcsssmjAgent, SimSparkAgent
 
 _spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(fixture)  # type: ignore[union-attr]
+fixture = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fixture)
 
 
-def good_agents(server) -> tuple[SimSparkAgent, RcsssmjAgent]:  # type: ignore[no-untyped-def]
+def good_agents(server) -> tuple[SimSparkAgent, RcsssmjAgent]:
     a = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Good", 1)
     a.join()
     b = RcsssmjAgent("127.0.0.1", fixture.port(server, "rcsssmj"), "Fine", 1)
@@ -34,7 +34,7 @@ def play(agents: tuple[SimSparkAgent, RcsssmjAgent], cycles: int) -> None:
         b.act()
 
 
-def raw(server, dialect: str = "simspark") -> socket.socket:  # type: ignore[no-untyped-def]
+def raw(server, dialect: str = "simspark") -> socket.socket:
     return socket.create_connection(("127.0.0.1", fixture.port(server, dialect)), timeout=5)
 
 
@@ -119,7 +119,7 @@ def test_disconnect_mid_cycle_and_connection_churn(caplog: pytest.LogCaptureFixt
 
 def test_slow_reader_is_dropped_not_waited_for() -> None:
     with fixture.running_server(sync=False, realtime=False, max_cycles=None) as server:
-        server.agent_servers["simspark"].max_outbuf = 64 * 1024  # type: ignore[index]
+        server.agent_servers["simspark"].max_outbuf = 64 * 1024
         c = LegacyClient("127.0.0.1", fixture.port(server, "simspark"))
         c.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         c.send(b"(scene rsg/agent/nao/nao.rsg)")

@@ -7,8 +7,8 @@ import socket
 from pathlib import Path
 
 _spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(fixture)  # type: ignore[union-attr]
+fixture = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fixture)
 
 
 def test_text_requests_and_answers() -> None:

@@ -12,8 +12,8 @@ from pathlib import Path
 from sim_bridge.clients import LegacyClient
 
 _spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(fixture)  # type: ignore[union-attr]
+fixture = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fixture)
 
 NOW = re.compile(rb"\(time \(now ([0-9.]+)\)\)")
 

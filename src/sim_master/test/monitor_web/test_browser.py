@@ -25,8 +25,8 @@ from soccer_referee.commands import KickOff, SetScore
 
 _spec = importlib.util.spec_from_file_location(
     "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(fixture)  # type: ignore[union-attr]
+fixture = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fixture)
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -56,7 +56,7 @@ class Browser:
         self.ws = connect(pages[0]["webSocketDebuggerUrl"], max_size=None)
         self._id = 0
 
-    def call(self, method: str, **params: object) -> dict:  # type: ignore[type-arg]
+    def call(self, method: str, **params: object) -> dict:
         self._id += 1
         self.ws.send(json.dumps({"id": self._id, "method": method, "params": params}))
         while True:
@@ -126,7 +126,7 @@ def test_page_follows_the_match_and_shows_22_robots(tmp_path: Path) -> None:
                     server.add_local_player(team, unum, "pusher", PusherBrain(side, unum, field.length, field.width))
 
         server.calls.call(add_teams)
-        browser = Browser(server.web_monitor.url)  # type: ignore[union-attr]
+        browser = Browser(server.web_monitor.url)
         try:
             assert browser.wait_text("status", "live") == "live"
             assert browser.wait_text("team-left", "Lions") == "Lions"
@@ -148,6 +148,8 @@ def test_page_follows_the_match_and_shows_22_robots(tmp_path: Path) -> None:
     field_area = shot[60:, :, :]
     blue = (field_area[..., 2] > 200) & (field_area[..., 0] < 60) & (field_area[..., 1] < 120)
     red = (field_area[..., 0] > 200) & (field_area[..., 1] < 60) & (field_area[..., 2] < 60)
-    ball = (field_area[..., 0] > 240) & (field_area[..., 1] > 140) & (field_area[..., 1] < 180) & (field_area[..., 2] < 30)
+    ball = (
+        (field_area[..., 0] > 240) & (field_area[..., 1] > 140) & (field_area[..., 1] < 180) & (field_area[..., 2] < 30)
+    )
     assert blobs(blue) == 11 and blobs(red) == 11
     assert ball.sum() > 10

@@ -15,9 +15,9 @@ def test_cross_origin_websocket_is_refused() -> None:
     try:
         url = f"ws://127.0.0.1:{monitor.port}/ws"
         with pytest.raises(InvalidStatus) as refused:
-            connect(url, origin="http://evil.example", open_timeout=5)  # type: ignore[arg-type]
+            connect(url, origin="http://evil.example", open_timeout=5)
         assert refused.value.response.status_code == 403
-        with connect(url, origin=f"http://127.0.0.1:{monitor.port}", open_timeout=5):  # type: ignore[arg-type]
+        with connect(url, origin=f"http://127.0.0.1:{monitor.port}", open_timeout=5):
             pass
         with connect(url, open_timeout=5):
             pass

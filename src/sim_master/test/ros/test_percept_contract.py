@@ -17,8 +17,17 @@ from rclpy.serialization import deserialize_message, serialize_message
 
 from sim_bridge.dialects.rcsssmj import RcsssmjDialect
 from sim_bridge.dialects.simspark import SimSparkDialect
-from sim_contracts.percept import (DIALECTS, ForceResistance, GameStateView, Heard, Percept, Polar, SeenPlayer,
-                                   Vision, percept_fields)
+from sim_contracts.percept import (
+    DIALECTS,
+    ForceResistance,
+    GameStateView,
+    Heard,
+    Percept,
+    Polar,
+    SeenPlayer,
+    Vision,
+    percept_fields,
+)
 from sim_master.ros.convert import percept_from_msg, percept_to_msg, stamp
 from sim_msgs.msg import Percept as PerceptMsg
 
@@ -31,15 +40,23 @@ COMPANIONS = {"vision_updated": "vision", "line_ends": "vision"}
 def full_percept(names: list[str]) -> Percept:
     """Every field away from its default, values exact in float32 where the message is."""
     return Percept(
-        time=12.34, game=GameStateView("PlayOn", 301.5, 2, 1, "Alpha", "Beta", unum=7, side="left"),
-        gyro=(1.5, -2.25, 3.0), accel=(0.5, 0.25, 9.75), joint_names=names,
-        joint_angles=[10.0 + i for i in range(len(names))], joint_velocities=[-5.0 - i for i in range(len(names))],
+        time=12.34,
+        game=GameStateView("PlayOn", 301.5, 2, 1, "Alpha", "Beta", unum=7, side="left"),
+        gyro=(1.5, -2.25, 3.0),
+        accel=(0.5, 0.25, 9.75),
+        joint_names=names,
+        joint_angles=[10.0 + i for i in range(len(names))],
+        joint_velocities=[-5.0 - i for i in range(len(names))],
         foot_resistance=[ForceResistance("lf", (0.01, -0.02, 0.0), (1.0, 2.0, 20.5))],
-        torso_position=(-3.5, 1.25, 0.375), torso_quaternion=(0.5, 0.5, -0.5, 0.5),
-        vision=Vision(objects={"F1L": Polar(10.5, -20.25, 1.5), "B": Polar(2.5, 3.0, -4.0)},
-                      players=[SeenPlayer("Beta", 3, {"head": Polar(4.0, 5.0, 6.0), "rlowerarm": Polar(4.5, 5.5, 6.5)})],
-                      lines=[(Polar(1.0, 2.0, 3.0), Polar(4.0, 5.0, 6.0))]),
-        heard=[Heard(301.25, 30.0, "hello", from_self=False, from_teammate=True, team="Alpha")])
+        torso_position=(-3.5, 1.25, 0.375),
+        torso_quaternion=(0.5, 0.5, -0.5, 0.5),
+        vision=Vision(
+            objects={"F1L": Polar(10.5, -20.25, 1.5), "B": Polar(2.5, 3.0, -4.0)},
+            players=[SeenPlayer("Beta", 3, {"head": Polar(4.0, 5.0, 6.0), "rlowerarm": Polar(4.5, 5.5, 6.5)})],
+            lines=[(Polar(1.0, 2.0, 3.0), Polar(4.0, 5.0, 6.0))],
+        ),
+        heard=[Heard(301.25, 30.0, "hello", from_self=False, from_teammate=True, team="Alpha")],
+    )
 
 
 def test_every_field_survives_sim_msgs_and_cdr() -> None:

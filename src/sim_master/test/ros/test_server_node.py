@@ -12,13 +12,22 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock
 
 from sim_msgs.msg import Result, SimulationState
-from sim_msgs.srv import (GetEntities, GetEntityState, GetSimulationState, InitAgent, SetEntityState,
-                          SetPlayMode, SetSimulationState, SpawnEntity, StepSimulation)
+from sim_msgs.srv import (
+    GetEntities,
+    GetEntityState,
+    GetSimulationState,
+    InitAgent,
+    SetEntityState,
+    SetPlayMode,
+    SetSimulationState,
+    SpawnEntity,
+    StepSimulation,
+)
 
 _spec = importlib.util.spec_from_file_location(
     "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(fixture)  # type: ignore[union-attr]
+fixture = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fixture)
 
 
 class Caller:
@@ -33,7 +42,7 @@ class Caller:
     def _on_clock(self, msg: Clock) -> None:
         self.clock = msg.clock.sec + msg.clock.nanosec * 1e-9
 
-    def call(self, srv_type, name: str, request):  # type: ignore[no-untyped-def]
+    def call(self, srv_type, name: str, request):
         client = self.node.create_client(srv_type, name)
         assert client.wait_for_service(timeout_sec=20), name
         future = client.call_async(request)
@@ -41,7 +50,7 @@ class Caller:
         assert future.done(), f"{name} did not answer"
         return future.result()
 
-    def wait_clock(self, condition, timeout: float = 10.0) -> float:  # type: ignore[no-untyped-def]
+    def wait_clock(self, condition, timeout: float = 10.0) -> float:
         """The newest /clock value once it satisfies condition (spinning until then)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -61,7 +70,9 @@ def test_pause_step_ten_cycles_play(ros_context: rclpy.Context) -> None:
     with fixture.running_server(sync=False, realtime=True, ros=True, node_name="sim_step") as server:
         caller = Caller(ros_context)
         paused = SimulationState(state=SimulationState.STATE_PAUSED)
-        res = caller.call(SetSimulationState, "/sim_step/set_simulation_state", SetSimulationState.Request(state=paused))
+        res = caller.call(
+            SetSimulationState, "/sim_step/set_simulation_state", SetSimulationState.Request(state=paused)
+        )
         assert res.result.result == Result.RESULT_OK
         before = caller.wait_clock(lambda t: abs(t - server.engine.time) < 1e-9)
         assert before > 0 and server.paused
@@ -82,9 +93,13 @@ def test_pause_step_ten_cycles_play(ros_context: rclpy.Context) -> None:
 def test_entity_services_and_play_mode(ros_context: rclpy.Context) -> None:
     with fixture.running_server(sync=False, realtime=True, ros=True, node_name="sim_ent"):
         caller = Caller(ros_context)
-        joined = caller.call(InitAgent, "/sim_ent/init_agent", InitAgent.Request(team="Alpha", unum=0, robot_model="nao"))
+        joined = caller.call(
+            InitAgent, "/sim_ent/init_agent", InitAgent.Request(team="Alpha", unum=0, robot_model="nao")
+        )
         assert joined.success and joined.unum == 1
-        refused = caller.call(InitAgent, "/sim_ent/init_agent", InitAgent.Request(team="Alpha", unum=12, robot_model="nao"))
+        refused = caller.call(
+            InitAgent, "/sim_ent/init_agent", InitAgent.Request(team="Alpha", unum=12, robot_model="nao")
+        )
         assert not refused.success and "outside 1..11" in refused.error
         spawn = SpawnEntity.Request(name="crate", uri="pusher", allow_renaming=True)
         spawn.initial_pose.pose.position.x, spawn.initial_pose.pose.position.y = 3.0, 4.0
@@ -97,16 +112,23 @@ def test_entity_services_and_play_mode(ros_context: rclpy.Context) -> None:
         for name in ('evil"', 'x"/><include file="/etc/passwd"/>', "a b", "simspark-2"):  # no markup reaches
             # the MJCF, and nobody squats the robot name of an agent that will join
             spawn.name = name
-            assert caller.call(SpawnEntity, "/sim_ent/spawn_entity", spawn).result.result == SpawnEntity.Request.NAME_INVALID
+            assert (
+                caller.call(SpawnEntity, "/sim_ent/spawn_entity", spawn).result.result
+                == SpawnEntity.Request.NAME_INVALID
+            )
         spawn.name, spawn.initial_pose.pose.position.x = "far", 1e308
-        assert caller.call(SpawnEntity, "/sim_ent/spawn_entity", spawn).result.result == SpawnEntity.Request.INVALID_POSE
+        assert (
+            caller.call(SpawnEntity, "/sim_ent/spawn_entity", spawn).result.result == SpawnEntity.Request.INVALID_POSE
+        )
         names = caller.call(GetEntities, "/sim_ent/get_entities", GetEntities.Request(filter="^crate")).entities
         assert sorted(names) == ["crate", "crate_1"]
         state = caller.call(GetEntityState, "/sim_ent/get_entity_state", GetEntityState.Request(entity="ball"))
         assert state.result.result == Result.RESULT_OK and abs(state.state.pose.position.z - 0.042) < 0.01
         moved = state.state
         moved.pose.position.x, moved.pose.position.y = 5.0, -3.0
-        res = caller.call(SetEntityState, "/sim_ent/set_entity_state", SetEntityState.Request(entity="ball", state=moved))
+        res = caller.call(
+            SetEntityState, "/sim_ent/set_entity_state", SetEntityState.Request(entity="ball", state=moved)
+        )
         assert res.result.result == Result.RESULT_OK
         missing = caller.call(GetEntityState, "/sim_ent/get_entity_state", GetEntityState.Request(entity="nope"))
         assert missing.result.result == Result.RESULT_NOT_FOUND

@@ -34,6 +34,6 @@ def test_registry_heartbeats_and_master_state(redis_server: str) -> None:
     cache.save_master_state({"step": 42, "nodes": ["A"]})
     again = SnapshotCache(redis_server, "t2")
     assert again.nodes() == {"A": {"engine": "mujoco", "host": "10.200.0.1"}}
-    assert again.last_heartbeat("A")["step"] == 42  # type: ignore[index]
+    assert again.last_heartbeat("A")["step"] == 42
     assert again.load_master_state() == {"step": 42, "nodes": ["A"]}
     assert SnapshotCache(redis_server, "other-run").latest() is None

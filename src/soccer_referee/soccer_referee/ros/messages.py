@@ -11,7 +11,7 @@ from soccer_referee.referee import GameStateSnapshot
 
 def game_state_to_msg(state: GameStateSnapshot, stamp: Time) -> GameState:
     touch = state.last_touch
-    return GameState(stamp=stamp, play_mode=state.play_mode.value, play_mode_index=state.play_mode.index,
+    return GameState(stamp=stamp, play_mode=state.play_mode.value, play_mode_index=state.play_mode.monitor_index,
                      game_time=state.game_time, half=state.half, team_left=state.team_left,
                      team_right=state.team_right, score_left=state.score_left, score_right=state.score_right,
                      last_touch_team=touch[0] if touch else "", last_touch_unum=touch[1] if touch else 0)

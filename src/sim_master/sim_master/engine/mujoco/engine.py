@@ -218,7 +218,7 @@ class MujocoEngine:
             robot.bind(self.model)
             self._geom_robot[np.isin(self.model.geom_bodyid, robot.body_ids)] = i
             robot.frp_slots = {}
-            for name, (body, geoms) in robot.frp_geoms.items():
+            for name, (_body, geoms) in robot.frp_geoms.items():
                 slot_bodies.append(int(geoms[0]) if len(geoms) else -1)
                 robot.frp_slots[name] = self._foot_slot_count
                 self._geom_foot[geoms] = self._foot_slot_count
@@ -721,8 +721,8 @@ class MujocoEngine:
         if not robot.frp_slots:
             return []
         readings = self._foot_readings()
-        return [ForceResistance(name, *readings[slot]) for name, slot in robot.frp_slots.items()
-                if readings[slot] is not None]
+        return [ForceResistance(name, *reading) for name, slot in robot.frp_slots.items()
+                if (reading := readings[slot]) is not None]
 
     def _foot_readings(self) -> list[tuple[tuple[float, float, float], tuple[float, float, float]] | None]:
         """Every foot's (centre, force) in its own frame and SimSpark axes, None when it
@@ -913,12 +913,11 @@ class MujocoEngine:
         d = self.data
         if name == "ball":
             q, v = d.qpos[self._ball_qpos:self._ball_qpos + 7], d.qvel[self._ball_dof:self._ball_dof + 6]
-            return EntitySnapshot("ball", tuple(q[:3]), tuple(q[3:7]), tuple(v[:3]), tuple(v[3:6]), model="ball")
+            return EntitySnapshot("ball", _vec3(q[:3]), _quat(q[3:7]), _vec3(v[:3]), _vec3(v[3:6]), model="ball")
         robot = self._robots[name]
         q = d.qpos[robot.root_qpos:robot.root_qpos + 7]
         v = d.qvel[robot.root_dof:robot.root_dof + 6]
-        return EntitySnapshot(name, tuple(map(float, q[:3])), tuple(map(float, q[3:7])),
-                              tuple(map(float, v[:3])), tuple(map(float, v[3:6])),
+        return EntitySnapshot(name, _vec3(q[:3]), _quat(q[3:7]), _vec3(v[:3]), _vec3(v[3:6]),
                               tuple(robot.joint_names), tuple(map(float, d.qpos[robot.qpos_adr])),
                               tuple(map(float, d.qvel[robot.dof_adr])), model=robot.model_name)
 
@@ -926,7 +925,9 @@ class MujocoEngine:
         """The numbers of _entity(name) in the same order, without building it."""
         d = self.data
         if name == "ball":
-            return np.concatenate((d.qpos[self._ball_qpos:self._ball_qpos + 7], d.qvel[self._ball_dof:self._ball_dof + 6]))
+            return np.concatenate(
+                (d.qpos[self._ball_qpos : self._ball_qpos + 7], d.qvel[self._ball_dof : self._ball_dof + 6])
+            )
         r = self._robots[name]
         return np.concatenate((d.qpos[r.root_qpos:r.root_qpos + 7], d.qvel[r.root_dof:r.root_dof + 6],
                                d.qpos[r.qpos_adr], d.qvel[r.dof_adr]))
@@ -1001,3 +1002,11 @@ class MujocoEngine:
         if name == "ball":
             raise ValueError("the ball belongs to the world and cannot be deleted")
         self.remove_robot(name)
+
+
+def _vec3(a: np.ndarray) -> tuple[float, float, float]:
+    return (float(a[0]), float(a[1]), float(a[2]))
+
+
+def _quat(a: np.ndarray) -> tuple[float, float, float, float]:
+    return (float(a[0]), float(a[1]), float(a[2]), float(a[3]))

@@ -29,7 +29,7 @@ def robot_bit(index: int) -> int:
     return 1 << (1 + index % ROBOT_BITS)
 
 
-def _v(values) -> str:  # type: ignore[no-untyped-def]
+def _v(values) -> str:
     return " ".join(f"{float(x):.6g}" for x in values)
 
 

@@ -13,7 +13,7 @@ import numpy as np
 from py_trees.behaviour import Behaviour
 from py_trees.common import Status
 
-from sim_master.bt.loader import BehaviorTreeFactory
+from sim_master.bt.loader import BehaviorTreeFactory, LeafFactory
 from sim_master.engine.simpy_engine.kinematics import MAX_WHEEL_SPEED, Body
 
 if TYPE_CHECKING:
@@ -127,5 +127,11 @@ def swarm_factory(engine: SimpyEngine, robot_id: str) -> BehaviorTreeFactory:
     """A factory whose leaves act for one robot of `engine`."""
     factory = BehaviorTreeFactory()
     for tag, cls in LEAVES.items():
-        factory.register(tag, lambda name, attrs, cls=cls: cls(name, engine, robot_id, attrs))
+        factory.register(tag, _leaf_maker(cls, engine, robot_id))
     return factory
+
+
+def _leaf_maker(cls: type[_SwarmLeaf], engine: SimpyEngine, robot_id: str) -> LeafFactory:
+    def make(name: str, attrs: dict[str, str]) -> Behaviour:
+        return cls(name, engine, robot_id, attrs)
+    return make
