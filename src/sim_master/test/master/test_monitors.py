@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import re
-import time
 from pathlib import Path
 
 from sim_bridge.clients import LegacyClient, SimSparkAgent
@@ -35,12 +34,12 @@ def test_frames_and_commands_on_both_monitor_ports() -> None:
         assert b"(resetMaterials matLeft)" in sfull and b"(RDS 0 1)" in sdiff
         spark.send(b"(kickOff Left)")
         rsmp.send(b"(agent (unum 3) (team Left) (move -4 2 0.4 90))(bogus)")
-        for _ in range(4):
+        for _ in range(200):  # monitor commands are taken between cycles: wait for both to act
             agent.act()
-        time.sleep(0.05)
-        agent.act()
+            (x, y, _), _ = server.engine.robot_pose("simspark-1")
+            if server.referee.state.play_mode == PlayMode.KICK_OFF_LEFT and abs(x + 4) < 0.1:
+                break
         assert server.referee.state.play_mode == PlayMode.KICK_OFF_LEFT
-        (x, y, _), _ = server.engine.robot_pose("simspark-1")
         assert abs(x + 4) < 0.1 and abs(y - 2) < 0.1
         rsmp.close()
         spark.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import socket
+import time
 from pathlib import Path
 
 _spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
@@ -29,10 +30,12 @@ def test_text_requests_and_answers() -> None:
             assert ask("r4 simulation pause") == "r4 SUCCESS paused"
             t = ask("r5 simulation time")
             assert ask("r6 simulation step 10") == "r6 SUCCESS stepping 10"
-            import time
-            time.sleep(0.3)
-            t2 = ask("r7 simulation time")
-            assert round(float(t2.split()[-1]) - float(t.split()[-1]), 2) == 0.2
+            start = float(t.split()[-1])
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and float(ask("r7 simulation time").split()[-1]) < start + 0.2 - 1e-9:
+                pass  # each request is answered between cycles: this polls the clock, not a timer
+            time.sleep(0.2)  # and it stays there: paused again after exactly 10 cycles
+            assert round(float(ask("r7 simulation time").split()[-1]) - start, 2) == 0.2
             assert ask("r8 weather forecast").startswith("r8 UNKNOWN")
             assert ask("garbage").startswith("garbage FAILED")
             assert ask("r9 referee set_score 2 x").startswith("r9 FAILED usage")

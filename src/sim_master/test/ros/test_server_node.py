@@ -69,6 +69,7 @@ class Caller:
 def test_pause_step_ten_cycles_play(ros_context: rclpy.Context) -> None:
     with fixture.running_server(sync=False, realtime=True, ros=True, node_name="sim_step") as server:
         caller = Caller(ros_context)
+        caller.wait_clock(lambda t: t > 0)  # subscribed: the last /clock before the pause will arrive
         paused = SimulationState(state=SimulationState.STATE_PAUSED)
         res = caller.call(
             SetSimulationState, "/sim_step/set_simulation_state", SetSimulationState.Request(state=paused)
