@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from sim_contracts import names
 from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError, AgentLagging
 from sim_contracts.commands import Beam, Command, InitPlayer, JointTargets, JointVelocities, Say, Scene
 from sim_contracts.percept import GameStateView, Heard, Percept
@@ -62,10 +62,7 @@ class CycleStats:
         return self.cycles / elapsed if elapsed > 0 else 0.0
 
 
-TEAM_NAME = re.compile(r"[^\s()\"'<>&\x00-\x1f\x7f]{1,64}")  # it goes into perceptions and frames
-AGENT_ROBOT = re.compile(r"(simspark|rcsssmj)-[0-9]+")  # TCP agents' robot names, reserved
 MAX_STEP_CYCLES = 1_000_000  # one step request runs at most this many cycles (5.5 h of sim time)
-ENTITY_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")  # spawned entities' names
 
 
 class SimulationLoop:
@@ -105,6 +102,7 @@ class SimulationLoop:
         self.cycle_hooks: list[Callable[[SimulationLoop, list[GameEvent]], None]] = []
         self.ros_players: dict[str, Player] = {}
         self._adapter_faults: set[str] = set()
+        self._in_process = 0  # in-process players (ROS, local) joined so far: their connection names
 
     # ------------------------------------------------------------------ lifecycle
     def add_transport(self, source: Source, transport: AgentTransport) -> None:
@@ -420,7 +418,7 @@ class SimulationLoop:
 
     def register(self, player: Player, team: str, unum: int) -> str | None:
         """Join the player's robot to a team through the referee; returns an error or None."""
-        if not TEAM_NAME.fullmatch(team):
+        if not names.TEAM_NAME.fullmatch(team):
             return f"invalid team name {team[:80]!r}: 1-64 printable characters, no spaces, quotes or parentheses"
         decision = self.referee.register(team, unum)
         if not decision.success:
@@ -430,6 +428,9 @@ class SimulationLoop:
         transport = self.transports.get(player.source)
         if transport is not None:
             transport.mark_registered(player.agent_id)
+        entity = names.player_entity(team, player.unum)  # the robot's name from now on
+        self.engine.rename_robot(player.robot_id, entity)
+        player.robot_id = entity
         self._robot_of[(player.side, player.unum)] = player.robot_id
         self.engine.set_label(player.robot_id, team, player.unum)
         count = self._team_counts[player.side]
@@ -566,7 +567,8 @@ class SimulationLoop:
     # ------------------------------------------------------------------ ROS-native players (loop thread)
     def add_ros_player(self, team: str, unum: int, model: str) -> Player | str:
         """InitAgent from ROS: a robot for /<team>/p<unum>; returns the player or an error."""
-        outcome = self._join_in_process(f"ros:{team}/{unum}:{self.stats.cycles}", "ros", team, unum, model)
+        self._in_process += 1
+        outcome = self._join_in_process(f"ros-{self._in_process}", "ros", team, unum, model)
         if isinstance(outcome, Player):
             self.ros_players[outcome.agent_id] = outcome
         return outcome
@@ -585,7 +587,8 @@ class SimulationLoop:
 
     def add_local_player(self, team: str, unum: int, model: str, brain: LocalBrain) -> Player | str:
         """A player whose brain runs in this process (built-in demo teams in `soccersim match`)."""
-        player = self._join_in_process(f"local:{team}/{unum}", "local", team, unum, model)
+        self._in_process += 1
+        player = self._join_in_process(f"local-{self._in_process}", "local", team, unum, model)
         if isinstance(player, str):
             return player
         self.local_brains[player.agent_id] = brain
@@ -649,19 +652,19 @@ class SimulationLoop:
                     velocity: tuple[float, float, float]) -> str | None:
         from soccer_referee.commands import MoveAgent, MoveBall
 
-        if entity == "ball":
+        if entity == names.BALL:
             return self.referee_command(MoveBall(position, velocity))
-        side, _, unum = entity.partition("_")
-        if side not in ("left", "right") or not unum.isdigit():
-            return f"unknown entity {entity!r}: use 'ball' or '<left|right>_<unum>'"
-        return self.referee_command(MoveAgent(side, int(unum), position[0], position[1], rotation))
+        player = self.players.by_robot(entity)
+        if player is None or not player.registered:
+            return f"unknown player {entity!r}: use 'ball' or a player's '<team>/p<unum>'"
+        return self.referee_command(MoveAgent(player.side, player.unum, position[0], position[1], rotation))
 
     def spawn_entity(self, name: str, uri: str, allow_renaming: bool,
                      position: tuple[float, float, float],
                      orientation: tuple[float, float, float, float]) -> tuple[bool, str]:
-        if name and not ENTITY_NAME.fullmatch(name):
-            return False, f"invalid name {name[:80]!r}: use {ENTITY_NAME.pattern}"
-        if name and AGENT_ROBOT.fullmatch(name):
+        if name and not names.SPAWNED_NAME.fullmatch(name):
+            return False, f"invalid name {name[:80]!r}: use {names.SPAWNED_NAME.pattern}"
+        if name and names.CONNECTION_NAME.fullmatch(name):
             return False, f"invalid name {name!r}: names like simspark-<n> belong to the agents that will join"
         if not all(math.isfinite(v) for v in (*position, *orientation)):
             return False, "invalid pose: not finite"
@@ -670,7 +673,7 @@ class SimulationLoop:
             return False, f"invalid pose: outside the world (|x| <= {half_x:g}, |y| <= {half_y:g}, 0 <= z <= 10)"
         existing = set(self.engine.snapshot().entities)
         base = name or uri or "entity"
-        if not ENTITY_NAME.fullmatch(base):
+        if not names.SPAWNED_NAME.fullmatch(base):
             base = "entity"
         unique = base
         index = 1

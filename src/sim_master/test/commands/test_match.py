@@ -27,7 +27,8 @@ def test_short_match_outputs(tmp_path: Path) -> None:
     assert sum(summary["score"]) == len(summary["goals"]) and summary["cycles_per_s"] > 0
     cycles = list(ReplayLogReader(str(out / "match.mcap")).cycles())
     assert len(cycles) == summary["cycles"]
-    assert sum(1 for name in cycles[-1].snapshot.entities if name.startswith("local:")) == 8
+    players = sorted(n for n in cycles[-1].snapshot.entities if "/p" in n)
+    assert players == [f"{team}/p{unum}" for team in ("Lions", "Tigers") for unum in range(1, 5)]
     final = np.asarray(Image.open(out / "final.png").convert("RGB")).astype(int)
     blue = ((final[..., 2] > 200) & (final[..., 0] < 60)).sum()
     red = ((final[..., 0] > 200) & (final[..., 1] < 60) & (final[..., 2] < 60)).sum()

@@ -147,7 +147,7 @@ def test_three_kinds_of_agents_play_200_cycles(tmp_path: Path, ros_context: rclp
     steps = [c.step for c in cycles]
     assert steps == list(range(steps[0], steps[0] + len(steps)))
     final = cycles[-1]
-    assert {"ball", "simspark-1", "rcsssmj-1"} <= set(final.snapshot.entities)
+    assert {"ball", "Alpha/p1", "Beta/p1"} <= set(final.snapshot.entities)  # players by team and number
     assert final.game_state is not None and final.game_state.team_right == "Beta"
 
 

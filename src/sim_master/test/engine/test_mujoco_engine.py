@@ -251,6 +251,23 @@ def test_adding_and_removing_robots_keeps_the_others_state_and_gains(engine: Muj
     assert np.allclose(after.position, before.position, atol=1e-3)
 
 
+def test_a_renamed_or_removed_robot_shows_in_the_next_delta(engine: MujocoEngine) -> None:
+    engine.add_robot("simspark-1", "nao", -2.0, 0.0, 0.0)
+    engine.add_robot("simspark-2", "nao", 2.0, 0.0, 180.0)
+    engine.step()
+    engine.delta()
+    pose = engine.robot_pose("simspark-1")
+    engine.rename_robot("simspark-1", "Alpha/p7")  # an agent joined its team
+    assert engine.robot_ids() == ["Alpha/p7", "simspark-2"] and engine.robot_pose("Alpha/p7") == pose
+    with pytest.raises(ValueError, match="already exists"):
+        engine.rename_robot("simspark-2", "Alpha/p7")
+    engine.remove_robot("simspark-2")
+    delta = engine.delta()
+    assert "Alpha/p7" in delta.entities and set(delta.removed) == {"simspark-1", "simspark-2"}
+    engine.step()
+    assert engine.delta().removed == ()  # said once
+
+
 def test_snapshots_round_trip_and_restore(engine: MujocoEngine) -> None:
     engine.add_robot("a", "nao", 1.0, 1.0, 0.0)
     engine.set_ball((2.0, 0.0, 0.5))

@@ -36,7 +36,7 @@ def test_frames_and_commands_on_both_monitor_ports() -> None:
         rsmp.send(b"(agent (unum 3) (team Left) (move -4 2 0.4 90))(bogus)")
         for _ in range(200):  # monitor commands are taken between cycles: wait for both to act
             agent.act()
-            (x, y, _), _ = server.engine.robot_pose("simspark-1")
+            (x, y, _), _ = server.engine.robot_pose("Alpha/p3")
             if server.referee.state.play_mode == PlayMode.KICK_OFF_LEFT and abs(x + 4) < 0.1:
                 break
         assert server.referee.state.play_mode == PlayMode.KICK_OFF_LEFT

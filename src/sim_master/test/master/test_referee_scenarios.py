@@ -141,12 +141,12 @@ def test_refusals_on_the_server_and_the_game_goes_on(caplog: pytest.LogCaptureFi
             b.act()
             twelve.act()
         server.calls.call(lambda: server.set_play_mode("PlayOn"))
-        before = server.engine.robot_pose("simspark-1")[0]
+        before = server.engine.robot_pose("Alpha/p1")[0]
         for _ in range(5):
             a.act(extra="(beam -3 0 0)")
             b.act()
             twelve.act()
-        after = server.engine.robot_pose("simspark-1")[0]
+        after = server.engine.robot_pose("Alpha/p1")[0]
         assert math.hypot(after[0] - before[0], after[1] - before[1]) < 0.05  # beam refused
         assert len(a.log.times) == 1 + 15 and b.log.times[-1] > b.log.times[0]
     text = caplog.text

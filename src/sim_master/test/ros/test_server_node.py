@@ -17,6 +17,7 @@ from sim_msgs.srv import (
     GetEntityState,
     GetSimulationState,
     InitAgent,
+    MoveEntity,
     SetEntityState,
     SetPlayMode,
     SetSimulationState,
@@ -92,7 +93,7 @@ def test_pause_step_ten_cycles_play(ros_context: rclpy.Context) -> None:
 
 
 def test_entity_services_and_play_mode(ros_context: rclpy.Context) -> None:
-    with fixture.running_server(sync=False, realtime=True, ros=True, node_name="sim_ent"):
+    with fixture.running_server(sync=False, realtime=True, ros=True, node_name="sim_ent") as server:
         caller = Caller(ros_context)
         joined = caller.call(
             InitAgent, "/sim_ent/init_agent", InitAgent.Request(team="Alpha", unum=0, robot_model="nao")
@@ -131,6 +132,14 @@ def test_entity_services_and_play_mode(ros_context: rclpy.Context) -> None:
             SetEntityState, "/sim_ent/set_entity_state", SetEntityState.Request(entity="ball", state=moved)
         )
         assert res.result.result == Result.RESULT_OK
+        player = caller.call(GetEntityState, "/sim_ent/get_entity_state", GetEntityState.Request(entity="Alpha/p1"))
+        assert player.result.result == Result.RESULT_OK  # players' robots are named <team>/p<unum>
+        move = MoveEntity.Request(entity="Alpha/p1", rotation=90.0)
+        move.position.x, move.position.y = -4.0, 2.5
+        assert caller.call(MoveEntity, "/sim_ent/move_entity", move).success
+        assert abs(server.engine.robot_pose("Alpha/p1")[0][0] + 4.0) < 0.05
+        move.entity = "left_1"  # not an entity name
+        assert "unknown player" in caller.call(MoveEntity, "/sim_ent/move_entity", move).error
         missing = caller.call(GetEntityState, "/sim_ent/get_entity_state", GetEntityState.Request(entity="nope"))
         assert missing.result.result == Result.RESULT_NOT_FOUND
         bad = caller.call(SetPlayMode, "/sim_ent/set_play_mode", SetPlayMode.Request(play_mode="Halftime"))

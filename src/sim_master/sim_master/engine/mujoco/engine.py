@@ -290,11 +290,26 @@ class MujocoEngine:
         noisy = self.vision_noise and dialect == "simspark"
         robot.calibration = self.rng.uniform(-CALIBRATION, CALIBRATION, 3) if noisy else np.zeros(3)
 
+    def rename_robot(self, robot_id: str, new_id: str) -> None:
+        """The robot's entity name changes (an agent's robot takes its player's name when it
+        joins a team); the next delta reports the old name removed and the new one."""
+        if new_id == robot_id:
+            return
+        if not _ROBOT_ID.fullmatch(new_id):
+            raise ValueError(f"invalid robot name {new_id[:80]!r}: 1-128 printable characters, none of \"<>&'")
+        if new_id in self._robots or new_id == "ball":
+            raise ValueError(f"an entity named {new_id!r} already exists")
+        robot = self._robot(robot_id)
+        robot.robot_id = new_id
+        self._robots = {(new_id if k == robot_id else k): r for k, r in self._robots.items()}  # order kept
+        if not self._dirty:  # else the coming rebuild indexes it
+            self._reindex()
+
     def remove_robot(self, robot_id: str) -> None:
         robot = self._robots.pop(robot_id, None)
         if robot is None:
             raise KeyError(f"no robot named {robot_id!r}")
-        self._last_delta.pop(robot_id, None)
+        # its _last_delta entry stays: the next delta reports it removed
         if self._dirty:  # a rebuild is due anyway: it leaves the robot out
             return
         self._park(robot)
