@@ -14,7 +14,7 @@ from typing import Protocol
 
 from sim_contracts.percept import Percept
 from sim_master.snapshot import Snapshot
-from sim_master.world.spec import FieldSpec
+from sim_master.world.spec import FieldSpec, ModelSpec
 
 Vec3 = tuple[float, float, float]
 Quaternion = tuple[float, float, float, float]  # w x y z
@@ -67,5 +67,7 @@ class SimulationNode(SteppedWorld, Protocol):
     def percept(self, robot_id: str, *, vision: bool, lines: bool = True) -> Percept: ...
 
     # entities (services)
+    def register_model(self, key: str, spec: ModelSpec) -> None: ...
+    def has_model(self, key: str) -> bool: ...
     def spawn_entity(self, name: str, model: str, pose: tuple[float, float, float, float]) -> None: ...
     def delete_entity(self, name: str) -> None: ...

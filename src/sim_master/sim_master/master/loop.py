@@ -18,12 +18,14 @@ the loop's thread; other threads hand work in through LoopCalls.
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from sim_contracts import names
 from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError, AgentLagging
@@ -39,6 +41,7 @@ from sim_master.master.players import Player, PlayerTable, Source
 from sim_master.master.referee_world import EngineWorld
 from sim_master.master.spawn import init_slot, parking_spot, rcsssmj_spawn
 from sim_master.snapshot import EntitySnapshot, Snapshot
+from sim_master.world import sdf_loader
 from soccer_referee.commands import RefereeCommand
 from soccer_referee.events import GameEvent
 from soccer_referee.referee import Referee
@@ -63,6 +66,19 @@ class CycleStats:
 
 
 MAX_STEP_CYCLES = 1_000_000  # one step request runs at most this many cycles (5.5 h of sim time)
+
+
+@dataclass(frozen=True, slots=True)
+class SpawnOutcome:
+    """error "" (spawned; text is the entity's name) or one of name_invalid, name_not_unique,
+    invalid_pose, no_resource, parse_error, unsupported_format, failed (text says why)."""
+
+    error: str
+    text: str
+
+    @property
+    def ok(self) -> bool:
+        return not self.error
 
 
 class SimulationLoop:
@@ -103,6 +119,7 @@ class SimulationLoop:
         self.ros_players: dict[str, Player] = {}
         self._adapter_faults: set[str] = set()
         self._in_process = 0  # in-process players (ROS, local) joined so far: their connection names
+        self.spawned: set[str] = set()  # entities spawned through services (reset can remove them)
 
     # ------------------------------------------------------------------ lifecycle
     def add_transport(self, source: Source, transport: AgentTransport) -> None:
@@ -661,34 +678,71 @@ class SimulationLoop:
 
     def spawn_entity(self, name: str, uri: str, allow_renaming: bool,
                      position: tuple[float, float, float],
-                     orientation: tuple[float, float, float, float]) -> tuple[bool, str]:
+                     orientation: tuple[float, float, float, float], *,
+                     resource_string: str = "") -> SpawnOutcome:
+        """An entity of a model named by `uri` (a model name, `model://name`, or an .sdf file
+        under the worlds' model directory) or given as SDF text."""
         if name and not names.SPAWNED_NAME.fullmatch(name):
-            return False, f"invalid name {name[:80]!r}: use {names.SPAWNED_NAME.pattern}"
+            return SpawnOutcome("name_invalid", f"invalid name {name[:80]!r}: use {names.SPAWNED_NAME.pattern}")
         if name and names.CONNECTION_NAME.fullmatch(name):
-            return False, f"invalid name {name!r}: names like simspark-<n> belong to the agents that will join"
+            return SpawnOutcome("name_invalid",
+                                f"invalid name {name!r}: names like simspark-<n> belong to the agents that will join")
         if not all(math.isfinite(v) for v in (*position, *orientation)):
-            return False, "invalid pose: not finite"
+            return SpawnOutcome("invalid_pose", "invalid pose: not finite")
         half_x, half_y = self.engine.field.length / 2 + 10, self.engine.field.width / 2 + 10
         if abs(position[0]) > half_x or abs(position[1]) > half_y or not 0 <= position[2] <= 10:
-            return False, f"invalid pose: outside the world (|x| <= {half_x:g}, |y| <= {half_y:g}, 0 <= z <= 10)"
+            return SpawnOutcome("invalid_pose",
+                                f"invalid pose: outside the world (|x| <= {half_x:g}, |y| <= {half_y:g}, 0 <= z <= 10)")
+        model = self._spawn_model(uri, resource_string)
+        if isinstance(model, SpawnOutcome):
+            return model
+        key, model_name = model
         existing = set(self.engine.snapshot().entities)
-        base = name or uri or "entity"
-        if not names.SPAWNED_NAME.fullmatch(base):
+        base = name or model_name or "entity"
+        if not names.SPAWNED_NAME.fullmatch(base) or names.CONNECTION_NAME.fullmatch(base):
             base = "entity"
         unique = base
         index = 1
         while unique in existing:
             if not allow_renaming:
-                return False, f"an entity named {base!r} already exists"
+                return SpawnOutcome("name_not_unique", f"an entity named {base!r} already exists")
             unique = f"{base}_{index}"
             index += 1
         w, x, y, z = orientation
         yaw = math.degrees(math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
         try:
-            self.engine.spawn_entity(unique, uri, (position[0], position[1], position[2], yaw))
+            self.engine.spawn_entity(unique, key, (position[0], position[1], position[2], yaw))
         except (ValueError, KeyError) as exc:
-            return False, str(exc)
-        return True, unique
+            return SpawnOutcome("failed", str(exc))
+        self.spawned.add(unique)
+        return SpawnOutcome("", unique)
+
+    def _spawn_model(self, uri: str, text: str) -> tuple[str, str] | SpawnOutcome:
+        """(engine model key, model name) for a spawn request, or why there is none."""
+        try:
+            if text:
+                spec = sdf_loader.load_model_text(text)
+                key = "sdf-" + hashlib.sha256(text.encode()).hexdigest()[:16]
+                self.engine.register_model(key, spec)
+                return key, spec.name
+            if not uri:
+                return SpawnOutcome("no_resource", "give entity_resource.uri or entity_resource.resource_string")
+            bare = uri.removeprefix("model://")
+            if self.engine.has_model(bare):
+                return bare, bare
+            suffix = Path(bare).suffix
+            if suffix and suffix != ".sdf":
+                return SpawnOutcome("unsupported_format", f"{uri}: only SDF models can be spawned (.sdf or text)")
+            path = sdf_loader.resolve_model_uri(uri)
+            spec = sdf_loader.load_model(str(path))
+            key = "file-" + hashlib.sha256(str(path).encode()).hexdigest()[:16]
+            self.engine.register_model(key, spec)
+            return key, spec.name or path.stem
+        except sdf_loader.SdfError as exc:
+            text_ = str(exc)
+            kind = "no_resource" if ("not found" in text_ or "no such" in text_ or "only models" in text_) else \
+                "parse_error"
+            return SpawnOutcome(kind, text_)
 
     def delete_entity(self, name: str) -> str | None:
         player = self.players.by_robot(name)
@@ -702,6 +756,7 @@ class SimulationLoop:
             self.engine.delete_entity(name)
         except (ValueError, KeyError) as exc:
             return str(exc)
+        self.spawned.discard(name)
         return None
 
     def set_entity_state(self, name: str, state: EntitySnapshot) -> str | None:
@@ -716,10 +771,16 @@ class SimulationLoop:
         self.engine.apply_snapshot(Snapshot(snap.step, snap.time, False, {name: new}), only={name})
         return None
 
-    def reset(self, scope: int = 0) -> str | None:
-        """Back to BeforeKickOff with the ball at the centre and robots at their slots."""
+    def reset(self, *, state: bool = True, spawned: bool = False) -> str | None:
+        """state: back to BeforeKickOff with the ball at the centre and the players at their
+        slots; spawned: the entities spawned through services are deleted."""
         from soccer_referee.commands import SetPlayMode
 
+        if spawned:
+            for name in sorted(self.spawned):
+                self.delete_entity(name)
+        if not state:
+            return None
         self.engine.set_ball((0.0, 0.0, self.engine.field.ball_radius))
         counts = {"left": 0, "right": 0}
         for player in self.players.with_robots():

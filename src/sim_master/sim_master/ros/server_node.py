@@ -1,5 +1,6 @@
 """The ROS 2 face of the single-mode server: /clock, /game_state, entity and joint states,
-simulation_interfaces-shaped services and ROS-native players.
+the soccer services, ROS-native players, and the ROS simulation standard's services
+(`simulation_services.py`).
 
 Runs in the server's process on its own executor thread. To the loop it is an adapter (it
 publishes each finished cycle, cheap and skipped when nobody listens, and mirrors legacy
@@ -9,7 +10,6 @@ single-threaded."""
 from __future__ import annotations
 
 import logging
-import re
 from typing import TYPE_CHECKING, Final
 
 import rclpy
@@ -23,27 +23,13 @@ from std_msgs.msg import Empty
 
 from sim_contracts.commands import JointTargets, JointVelocities
 from sim_master.master.adapters import LoopAdapter
-from sim_master.master.loop import MAX_STEP_CYCLES
-from sim_master.ros.convert import entity_from_msg, entity_to_msg, percept_to_msg, snapshot_to_msg, stamp
+from sim_master.ros.convert import percept_to_msg, snapshot_to_msg, stamp
 from sim_master.ros.executor_thread import ExecutorThread
 from sim_master.ros.names import player_namespace
-from sim_msgs.msg import Beam, GameEvent, GameState, JointCommand, Result, Say, SimulationState, Snapshot
+from sim_master.ros.simulation_services import SimulationServices
+from sim_msgs.msg import Beam, GameEvent, GameState, JointCommand, Say, Snapshot
 from sim_msgs.msg import Percept as PerceptMsg
-from sim_msgs.srv import (
-    BeamAgent,
-    DeleteEntity,
-    GetEntities,
-    GetEntityState,
-    GetSimulationState,
-    InitAgent,
-    MoveEntity,
-    ResetSimulation,
-    SetEntityState,
-    SetPlayMode,
-    SetSimulationState,
-    SpawnEntity,
-    StepSimulation,
-)
+from sim_msgs.srv import BeamAgent, InitAgent, MoveEntity, SetPlayMode
 from soccer_referee.ros.messages import event_to_msg, game_key, game_state_to_msg
 
 if TYPE_CHECKING:
@@ -64,10 +50,6 @@ RELIABLE: Final = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
 STATES_EVERY: Final = 5  # entity and joint states every 5th cycle (10 Hz of sim time)
 STEP_TIMEOUT_S: Final = 120.0
 LEGACY_SOURCES: Final = ("simspark", "rcsssmj")  # TCP agents, mirrored on their player topics
-
-
-def result(code: int, message: str = "") -> Result:
-    return Result(result=code, error_message=message)
 
 
 def joint_command(msg: JointCommand) -> JointVelocities | JointTargets | str:
@@ -145,16 +127,9 @@ class ServerNode(LoopAdapter):
         services = [
             (InitAgent, "~/init_agent", self._init_agent), (BeamAgent, "~/beam_agent", self._beam_agent),
             (SetPlayMode, "~/set_play_mode", self._set_play_mode), (MoveEntity, "~/move_entity", self._move_entity),
-            (SpawnEntity, "~/spawn_entity", self._spawn_entity), (DeleteEntity, "~/delete_entity", self._delete_entity),
-            (GetEntityState, "~/get_entity_state", self._get_entity_state),
-            (SetEntityState, "~/set_entity_state", self._set_entity_state),
-            (GetEntities, "~/get_entities", self._get_entities),
-            (StepSimulation, "~/step_simulation", self._step_simulation),
-            (ResetSimulation, "~/reset_simulation", self._reset_simulation),
-            (GetSimulationState, "~/get_simulation_state", self._get_simulation_state),
-            (SetSimulationState, "~/set_simulation_state", self._set_simulation_state),
         ]
         self.services = [node.create_service(t, n, cb, callback_group=group) for t, n, cb in services]
+        self.simulation = SimulationServices(server, node)  # the ROS simulation standard's services
         node.create_timer(0.1, self._republish_game_state, callback_group=group)
         self.executor = ExecutorThread(context)
         self.executor.add(node)
@@ -254,13 +229,6 @@ class ServerNode(LoopAdapter):
         msg.velocity = list(entity.joint_velocities)
         return msg
 
-    def _stop_simulation(self) -> str | None:
-        """simulation_interfaces' STOPPED: back to the start, paused."""
-        error = self.server.reset(255)
-        if error is None:
-            self.server.pause()
-        return error
-
     def _republish_game_state(self) -> None:
         if self._last_game_state is not None:
             self.game_pub.publish(self._last_game_state)
@@ -295,105 +263,3 @@ class ServerNode(LoopAdapter):
         error = self._call(lambda: self.server.move_entity(req.entity, (p.x, p.y, p.z), req.rotation, (v.x, v.y, v.z)))
         res.success, res.error = error is None, error or ""
         return res
-
-    def _spawn_entity(self, req: SpawnEntity.Request, res: SpawnEntity.Response) -> SpawnEntity.Response:
-        pose = req.initial_pose.pose
-        q = pose.orientation
-        outcome = self._call(lambda: self.server.spawn_entity(
-            req.name, req.uri, req.allow_renaming, (pose.position.x, pose.position.y, pose.position.z),
-            (q.w, q.x, q.y, q.z)))
-        ok, text = outcome
-        if ok:
-            res.result, res.entity_name = result(Result.RESULT_OK), text
-        else:
-            code = (SpawnEntity.Request.NAME_NOT_UNIQUE if "exists" in text  # the constants are on the request
-                    else SpawnEntity.Request.NAME_INVALID if "name" in text
-                    else SpawnEntity.Request.INVALID_POSE if "pose" in text else Result.RESULT_OPERATION_FAILED)
-            res.result = result(code, text)
-        return res
-
-    def _delete_entity(self, req: DeleteEntity.Request, res: DeleteEntity.Response) -> DeleteEntity.Response:
-        error = self._call(lambda: self.server.delete_entity(req.entity))
-        res.result = result(Result.RESULT_OK) if error is None else result(Result.RESULT_NOT_FOUND, error)
-        return res
-
-    def _get_entity_state(self, req: GetEntityState.Request, res: GetEntityState.Response) -> GetEntityState.Response:
-        entity = self._call(lambda: self.server.engine.snapshot().entities.get(req.entity))
-        if entity is None:
-            res.result = result(Result.RESULT_NOT_FOUND, f"no entity named {req.entity!r}")
-        else:
-            res.result, res.state = result(Result.RESULT_OK), entity_to_msg(entity)
-            res.state.header.stamp = stamp(self.server.engine.time)
-        return res
-
-    def _set_entity_state(self, req: SetEntityState.Request, res: SetEntityState.Response) -> SetEntityState.Response:
-        error = self._call(lambda: self.server.set_entity_state(req.entity, entity_from_msg(req.state)))
-        res.result = result(Result.RESULT_OK) if error is None else result(Result.RESULT_NOT_FOUND, error)
-        return res
-
-    def _get_entities(self, req: GetEntities.Request, res: GetEntities.Response) -> GetEntities.Response:
-        try:
-            pattern = re.compile(req.filter) if req.filter else None
-        except re.error as exc:
-            res.result = result(Result.RESULT_OPERATION_FAILED, f"bad filter: {exc}")
-            return res
-        names = self._call(lambda: list(self.server.engine.snapshot().entities))
-        res.entities = [n for n in names if pattern is None or pattern.search(n)]
-        res.result = result(Result.RESULT_OK)
-        return res
-
-    def _step_simulation(self, req: StepSimulation.Request, res: StepSimulation.Response) -> StepSimulation.Response:
-        if not 1 <= req.steps <= MAX_STEP_CYCLES:
-            res.result = result(Result.RESULT_OPERATION_FAILED, f"steps must be in 1..{MAX_STEP_CYCLES}")
-            return res
-        done = self._call(lambda: self.server.step_paused(req.steps) if self.server.paused else None)
-        if done is None:
-            res.result = result(Result.RESULT_INCORRECT_STATE, "simulation is not paused")
-        elif not done.wait(STEP_TIMEOUT_S):
-            res.result = result(Result.RESULT_OPERATION_FAILED, "stepping did not finish in time")
-        else:
-            res.result = result(Result.RESULT_OK)
-        return res
-
-    def _reset_simulation(
-        self, req: ResetSimulation.Request, res: ResetSimulation.Response
-    ) -> ResetSimulation.Response:
-        error = self._call(lambda: self.server.reset(req.scope))
-        res.result = result(Result.RESULT_OK) if error is None else result(Result.RESULT_OPERATION_FAILED, error)
-        return res
-
-    def _get_simulation_state(
-        self, _req: GetSimulationState.Request, res: GetSimulationState.Response
-    ) -> GetSimulationState.Response:
-        paused = self._call(lambda: self.server.paused)
-        res.state = SimulationState(state=SimulationState.STATE_PAUSED if paused else SimulationState.STATE_PLAYING)
-        res.result = result(Result.RESULT_OK)
-        return res
-
-    def _set_simulation_state(
-        self, req: SetSimulationState.Request, res: SetSimulationState.Response
-    ) -> SetSimulationState.Response:
-        target = req.state.state
-        paused = self._call(lambda: self.server.paused)
-        if target == SimulationState.STATE_PAUSED:
-            if paused:
-                res.result = result(SetSimulationState.Request.ALREADY_IN_TARGET_STATE, "already paused")
-            else:
-                self._call(self.server.pause)
-                res.result = result(Result.RESULT_OK)
-        elif target == SimulationState.STATE_PLAYING:
-            if not paused:
-                res.result = result(SetSimulationState.Request.ALREADY_IN_TARGET_STATE, "already playing")
-            else:
-                self._call(self.server.play)
-                res.result = result(Result.RESULT_OK)
-        elif target == SimulationState.STATE_STOPPED:
-            error = self._call(lambda: self._stop_simulation())
-            res.result = result(Result.RESULT_OK) if error is None else result(Result.RESULT_OPERATION_FAILED, error)
-        elif target == SimulationState.STATE_QUITTING:
-            self.server.request_stop()
-            res.result = result(Result.RESULT_OK)
-        else:
-            res.result = result(SetSimulationState.Request.INCORRECT_TRANSITION, f"unknown state {target}")
-        return res
-

@@ -250,6 +250,42 @@ def load_model(name_or_path: str) -> ModelSpec:
     return _model(model, str(path))
 
 
+MAX_SDF_TEXT = 1 << 20  # a spawned model's SDF text: 1 MB at most
+
+
+def load_model_text(text: str, origin: str = "<resource_string>") -> ModelSpec:
+    """A model from SDF text (e.g. simulation_interfaces' resource_string): <sdf><model>."""
+    if len(text) > MAX_SDF_TEXT:
+        raise SdfError(f"{origin}: SDF text over {MAX_SDF_TEXT} bytes")
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        raise SdfError(f"{origin}: {exc}") from exc
+    if _tag(root) != "sdf":
+        raise SdfError(f"{origin}: root element is <{_tag(root)}>, expected <sdf>")
+    _check(root, origin)
+    model = _find(root, "model")
+    if model is None:
+        raise SdfError(f"{origin}: no <model>")
+    return _model(model, origin)
+
+
+def resolve_model_uri(uri: str) -> Path:
+    """An SDF model file a client may name: `model://<name>`, `<name>`, or a path to an .sdf
+    file inside the worlds' model directory (nothing outside it is read)."""
+    models = (worlds_dir() / "models").resolve()
+    name = uri.removeprefix("model://").removeprefix("file://")
+    if not name.endswith(".sdf"):
+        return resolve_model(name)
+    path = Path(name)
+    path = (path if path.is_absolute() else models / path).resolve()
+    if not path.is_relative_to(models):
+        raise SdfError(f"{uri}: only models under {models} can be spawned")
+    if not path.is_file():
+        raise SdfError(f"{uri}: no such model file")
+    return path
+
+
 def _model(el: ET.Element, path: str) -> ModelSpec:
     name = el.get("name") or ""
     spec = ModelSpec(name=name, static=_text(_find(el, "static")) in ("true", "1"),

@@ -159,8 +159,8 @@ def test_sigterm_during_a_huge_pending_step_ends_the_server_and_closes_its_log(t
     from mcap.reader import make_reader
 
     from sim_master.ros.service_call import call_until_answered
-    from sim_msgs.msg import SimulationState
-    from sim_msgs.srv import SetSimulationState, StepSimulation
+    from simulation_interfaces.msg import SimulationState
+    from simulation_interfaces.srv import SetSimulationState, StepSimulation
 
     log = tmp_path / "paused.mcap"
     proc, _, _ = start_server(tmp_path, "--log", str(log))

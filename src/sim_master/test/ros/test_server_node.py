@@ -11,15 +11,13 @@ from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock
 
-from sim_msgs.msg import Result, SimulationState
-from sim_msgs.srv import (
+from sim_msgs.srv import InitAgent, MoveEntity, SetPlayMode
+from simulation_interfaces.msg import EntityFilters, Resource, Result, SimulationState
+from simulation_interfaces.srv import (
     GetEntities,
     GetEntityState,
     GetSimulationState,
-    InitAgent,
-    MoveEntity,
     SetEntityState,
-    SetPlayMode,
     SetSimulationState,
     SpawnEntity,
     StepSimulation,
@@ -103,33 +101,37 @@ def test_entity_services_and_play_mode(ros_context: rclpy.Context) -> None:
             InitAgent, "/sim_ent/init_agent", InitAgent.Request(team="Alpha", unum=12, robot_model="nao")
         )
         assert not refused.success and "outside 1..11" in refused.error
-        spawn = SpawnEntity.Request(name="crate", uri="pusher", allow_renaming=True)
+        spawn = SpawnEntity.Request(name="crate", entity_resource=Resource(uri="pusher"), allow_renaming=True)
         spawn.initial_pose.pose.position.x, spawn.initial_pose.pose.position.y = 3.0, 4.0
         res = caller.call(SpawnEntity, "/sim_ent/spawn_entity", spawn)
         assert res.result.result == Result.RESULT_OK and res.entity_name == "crate"
         assert caller.call(SpawnEntity, "/sim_ent/spawn_entity", spawn).entity_name == "crate_1"
         spawn.allow_renaming = False  # a taken name: NAME_NOT_UNIQUE, and every service still answers
         res = caller.call(SpawnEntity, "/sim_ent/spawn_entity", spawn)
-        assert res.result.result == SpawnEntity.Request.NAME_NOT_UNIQUE
+        assert res.result.result == SpawnEntity.Response.NAME_NOT_UNIQUE
         for name in ('evil"', 'x"/><include file="/etc/passwd"/>', "a b", "simspark-2"):  # no markup reaches
             # the MJCF, and nobody squats the robot name of an agent that will join
             spawn.name = name
             assert (
                 caller.call(SpawnEntity, "/sim_ent/spawn_entity", spawn).result.result
-                == SpawnEntity.Request.NAME_INVALID
+                == SpawnEntity.Response.NAME_INVALID
             )
         spawn.name, spawn.initial_pose.pose.position.x = "far", 1e308
         assert (
-            caller.call(SpawnEntity, "/sim_ent/spawn_entity", spawn).result.result == SpawnEntity.Request.INVALID_POSE
+            caller.call(SpawnEntity, "/sim_ent/spawn_entity", spawn).result.result == SpawnEntity.Response.INVALID_POSE
         )
-        names = caller.call(GetEntities, "/sim_ent/get_entities", GetEntities.Request(filter="^crate")).entities
+        names = caller.call(
+            GetEntities, "/sim_ent/get_entities", GetEntities.Request(filters=EntityFilters(filter="^crate"))
+        ).entities
         assert sorted(names) == ["crate", "crate_1"]
         state = caller.call(GetEntityState, "/sim_ent/get_entity_state", GetEntityState.Request(entity="ball"))
         assert state.result.result == Result.RESULT_OK and abs(state.state.pose.position.z - 0.042) < 0.01
         moved = state.state
         moved.pose.position.x, moved.pose.position.y = 5.0, -3.0
         res = caller.call(
-            SetEntityState, "/sim_ent/set_entity_state", SetEntityState.Request(entity="ball", state=moved)
+            SetEntityState,
+            "/sim_ent/set_entity_state",
+            SetEntityState.Request(entity="ball", state=moved, set_pose=True),
         )
         assert res.result.result == Result.RESULT_OK
         player = caller.call(GetEntityState, "/sim_ent/get_entity_state", GetEntityState.Request(entity="Alpha/p1"))

@@ -139,6 +139,15 @@ class MujocoEngine:
             self._models[name] = _ModelCache(spec, self._standing_height(spec))
         return self._models[name]
 
+    def register_model(self, key: str, spec: ModelSpec) -> None:
+        """A model that is not one of the worlds' files (spawned from SDF text or a file):
+        robots and entities of it can be added under `key` from now on."""
+        if key not in self._models:
+            self._models[key] = _ModelCache(spec, self._standing_height(spec))
+
+    def has_model(self, key: str) -> bool:
+        return MODEL_ALIASES.get(key, key) in self._models or key in available_models()
+
     @staticmethod
     def _standing_height(spec: ModelSpec) -> float:
         """Height of the root link above the ground when the robot stands with zero joints
