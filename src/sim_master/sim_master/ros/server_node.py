@@ -25,6 +25,7 @@ from sim_contracts.commands import JointTargets, JointVelocities
 from sim_master.master.adapters import LoopAdapter
 from sim_master.ros.convert import percept_to_msg, snapshot_to_msg, stamp
 from sim_master.ros.executor_thread import ExecutorThread
+from sim_master.ros.gazebo_services import GazeboServices
 from sim_master.ros.names import player_namespace
 from sim_master.ros.simulation_services import SimulationServices
 from sim_msgs.msg import Beam, GameEvent, GameState, JointCommand, Say, Snapshot
@@ -130,6 +131,7 @@ class ServerNode(LoopAdapter):
         ]
         self.services = [node.create_service(t, n, cb, callback_group=group) for t, n, cb in services]
         self.simulation = SimulationServices(server, node)  # the ROS simulation standard's services
+        self.gazebo = GazeboServices(server, node)  # gazebo_ros's, for scripts written for Gazebo
         node.create_timer(0.1, self._republish_game_state, callback_group=group)
         self.executor = ExecutorThread(context)
         self.executor.add(node)

@@ -1,0 +1,79 @@
+"""A script written for gazebo_ros drives the server: it knows nothing but rclpy, gazebo_msgs
+and std_srvs, and calls the services by gazebo_ros's names (server side: the in-process
+test fixture, in the root namespace as Gazebo runs)."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import rclpy
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.node import Node
+from std_srvs.srv import Empty
+
+from gazebo_msgs.msg import EntityState
+from gazebo_msgs.srv import DeleteEntity, GetEntityState, GetModelList, SetEntityState, SpawnEntity
+
+_spec = importlib.util.spec_from_file_location(
+    "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
+fixture = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fixture)
+
+BOX = """<sdf version="1.6"><model name="box"><link name="link">
+<inertial><mass>1.0</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial>
+<collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision>
+</link></model></sdf>"""
+
+
+def call(node: Node, executor: SingleThreadedExecutor, srv_type: Any, name: str, request: Any = None) -> Any:
+    client = node.create_client(srv_type, name)
+    assert client.wait_for_service(timeout_sec=20), name
+    future = client.call_async(request if request is not None else srv_type.Request())
+    executor.spin_until_future_complete(future, timeout_sec=20)
+    assert future.done(), f"{name} did not answer"
+    return future.result()
+
+
+def test_a_gazebo_ros_script(ros_context: rclpy.Context) -> None:
+    with fixture.running_server(sync=False, realtime=True, ros=True, node_name="gazebo") as server:
+        node = Node("gazebo_script", context=ros_context)
+        executor = SingleThreadedExecutor(context=ros_context)
+        executor.add_node(node)
+        spawn = SpawnEntity.Request(name="box1", xml=BOX)
+        spawn.initial_pose.position.x, spawn.initial_pose.position.y, spawn.initial_pose.position.z = 2.0, 1.0, 0.3
+        reply = call(node, executor, SpawnEntity, "/spawn_entity", spawn)
+        assert reply.success, reply.status_message
+        urdf = SpawnEntity.Request(name="r", xml="<robot name='r'><link name='a'/></robot>")
+        refused = call(node, executor, SpawnEntity, "/spawn_entity", urdf)
+        assert not refused.success and "URDF" in refused.status_message
+        models = call(node, executor, GetModelList, "/get_model_list")
+        assert models.success and {"ball", "box1"} <= set(models.model_names)
+
+        state = call(node, executor, GetEntityState, "/get_entity_state", GetEntityState.Request(name="box1"))
+        assert state.success and abs(state.state.pose.position.x - 2.0) < 1e-6
+        moved = EntityState(name="box1", reference_frame="world")
+        moved.pose.position.x, moved.pose.position.y, moved.pose.position.z = -3.0, -1.0, 0.1
+        assert call(node, executor, SetEntityState, "/set_entity_state", SetEntityState.Request(state=moved)).success
+        state = call(node, executor, GetEntityState, "/get_entity_state", GetEntityState.Request(name="box1"))
+        assert abs(state.state.pose.position.x + 3.0) < 0.01
+        missing = call(node, executor, GetEntityState, "/get_entity_state", GetEntityState.Request(name="nope"))
+        assert not missing.success
+
+        call(node, executor, Empty, "/pause_physics")
+        assert server.paused
+        frozen = server.engine.time
+        call(node, executor, GetModelList, "/get_model_list")  # a round trip later, time has not moved
+        assert server.engine.time == frozen
+        call(node, executor, Empty, "/unpause_physics")
+        assert not server.paused
+
+        call(node, executor, Empty, "/reset_simulation")  # spawned entities go, the game restarts
+        assert "box1" not in call(node, executor, GetModelList, "/get_model_list").model_names
+        assert server.referee.state.play_mode.value == "BeforeKickOff"
+        assert call(node, executor, SpawnEntity, "/spawn_entity", spawn).success
+        deleted = call(node, executor, DeleteEntity, "/delete_entity", DeleteEntity.Request(name="box1"))
+        assert deleted.success
+        again = call(node, executor, DeleteEntity, "/delete_entity", DeleteEntity.Request(name="box1"))
+        assert not again.success and "box1" in again.status_message
+        node.destroy_node()
