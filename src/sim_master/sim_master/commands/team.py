@@ -46,7 +46,8 @@ def run_team(args: argparse.Namespace) -> int:
     executor = SingleThreadedExecutor(context=context)
     executor.add_node(node)
     reliable = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
-    client: Client = node.create_client(InitAgent, f"/{args.server_node}/init_agent")
+    # relative: a team started in a server's namespace (--ros-args -r __ns:=/match1) finds it
+    client: Client = node.create_client(InitAgent, f"{args.server_node}/init_agent")
     deadline = time.monotonic() + args.wait
     while not client.wait_for_service(timeout_sec=0.5):
         if stop["now"] or time.monotonic() > deadline:

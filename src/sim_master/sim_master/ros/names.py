@@ -11,5 +11,6 @@ def ros_token(text: str) -> str:
     return token if not token[0].isdigit() else "_" + token
 
 
-def player_namespace(team: str, unum: int) -> str:
-    return f"/{ros_token(team)}/p{unum}"
+def player_namespace(team: str, unum: int, node_namespace: str = "/") -> str:
+    """A player's topics' namespace under the server's namespace, e.g. /match1/Alpha/p7."""
+    return f"{node_namespace.rstrip('/')}/{ros_token(team)}/p{unum}"

@@ -67,12 +67,34 @@ def joint_command(msg: JointCommand) -> JointVelocities | JointTargets | str:
                          for i, n in enumerate(names)})
 
 
+class RosoutHandler(logging.Handler):
+    """Python log records of the server through the node's ROS logger (to /rosout, where ROS
+    tools read them); INFO and above, as the console shows them."""
+
+    def __init__(self, node: Node) -> None:
+        super().__init__(logging.INFO)
+        self._logger = node.get_logger()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = f"{record.name}: {record.getMessage()}"
+            if record.levelno >= logging.ERROR:
+                self._logger.error(text)
+            elif record.levelno >= logging.WARNING:
+                self._logger.warning(text)
+            else:
+                self._logger.info(text)
+        except Exception:  # noqa: BLE001 - a log line must never take the server down
+            self.handleError(record)
+
+
 class RosPlayer:
     """Topics of one ROS-native player under /<team>/p<unum>/."""
 
     def __init__(self, owner: ServerNode, player: Player) -> None:
         self.player = player
-        node, ns = owner.node, player_namespace(player.team, player.unum)
+        node = owner.node
+        ns = player_namespace(player.team, player.unum, node.get_namespace())
         self.namespace = ns
         self.percept_pub = node.create_publisher(PerceptMsg, f"{ns}/percept", qos_profile_sensor_data)
         self.joint_state_pub = node.create_publisher(JointState, f"{ns}/joint_states", 10)
@@ -117,10 +139,11 @@ class ServerNode(LoopAdapter):
         self.context = context
         self.node = Node(name, context=context)
         node = self.node
+        # /clock is global, as ROS tools expect; the rest follows the server's namespace
         self.clock_pub = node.create_publisher(Clock, "/clock", 10)
-        self.game_pub = node.create_publisher(GameState, "/game_state", GAME_STATE_QOS)
-        self.events_pub = node.create_publisher(GameEvent, "/game_events", 50)
-        self.entities_pub = node.create_publisher(Snapshot, "/entity_states", 10)
+        self.game_pub = node.create_publisher(GameState, "game_state", GAME_STATE_QOS)
+        self.events_pub = node.create_publisher(GameEvent, "game_events", 50)
+        self.entities_pub = node.create_publisher(Snapshot, "entity_states", 10)
         self.players: dict[str, RosPlayer] = {}
         self._legacy: dict[str, tuple[str, Publisher, Publisher]] = {}  # agent -> (namespace, percept, command)
         self._last_game_state: GameState | None = None
@@ -135,11 +158,14 @@ class ServerNode(LoopAdapter):
         node.create_timer(0.1, self._republish_game_state, callback_group=group)
         self.executor = ExecutorThread(context)
         self.executor.add(node)
+        self.rosout = RosoutHandler(node)  # the server's log lines reach /rosout through the node
 
     def start(self) -> None:
         self.executor.start()
+        logging.getLogger("soccersim").addHandler(self.rosout)
 
     def close(self) -> None:
+        logging.getLogger("soccersim").removeHandler(self.rosout)
         self.executor.stop()
         self.node.destroy_node()
 
@@ -206,7 +232,7 @@ class ServerNode(LoopAdapter):
             return
         pubs = self._legacy.get(player.agent_id)
         if pubs is None or pubs[0] != player.namespace:
-            ns = player_namespace(player.team, player.unum)
+            ns = player_namespace(player.team, player.unum, self.node.get_namespace())
             pubs = (player.namespace, self.node.create_publisher(PerceptMsg, f"{ns}/percept", qos_profile_sensor_data),
                     self.node.create_publisher(JointCommand, f"{ns}/effectors/joint_command", RELIABLE))
             self._legacy[player.agent_id] = pubs
@@ -247,7 +273,7 @@ class ServerNode(LoopAdapter):
         player = outcome
         self.players[player.agent_id] = RosPlayer(self, player)
         res.success, res.unum, res.side = True, player.unum, player.side
-        res.player_namespace = player_namespace(player.team, player.unum)
+        res.player_namespace = player_namespace(player.team, player.unum, self.node.get_namespace())
         return res
 
     def _beam_agent(self, req: BeamAgent.Request, res: BeamAgent.Response) -> BeamAgent.Response:

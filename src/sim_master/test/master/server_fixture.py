@@ -10,14 +10,14 @@ from sim_master.server.single import SingleModeServer
 
 
 @contextmanager
-def running_server(**overrides: object) -> Iterator[SingleModeServer]:
+def running_server(ros_args: list[str] | None = None, **overrides: object) -> Iterator[SingleModeServer]:
     settings: dict[str, object] = dict(sync=True, realtime=False, simspark_port=0, rcsssmj_port=0,
                                        simspark_monitor_port=None, rcsssmj_monitor_port=None,
                                        service_port=None, ros=False, sync_timeout=0.3,
                                        vision_noise=False)
     settings.update(overrides)
     server = SingleModeServer(ServerConfig(**settings))
-    server.start()
+    server.start(ros_args)
     thread = threading.Thread(target=server.run, name="server-loop", daemon=True)
     thread.start()
     try:
