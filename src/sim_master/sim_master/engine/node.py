@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+import numpy as np
+
 from sim_contracts.percept import Percept
 from sim_master.snapshot import Snapshot
 from sim_master.world.spec import FieldSpec, ModelSpec
@@ -63,6 +65,10 @@ class SimulationNode(SteppedWorld, Protocol):
     def ball_touchers(self) -> list[str]: ...
 
     # sensors
+    def frames(self) -> tuple[list[str], np.ndarray]:
+        """Every link and the ball as `<entity>/<link>` frames: (names, (n, 7) positions and w-x-y-z quaternions)."""
+        ...
+
     def prepare_vision(self, requests: list[tuple[str, bool]]) -> None: ...
     def percept(self, robot_id: str, *, vision: bool, lines: bool = True) -> Percept: ...
 

@@ -13,25 +13,28 @@ import logging
 from typing import TYPE_CHECKING, Final
 
 import rclpy
+from builtin_interfaces.msg import Time
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.node import Node
 from rclpy.publisher import Publisher
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Empty
+from std_msgs.msg import Empty, String
 
 from sim_contracts.commands import JointTargets, JointVelocities
 from sim_master.master.adapters import LoopAdapter
 from sim_master.ros.convert import percept_to_msg, snapshot_to_msg, stamp
 from sim_master.ros.executor_thread import ExecutorThread
+from sim_master.ros.frames import robot_description, tf_message
 from sim_master.ros.gazebo_services import GazeboServices
-from sim_master.ros.names import player_namespace
+from sim_master.ros.names import player_namespace, ros_token
 from sim_master.ros.simulation_services import SimulationServices
 from sim_msgs.msg import Beam, GameEvent, GameState, JointCommand, Say, Snapshot
 from sim_msgs.msg import Percept as PerceptMsg
 from sim_msgs.srv import BeamAgent, InitAgent, MoveEntity, SetPlayMode
 from soccer_referee.ros.messages import event_to_msg, game_key, game_state_to_msg
+from tf2_msgs.msg import TFMessage
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -144,6 +147,8 @@ class ServerNode(LoopAdapter):
         self.game_pub = node.create_publisher(GameState, "game_state", GAME_STATE_QOS)
         self.events_pub = node.create_publisher(GameEvent, "game_events", 50)
         self.entities_pub = node.create_publisher(Snapshot, "entity_states", 10)
+        self.tf_pub = node.create_publisher(TFMessage, "tf", 10)
+        self._descriptions: dict[str, Publisher] = {}  # model -> its latched robot_description
         self.players: dict[str, RosPlayer] = {}
         self._legacy: dict[str, tuple[str, Publisher, Publisher]] = {}  # agent -> (namespace, percept, command)
         self._last_game_state: GameState | None = None
@@ -174,6 +179,27 @@ class ServerNode(LoopAdapter):
         t = stamp(loop.engine.time)
         self.publish_cycle(game_state_to_msg(loop.referee.state, t), [event_to_msg(e, t) for e in events],
                            loop.engine.cycle)
+        if loop.engine.cycle % STATES_EVERY == 0:
+            self._publish_frames(loop, t)
+
+    def _publish_frames(self, loop: SimulationLoop, t: Time) -> None:
+        """/tf for viewers (10 Hz of sim time, only while somebody listens) and a latched
+        robot_description/<model> for each model in play."""
+        if self.tf_pub.get_subscription_count() > 0:
+            names, poses = loop.engine.frames()
+            self.tf_pub.publish(tf_message(names, poses, t))
+        for robot_id in loop.engine.robot_ids():
+            model = loop.engine.robot_model(robot_id)
+            if model not in self._descriptions:
+                try:
+                    urdf = robot_description(model)
+                except (ValueError, OSError) as exc:  # a model only the engine knows (SDF text): none
+                    _log.info("no robot_description for %s: %s", model, exc)
+                    urdf = ""
+                pub = self.node.create_publisher(String, f"robot_description/{ros_token(model)}", GAME_STATE_QOS)
+                if urdf:
+                    pub.publish(String(data=urdf))
+                self._descriptions[model] = pub
 
     def on_effector(self, loop: SimulationLoop, player: Player, command: Command) -> None:
         if player.source not in LEGACY_SOURCES:

@@ -18,7 +18,12 @@ from sim_master.store.msgdefs import message_definition
 from sim_master.store.snapshot_records import snapshot_from_record
 
 TOPICS: Final = {"/snapshot": "sim_msgs/msg/Snapshot", "/game_state": "sim_msgs/msg/GameState",
-                 "/game_events": "sim_msgs/msg/GameEvent", "/clock": "rosgraph_msgs/msg/Clock"}
+                 "/game_events": "sim_msgs/msg/GameEvent", "/clock": "rosgraph_msgs/msg/Clock",
+                 "/tf": "tf2_msgs/msg/TFMessage"}
+# The QoS each topic is offered with live (rosbag2's channel metadata, so a player replays it
+# the same way): (reliable, transient local, depth).
+QOS: Final = {"/snapshot": (True, False, 10), "/game_state": (True, True, 1), "/game_events": (True, False, 50),
+              "/clock": (True, False, 10), "/tf": (True, False, 10)}
 KEYFRAME_EVERY: Final = 500  # a full snapshot every 10 s of sim time, deltas in between
 
 
@@ -35,7 +40,8 @@ class ReplayLogWriter:
         self._channels: dict[str, int] = {}
         for topic, msg_type in TOPICS.items():
             schema = self._writer.register_schema(msg_type, "ros2msg", message_definition(msg_type).encode())
-            self._channels[topic] = self._writer.register_channel(topic, "cdr", schema)
+            self._channels[topic] = self._writer.register_channel(
+                topic, "cdr", schema, metadata={"offered_qos_profiles": _qos_yaml(*QOS[topic])})
         self.flush_every = flush_every
         self.keyframe_every = keyframe_every
         self.cycles = 0
@@ -138,3 +144,12 @@ class ReplayLogReader:
 def _is_truncation(exc: Exception) -> bool:
     text = f"{type(exc).__name__}: {exc}".lower()
     return any(word in text for word in ("end", "eof", "truncat", "short", "unexpected", "crc", "invalid"))
+
+
+def _qos_yaml(reliable: bool, transient_local: bool, depth: int) -> str:
+    """One offered QoS profile in rosbag2's YAML form (history 1 keep last; reliability 1
+    reliable, 2 best effort; durability 1 transient local, 2 volatile; durations unset)."""
+    unset = "{sec: 2147483647, nsec: 4294967295}"
+    return (f"- history: 1\n  depth: {depth}\n  reliability: {1 if reliable else 2}\n"
+            f"  durability: {1 if transient_local else 2}\n  deadline: {unset}\n  lifespan: {unset}\n"
+            f"  liveliness: 1\n  liveliness_lease_duration: {unset}\n  avoid_ros_namespace_conventions: false")

@@ -105,6 +105,9 @@ class MujocoEngine:
         self.time = 0.0
         self.cycle = 0
         self._touchers: set[str] = set()
+        self._frames_key: object = None  # frames(): names and bodies, rebuilt when the robots change
+        self._frame_names: list[str] = []
+        self._frame_bodies = np.zeros(0, dtype=np.int64)
         self._contacts: set[tuple[str, str]] = set()
         self._last_delta: dict[str, np.ndarray] = {}
         self._dirty = False
@@ -574,6 +577,24 @@ class MujocoEngine:
         self.data.qvel[self._ball_dof:self._ball_dof + 3] = velocity
         self.data.qvel[self._ball_dof + 3:self._ball_dof + 6] = 0.0
         mujoco.mj_kinematics(self.model, self.data)
+
+    def frames(self) -> tuple[list[str], np.ndarray]:
+        """Every link of every robot and the ball as TF frames: names `<entity>/<link>` (the
+        ball: `ball`) and an (n, 7) array of world positions and w-x-y-z quaternions."""
+        self._ensure_built()
+        key = (id(self.model), tuple(r.robot_id for r in self._robot_list))
+        if self._frames_key != key:
+            names, bodies = ["ball"], [self._ball_body]
+            for robot in self._robot_list:
+                prefix = robot.mj_prefix + "/"
+                for b in robot.body_ids:
+                    body_name = mujoco.mj_id2name(self.model, mujoco.mjtObj.mjOBJ_BODY, int(b)) or f"body{int(b)}"
+                    names.append(f"{robot.robot_id}/{body_name.removeprefix(prefix)}")
+                    bodies.append(int(b))
+            self._frames_key, self._frame_names = key, names
+            self._frame_bodies = np.asarray(bodies, dtype=np.int64)
+        ids = self._frame_bodies
+        return list(self._frame_names), np.hstack((self.data.xpos[ids], self.data.xquat[ids]))
 
     def ball_touchers(self) -> list[str]:
         return sorted(self._touchers)
