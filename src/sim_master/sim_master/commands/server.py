@@ -61,7 +61,17 @@ def run_server(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    server = SingleModeServer(config_from_args(args))
+    config = config_from_args(args)
+    ros_args = getattr(args, "ros_args", None)
+    if config.ros and ros_args:  # parameters (-p, --params-file, launch <param>) win over the flags
+        from sim_master.ros.parameters import ParameterError, apply, read_overrides
+
+        try:
+            config = apply(config, read_overrides(ros_args, config.node_name))
+        except ParameterError as exc:
+            print(f"soccersim server: {exc}", file=sys.stderr)
+            return 2
+    server = SingleModeServer(config)
 
     def stop(signum: int, _frame: object) -> None:
         server.request_stop()

@@ -1,0 +1,120 @@
+"""The server's settings as ROS parameters: declared on its node with descriptions and
+ranges (read-only: they shape the match when it starts), set by `--ros-args -p name:=value`,
+a YAML `--params-file`, or launch `<param>`, and mapped onto the `soccersim server` flags.
+
+Why derived from ServerConfig: the settings are written down once (`master/config.py`);
+every field but `ros` and `node_name` is a parameter of the same name. A field whose value
+may be "none" (a disabled port, no log) has a parameter value that stands for it (-1 or "").
+Parameters given to the node win over the command-line flags.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Final
+
+import rclpy
+from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
+from rclpy.node import Node
+
+from sim_master.master.config import ServerConfig
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    name: str
+    kind: type
+    description: str
+    none: Any = None  # the parameter value that means None in ServerConfig
+    low: float | None = None
+    high: float | None = None
+
+
+PORT = "TCP port; 0 picks a free one, -1 disables it"
+SETTINGS: Final = (
+    Setting("sync", bool, "lock-step: each cycle waits for every agent's (syn)"),
+    Setting("realtime", bool, "pace cycles to 20 ms (sync mode ignores it)"),
+    Setting("host", str, "bind address of every port"),
+    Setting("simspark_port", int, f"SimSpark agents' {PORT}", -1, -1, 65535),
+    Setting("simspark_monitor_port", int, f"SimSpark monitors' {PORT}", -1, -1, 65535),
+    Setting("rcsssmj_port", int, f"rcsssmj agents' {PORT}", -1, -1, 65535),
+    Setting("rcsssmj_monitor_port", int, f"rcsssmj monitors' {PORT}", -1, -1, 65535),
+    Setting("service_port", int, f"text service port: {PORT}", -1, -1, 65535),
+    Setting("web_port", int, f"browser monitor: {PORT}", -1, -1, 65535),
+    Setting("world", str, "world name in worlds/ or an .sdf file"),
+    Setting("rules", str, "rule book: simspark, rcssserver3d, fifa, ssim"),
+    Setting("log_path", str, "replay log (MCAP) to write; empty: none", ""),
+    Setting("seed", int, "seed of sensor noise; -1: from the clock", -1, -1, 2**31 - 1),
+    Setting("sync_timeout", float, "sync mode: seconds to wait for one agent", None, 0.001, 60.0),
+    Setting("allow_remote_monitor_commands", bool, "accept monitor commands from non-loopback addresses"),
+    Setting("max_cycles", int, "stop after this many cycles; 0: never", 0, 0, 2**31 - 1),
+    Setting("vision_noise", bool, "SimSpark's vision noise"),
+    Setting("kickoff_after", float, "kick off by itself after this long in BeforeKickOff (s); -1: never",
+            -1.0, -1.0, 3600.0),
+    Setting("wait_for_teams", bool, "hold the simulation until both teams have joined"),
+    Setting("half_time", float, "half length in s of game time; 0: the rule book's", 0.0, 0.0, 86400.0),
+)
+NOT_PARAMETERS: Final = ("ros", "node_name")
+ROS_OWN: Final = ("use_sim_time", "start_type_description_service")  # every rclpy node declares these
+
+
+class ParameterError(ValueError):
+    """A parameter value the server cannot use (one line for the user)."""
+
+
+def parameter_values(config: ServerConfig) -> dict[str, Any]:
+    """The config as parameter values (None as each setting's stand-in)."""
+    values = {}
+    for s in SETTINGS:
+        value = getattr(config, s.name)
+        values[s.name] = s.none if value is None else s.kind(value)
+    return values
+
+
+def apply(config: ServerConfig, overrides: dict[str, Any]) -> ServerConfig:
+    """The config with these parameter values; unknown names and bad values are refused."""
+    settings = {s.name: s for s in SETTINGS}
+    changes: dict[str, Any] = {}
+    for name, value in overrides.items():
+        s = settings.get(name)
+        if s is None:
+            raise ParameterError(f"unknown parameter {name!r} (known: {', '.join(settings)})")
+        if s.kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if type(value) is not s.kind:
+            raise ParameterError(f"parameter {name}: expected {s.kind.__name__}, got {value!r}")
+        if isinstance(value, int | float) and s.low is not None and s.high is not None \
+                and not s.low <= value <= s.high:
+            raise ParameterError(f"parameter {name}: {value!r} outside {s.low:g}..{s.high:g}")
+        changes[name] = None if s.none is not None and value == s.none else value
+    return dataclasses.replace(config, **changes)
+
+
+def read_overrides(ros_args: list[str], node_name: str) -> dict[str, Any]:
+    """The parameter values --ros-args gives the server's node (-p, --params-file), read
+    before the server is built, in a context of their own."""
+    context = rclpy.Context()
+    rclpy.init(args=["soccersim", *ros_args], context=context)
+    try:
+        node = Node(node_name, context=context, automatically_declare_parameters_from_overrides=True,
+                    start_parameter_services=False, enable_rosout=False)
+        try:
+            declared = node.get_parameters_by_prefix("")
+            return {name: p.value for name, p in declared.items() if name not in ROS_OWN}
+        finally:
+            node.destroy_node()
+    finally:
+        rclpy.shutdown(context=context)
+
+
+def declare(node: Node, config: ServerConfig) -> None:
+    """Every setting as a read-only parameter with its description and range."""
+    values = parameter_values(config)
+    for s in SETTINGS:
+        descriptor = ParameterDescriptor(description=s.description, read_only=True)
+        if s.kind is int and s.low is not None and s.high is not None:
+            descriptor.integer_range = [IntegerRange(from_value=int(s.low), to_value=int(s.high), step=1)]
+        elif s.kind is float and s.low is not None and s.high is not None:
+            descriptor.floating_point_range = [FloatingPointRange(from_value=float(s.low), to_value=float(s.high))]
+        if not node.has_parameter(s.name):
+            node.declare_parameter(s.name, values[s.name], descriptor)

@@ -1,0 +1,74 @@
+"""The server's settings are ROS parameters: one per ServerConfig field, set with -p or a YAML
+params file (winning over the flags), refused in one line when wrong, and readable with
+their descriptions and ranges from the running node."""
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import rclpy
+from rcl_interfaces.srv import DescribeParameters, GetParameters
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.node import Node
+
+from sim_master.master.config import ServerConfig
+from sim_master.ros.parameters import NOT_PARAMETERS, SETTINGS, ParameterError, apply, read_overrides
+
+_spec = importlib.util.spec_from_file_location(
+    "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
+fixture = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fixture)
+
+
+def test_every_setting_is_a_parameter() -> None:
+    fields = {f.name for f in dataclasses.fields(ServerConfig)} - set(NOT_PARAMETERS)
+    assert {s.name for s in SETTINGS} == fields
+
+
+def test_ros_args_and_a_params_file_set_the_config(tmp_path: Path) -> None:
+    params = tmp_path / "match.yaml"
+    params.write_text("soccersim:\n  ros__parameters:\n    rules: fifa\n    half_time: 600.0\n    web_port: -1\n")
+    overrides = read_overrides(["--ros-args", "-p", "sync:=true", "-p", "world:=fifa7vs7_field",
+                                "--params-file", str(params)], "soccersim")
+    config = apply(ServerConfig(web_port=8080), overrides)
+    assert (config.sync, config.world, config.rules, config.half_time) == (True, "fifa7vs7_field", "fifa", 600.0)
+    assert config.web_port is None and config.log_path is None  # -1 disables; untouched stays
+    with pytest.raises(ParameterError, match="web_port: 99999 outside -1..65535"):
+        apply(ServerConfig(), {"web_port": 99999})
+    with pytest.raises(ParameterError, match="unknown parameter 'wrold'"):
+        apply(ServerConfig(), {"wrold": "x"})
+    with pytest.raises(ParameterError, match="sync: expected bool"):
+        apply(ServerConfig(), {"sync": "yes"})
+
+
+def test_a_bad_parameter_is_one_line() -> None:
+    result = subprocess.run([sys.executable, "-m", "sim_master.cli", "server", "--ros-args", "-p", "web_port:=99999"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == ["soccersim server: parameter web_port: 99999 outside -1..65535"]
+
+
+def test_the_running_node_shows_its_parameters(ros_context: rclpy.Context) -> None:
+    with fixture.running_server(sync=False, realtime=True, ros=True, node_name="sim_params", rules="fifa"):
+        node = Node("param_reader", context=ros_context)
+        executor = SingleThreadedExecutor(context=ros_context)
+        executor.add_node(node)
+
+        def call(srv_type: type, name: str, request: object) -> object:
+            client = node.create_client(srv_type, name)
+            assert client.wait_for_service(timeout_sec=20)
+            future = client.call_async(request)
+            executor.spin_until_future_complete(future, timeout_sec=20)
+            return future.result()
+
+        values = call(GetParameters, "/sim_params/get_parameters", GetParameters.Request(names=["rules", "sync"]))
+        assert values.values[0].string_value == "fifa" and values.values[1].bool_value is False
+        described = call(DescribeParameters, "/sim_params/describe_parameters",
+                         DescribeParameters.Request(names=["web_port"])).descriptors[0]
+        assert described.read_only and "browser monitor" in described.description
+        assert (described.integer_range[0].from_value, described.integer_range[0].to_value) == (-1, 65535)
+        node.destroy_node()
