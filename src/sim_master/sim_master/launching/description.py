@@ -17,6 +17,9 @@ class NodeAction:
     remappings: list[tuple[str, str]] = field(default_factory=list)
     shutdown_on_exit: bool = False  # on_exit="shutdown"
     env: dict[str, str] = field(default_factory=dict)
+    params_files: list[str] = field(default_factory=list)  # <param from="file.yaml"/>
+    respawn: bool = False  # started again when it exits (unless the launch is ending)
+    respawn_delay: float = 0.0  # s before it is started again
 
     @property
     def label(self) -> str:
@@ -26,3 +29,4 @@ class NodeAction:
 @dataclass(slots=True)
 class LaunchDescription:
     nodes: list[NodeAction] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)  # <set_env>: for every process started

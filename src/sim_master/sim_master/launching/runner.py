@@ -30,6 +30,8 @@ class LaunchError(RuntimeError):
 class Running:
     action: NodeAction
     process: subprocess.Popen[bytes]
+    command: list[str]
+    ended_at: float | None = None  # when a respawning node was seen ended
 
 
 def node_command(action: NodeAction) -> list[str]:
@@ -46,6 +48,8 @@ def node_command(action: NodeAction) -> list[str]:
         cmd += ["-r", f"__node:={action.name}"]
     if action.namespace:
         cmd += ["-r", f"__ns:={action.namespace}"]
+    for params_file in action.params_files:
+        cmd += ["--params-file", params_file]
     for key, value in action.parameters.items():
         cmd += ["-p", f"{key}:={value}"]
     for src, dst in action.remappings:
@@ -68,15 +72,13 @@ class LaunchRunner:
         exit_code = 0
         try:
             for action, cmd in commands:
-                env = {**os.environ, **action.env}
-                proc = subprocess.Popen(cmd, env=env, start_new_session=True)
-                self._running.append(Running(action, proc))
-                self._log(f"[launch] started {action.label} (pid {proc.pid})")
+                self._running.append(Running(action, self._start(action, cmd), cmd))
             deadline = None if duration is None else time.monotonic() + duration
             while not self._stop_requested:
                 if deadline is not None and time.monotonic() >= deadline:
                     self._log("[launch] duration reached")
                     break
+                self._respawn()
                 alive = [r for r in self._running if r.process.poll() is None]
                 ended = [r for r in self._running if r.process.poll() is not None]
                 trigger = next((r for r in ended if r.action.shutdown_on_exit), None)
@@ -85,7 +87,7 @@ class LaunchRunner:
                     self._log(f"[launch] {trigger.action.label} exited ({code}): shutting down")
                     exit_code = code if code and code > 0 else 0
                     break
-                if not alive:
+                if not alive and not any(r.action.respawn for r in self._running):
                     break
                 time.sleep(0.05)
         finally:
@@ -98,6 +100,24 @@ class LaunchRunner:
         for r in failed:
             self._log(f"[launch] {r.action.label} ended with {r.process.returncode}")
         return exit_code
+
+    def _start(self, action: NodeAction, cmd: list[str]) -> subprocess.Popen[bytes]:
+        env = {**os.environ, **self._description.env, **action.env}
+        proc = subprocess.Popen(cmd, env=env, start_new_session=True)
+        self._log(f"[launch] started {action.label} (pid {proc.pid})")
+        return proc
+
+    def _respawn(self) -> None:
+        """respawn="true": a node that ended is started again after its respawn_delay."""
+        now = time.monotonic()
+        for r in self._running:
+            if not r.action.respawn or r.process.poll() is None:
+                continue
+            if r.ended_at is None:
+                r.ended_at = now
+                self._log(f"[launch] {r.action.label} exited ({r.process.returncode}): respawning")
+            if now - r.ended_at >= r.action.respawn_delay:
+                r.process, r.ended_at = self._start(r.action, r.command), None
 
     def stop_all(self) -> None:
         for sig, wait in ((signal.SIGINT, GRACE_S), (signal.SIGTERM, GRACE_S), (signal.SIGKILL, 5.0)):
@@ -128,3 +148,4 @@ def main_run(path: str, args: dict[str, str], duration: float | None) -> int:
 
     description = load_launch_file(path, args)
     return LaunchRunner(description, log=lambda m: print(m, file=sys.stderr, flush=True)).run(duration)
+

@@ -1,16 +1,35 @@
-"""Reads ROS 2 launch XML (<launch>, <arg>, <node>, <param>, <remap>, <include>, <group>,
-<push-ros-namespace>, <let>) into a LaunchDescription. Anything else is an error that names
-the element and the file, so a file never half-runs."""
+"""Reads ROS 2 launch XML (<launch>, <arg>, <node>, <param> (value or from= a params file),
+<remap>, <env>, <include>, <group>, <push-ros-namespace>, <let>, <set_env>) into a
+LaunchDescription. An element or attribute this runner does not know is an error that names
+the file and line, as `ros2 launch` does, so a file never half-runs or silently drops a
+setting (a typo, `<group ns=...>`)."""
 from __future__ import annotations
 
 import os
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
+from xml.parsers import expat
 
 from sim_master.launching.description import LaunchDescription, NodeAction
 from sim_master.launching.substitutions import substitute
 
 _TRUE = {"true", "1", "yes"}
+_CONDITIONS = frozenset({"if", "unless"})
+ATTRIBUTES: dict[str, frozenset[str]] = {  # per element, what this runner reads
+    "launch": frozenset({"version"}),
+    "arg": frozenset({"name", "default", "description"}) | _CONDITIONS,
+    "let": frozenset({"name", "value"}) | _CONDITIONS,
+    "node": frozenset({"pkg", "exec", "name", "namespace", "args", "on_exit", "output", "respawn",
+                       "respawn_delay"}) | _CONDITIONS,
+    "param": frozenset({"name", "value", "from"}),
+    "remap": frozenset({"from", "to"}),
+    "env": frozenset({"name", "value"}),
+    "set_env": frozenset({"name", "value"}) | _CONDITIONS,
+    "include": frozenset({"file"}) | _CONDITIONS,
+    "include/arg": frozenset({"name", "value"}),
+    "group": frozenset({"scoped", "forwarding"}) | _CONDITIONS,
+    "push-ros-namespace": frozenset({"namespace"}),
+}
 
 
 class LaunchFileError(ValueError):
@@ -23,16 +42,51 @@ def load_launch_file(path: str, args: Mapping[str, str] | None = None) -> Launch
     return description
 
 
+_LINES: dict[int, int] = {}  # id(element) -> its line, for error messages
+
+
+def _parse(data: bytes) -> ET.Element:
+    """ElementTree keeps no line numbers: build the tree from expat's events, noting lines."""
+    builder = ET.TreeBuilder()
+    parser = expat.ParserCreate()
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        _LINES[id(builder.start(tag, attrs))] = parser.CurrentLineNumber
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = builder.end
+    parser.CharacterDataHandler = builder.data
+    parser.Parse(data, True)
+    return builder.close()
+
+
+def _where(path: str, el: ET.Element) -> str:
+    line = _LINES.get(id(el))
+    return f"{path}:{line}" if line else path
+
+
 def _load(path: str, given: dict[str, str], namespace: str, out: LaunchDescription,
           overrides: dict[str, str]) -> None:
     try:
-        root = ET.parse(path).getroot()
-    except (OSError, ET.ParseError) as exc:
+        with open(path, "rb") as f:
+            root = _parse(f.read())
+    except (OSError, expat.ExpatError) as exc:
         raise LaunchFileError(f"{path}: {exc}") from exc
     if root.tag != "launch":
         raise LaunchFileError(f"{path}: root element is <{root.tag}>, expected <launch>")
+    _check_attributes(root, path, "launch")
     scope = dict(given)
     _children(root, path, scope, namespace, out, overrides)
+
+
+def _check_attributes(el: ET.Element, path: str, kind: str) -> None:
+    allowed = ATTRIBUTES.get(kind)
+    if allowed is None:
+        return
+    unknown = sorted(set(el.attrib) - allowed)
+    if unknown:
+        raise LaunchFileError(f"{_where(path, el)}: <{el.tag}> has no attribute {unknown[0]!r} "
+                              f"(it takes {', '.join(sorted(allowed))})")
 
 
 def _children(parent: ET.Element, path: str, scope: dict[str, str], namespace: str,
@@ -45,6 +99,7 @@ def _children(parent: ET.Element, path: str, scope: dict[str, str], namespace: s
     for el in parent:
         if not isinstance(el.tag, str):
             continue  # comments
+        _check_attributes(el, path, el.tag)
         if _skipped(el, sub):
             continue
         if el.tag == "arg":
@@ -57,7 +112,14 @@ def _children(parent: ET.Element, path: str, scope: dict[str, str], namespace: s
             scope[el.get("name") or ""] = sub(el.get("value"))
         elif el.tag == "node":
             out.nodes.append(_node(el, path, sub, namespace))
+        elif el.tag == "set_env":
+            out.env[sub(el.get("name"))] = sub(el.get("value"))
         elif el.tag == "include":
+            for a in el:
+                if isinstance(a.tag, str) and a.tag != "arg":
+                    raise LaunchFileError(f"{_where(path, a)}: unsupported element <{a.tag}> in <include>")
+                if isinstance(a.tag, str):
+                    _check_attributes(a, path, "include/arg")
             inner = {a.get("name") or "": sub(a.get("value")) for a in el.findall("arg")}
             _load(sub(el.get("file")), inner, namespace, out, overrides)
         elif el.tag == "group":
@@ -69,7 +131,7 @@ def _children(parent: ET.Element, path: str, scope: dict[str, str], namespace: s
         elif el.tag == "push-ros-namespace":
             continue  # handled by its group
         else:
-            raise LaunchFileError(f"{path}: unsupported element <{el.tag}>")
+            raise LaunchFileError(f"{_where(path, el)}: unsupported element <{el.tag}>")
 
 
 def _skipped(el: ET.Element, sub) -> bool:
@@ -82,24 +144,37 @@ def _skipped(el: ET.Element, sub) -> bool:
 def _node(el: ET.Element, path: str, sub, namespace: str) -> NodeAction:
     pkg, exe = sub(el.get("pkg")), sub(el.get("exec"))
     if not pkg or not exe:
-        raise LaunchFileError(f"{path}: <node> needs pkg and exec")
+        raise LaunchFileError(f"{_where(path, el)}: <node> needs pkg and exec")
+    respawn_delay = sub(el.get("respawn_delay")) or "0"
+    try:
+        delay = float(respawn_delay)
+    except ValueError:
+        raise LaunchFileError(f"{_where(path, el)}: respawn_delay {respawn_delay!r} is not a number") from None
     node = NodeAction(package=pkg, executable=exe, name=sub(el.get("name")),
                       namespace=_join_ns(namespace, sub(el.get("namespace"))),
                       arguments=sub(el.get("args")).split(),
-                      shutdown_on_exit=sub(el.get("on_exit")) == "shutdown")
+                      shutdown_on_exit=sub(el.get("on_exit")) == "shutdown",
+                      respawn=sub(el.get("respawn")).lower() in _TRUE, respawn_delay=max(0.0, delay))
     for child in el:
         if not isinstance(child.tag, str):
             continue
+        _check_attributes(child, path, child.tag)
         if child.tag == "param":
-            if child.get("name") is None:
-                raise LaunchFileError(f"{path}: <param> without name (files are not supported)")
-            node.parameters[sub(child.get("name"))] = sub(child.get("value"))
+            if child.get("from") is not None:
+                params_file = sub(child.get("from"))
+                if not os.path.isfile(params_file):
+                    raise LaunchFileError(f"{_where(path, child)}: params file {params_file!r} not found")
+                node.params_files.append(params_file)
+            elif child.get("name") is None:
+                raise LaunchFileError(f"{_where(path, child)}: <param> needs name and value, or from")
+            else:
+                node.parameters[sub(child.get("name"))] = sub(child.get("value"))
         elif child.tag == "remap":
             node.remappings.append((sub(child.get("from")), sub(child.get("to"))))
         elif child.tag == "env":
             node.env[sub(child.get("name"))] = sub(child.get("value"))
         else:
-            raise LaunchFileError(f"{path}: unsupported element <{child.tag}> in <node>")
+            raise LaunchFileError(f"{_where(path, child)}: unsupported element <{child.tag}> in <node>")
     return node
 
 
