@@ -9,19 +9,35 @@ import sys
 from sim_master.master.config import ServerConfig
 
 
+def port_number(text: str) -> int:
+    """A TCP port: 0..65535 (0 picks a free one) or -1 (off)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not -1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is outside 0..65535 (-1 turns the port off)")
+    return value
+
+
 def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--sync", action="store_true",
                       help="lock-step: each cycle waits for every agent's (syn) (per-agent timeout)")
     mode.add_argument("--realtime", action="store_true", help="paced to 20 ms per cycle (default)")
     parser.add_argument("--host", default="127.0.0.1", help="bind address of every port (default %(default)s)")
-    parser.add_argument("--simspark-port", type=int, default=3100)
-    parser.add_argument("--simspark-monitor-port", type=int, default=3200)
-    parser.add_argument("--rcsssmj-port", type=int, default=60000)
-    parser.add_argument("--rcsssmj-monitor-port", type=int, default=60001)
-    parser.add_argument("--service-port", type=int, default=4000)
-    parser.add_argument("--web-port", type=int, default=8080,
-                        help="browser monitor (HTTP + WebSocket) port; -1 disables it")
+    parser.add_argument("--simspark-port", type=port_number, default=3100,
+                        help="SimSpark agents (default %(default)s; -1: off)")
+    parser.add_argument("--simspark-monitor-port", type=port_number, default=3200,
+                        help="SimSpark monitors (default %(default)s; -1: off)")
+    parser.add_argument("--rcsssmj-port", type=port_number, default=60000,
+                        help="rcsssmj agents (default %(default)s; -1: off)")
+    parser.add_argument("--rcsssmj-monitor-port", type=port_number, default=60001,
+                        help="rcsssmj monitors (default %(default)s; -1: off)")
+    parser.add_argument("--service-port", type=port_number, default=4000,
+                        help="text service port (default %(default)s; -1: off)")
+    parser.add_argument("--web-port", type=port_number, default=8080,
+                        help="browser monitor, HTTP + WebSocket (default %(default)s; -1: off)")
     parser.add_argument("--world", default="simspark_field", help="world name in worlds/ or an .sdf file")
     parser.add_argument("--rules", default="simspark", help="rule book (simspark, rcssserver3d, fifa, ssim)")
     parser.add_argument("--log", dest="log_path", default=None, metavar="FILE.mcap",
@@ -71,14 +87,25 @@ def run_server(args: argparse.Namespace) -> int:
         except ParameterError as exc:
             print(f"soccersim server: {exc}", file=sys.stderr)
             return 2
-    server = SingleModeServer(config)
+    from sim_master.server.single import StartupError
+
+    try:
+        server = SingleModeServer(config)
+    except ValueError as exc:  # an unknown world or rule book, a broken world file: one line
+        print(f"soccersim server: {exc}", file=sys.stderr)
+        return 2
 
     def stop(signum: int, _frame: object) -> None:
         server.request_stop()
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    server.start(ros_args=getattr(args, "ros_args", None))
+    try:
+        server.start(ros_args=getattr(args, "ros_args", None))
+    except StartupError as exc:
+        server.close()
+        print(f"soccersim server: {exc}", file=sys.stderr)
+        return 2
     try:
         for line in server.listening():
             print(line, flush=True)

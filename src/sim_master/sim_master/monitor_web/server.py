@@ -34,6 +34,7 @@ class WebMonitor:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._run, name="web-monitor", daemon=True)
         self._ready = threading.Event()
+        self._failure: OSError | None = None
         self._latest: str | None = None
         self._version = 0
         self._changed: asyncio.Condition | None = None
@@ -45,9 +46,12 @@ class WebMonitor:
         return f"http://{self.host}:{self.port}/"
 
     def start(self) -> None:
+        """Listening when it returns; OSError when the port cannot be had (e.g. busy)."""
         self._thread.start()
         if not self._ready.wait(10):
             raise RuntimeError("web monitor did not start")
+        if self._failure is not None:
+            raise self._failure
 
     def publish(self, frame: WebFrame) -> None:
         text = frame.to_json()
@@ -71,7 +75,11 @@ class WebMonitor:
 
     def _run(self) -> None:
         asyncio.set_event_loop(self._loop)
-        self._loop.run_until_complete(self._main())
+        try:
+            self._loop.run_until_complete(self._main())
+        except OSError as exc:  # the port: start() reports it
+            self._failure = exc
+            self._ready.set()
 
     async def _main(self) -> None:
         self._changed = asyncio.Condition()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from sim_bridge.agent_server import AgentServer
@@ -64,26 +65,32 @@ class SingleModeServer(SimulationLoop):
             if port is None:
                 continue
             server = AgentServer(dialect, c.host, port, sync=c.sync, sync_timeout=c.sync_timeout)
-            server.start()
+            _listen(server.start, f"{source}_port", c.host, port)
             self.add_transport(source, server)
             self.log.info("%s agents: %s:%d", source, c.host, server.port)
         for name, port in (("simspark", c.simspark_monitor_port), ("rcsssmj", c.rcsssmj_monitor_port)):
             if port is not None:
                 monitor = MonitorServer(name, c.host, port, allow_remote_commands=c.allow_remote_monitor_commands)
-                monitor.start()
+                _listen(monitor.start, f"{name}_monitor_port", c.host, port)
                 self.monitor_servers[name] = monitor
         if self.monitor_servers:
             self.add_adapter(LegacyMonitorFeed(self.monitor_servers))
         if c.web_port is not None:
             from sim_master.monitor_web.server import WebMonitor
 
-            self.web_monitor = WebMonitor(c.host, c.web_port)
-            self.web_monitor.start()
-            self.add_adapter(WebMonitorFeed(self.web_monitor))
+            web = WebMonitor(c.host, c.web_port)
+            try:
+                web.start()
+            except OSError as exc:  # a viewer only: the match goes on without it
+                self.log.warning("browser monitor: cannot listen on %s:%d (%s); going on without it "
+                                 "(--web-port)", c.host, c.web_port, exc.strerror or exc)
+            else:
+                self.web_monitor = web
+                self.add_adapter(WebMonitorFeed(web))
         if c.service_port is not None:
             self.service_port = ServicePort(c.host, c.service_port)
             register_services(self.service_port, self)
-            self.service_port.start()
+            _listen(self.service_port.start, "service_port", c.host, c.service_port)
             self.add_adapter(ServicePortFeed(self.service_port))
         if c.log_path:
             from sim_master.ros.replay_log import ReplayLogRecorder
@@ -136,3 +143,15 @@ class SingleModeServer(SimulationLoop):
             if self.ros_context.ok():
                 rclpy.shutdown(context=self.ros_context)
             self.ros_context = None
+
+
+class StartupError(RuntimeError):
+    """A port the configuration asks for cannot be had: one line naming its flag."""
+
+
+def _listen(start: Callable[[], None], setting: str, host: str, port: int) -> None:
+    try:
+        start()
+    except OSError as exc:
+        flag = "--" + setting.replace("_", "-")
+        raise StartupError(f"{flag} {port}: cannot listen on {host}:{port} ({exc.strerror or exc})") from exc

@@ -1,0 +1,53 @@
+"""A user's mistake on `soccersim server` is one clear line and exit status 2, never a
+traceback: a busy port (naming its flag), a port out of range, an unknown world or rule book.
+A busy browser-monitor port is only a warning: the match goes on without the viewer."""
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+FREE = ["--simspark-port", "0", "--rcsssmj-port", "0", "--simspark-monitor-port", "0",
+        "--rcsssmj-monitor-port", "0", "--service-port", "0", "--web-port", "-1"]
+
+
+def server(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "sim_master.cli", "server", "--no-ros", "--max-cycles", "5",
+                           *FREE, *args], capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def busy_port() -> Iterator[int]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        yield s.getsockname()[1]
+
+
+def test_a_busy_agent_port_names_its_flag(busy_port: int) -> None:
+    result = server("--rcsssmj-port", str(busy_port))
+    assert result.returncode == 2
+    expected = f"--rcsssmj-port {busy_port}: cannot listen on 127.0.0.1:{busy_port} (Address already in use)"
+    assert result.stderr.strip().splitlines()[-1] == f"soccersim server: {expected}"
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("args, line", [
+    (("--simspark-port", "70000"), "argument --simspark-port: 70000 is outside 0..65535 (-1 turns the port off)"),
+    (("--world", "nowhere"), "soccersim server: world 'nowhere' not found (available: "),
+    (("--rules", "nope"), "soccersim server: unknown rule book 'nope' (known: simspark, rcssserver3d, fifa, ssim)"),
+])
+def test_mistakes_are_one_line(args: tuple[str, ...], line: str) -> None:
+    result = server(*args)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert line in result.stderr.strip().splitlines()[-1]
+
+
+def test_a_busy_browser_monitor_port_is_a_warning(busy_port: int) -> None:
+    result = server("--web-port", str(busy_port))
+    assert result.returncode == 0, result.stderr
+    assert "browser monitor: cannot listen" in result.stderr and "going on without it (--web-port)" in result.stderr
+    assert "stopped after 5 cycles" in result.stdout
