@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -17,15 +18,31 @@ def _version(_: argparse.Namespace) -> int:
 
 
 def _launch(args: argparse.Namespace) -> int:
-    from sim_master.launching.runner import main_run
+    from sim_master.launching.runner import LaunchError, find_launch_file, main_run, show_args
 
+    rest = list(args.launch_args)
+    path = args.file
+    if rest and ":=" not in rest[0] and not os.path.isfile(path):  # the `ros2 launch PKG FILE` form
+        path = rest.pop(0)
+        try:
+            path = find_launch_file(args.file, path)
+        except LaunchError as exc:
+            print(f"soccersim launch: {exc}", file=sys.stderr)
+            return 2
     launch_args: dict[str, str] = {}
-    for item in args.launch_args:
+    for item in rest:
         name, sep, value = item.partition(":=")
         if not sep:
-            raise SystemExit(f"soccersim launch: expected name:=value, got {item!r}")
+            print(f"soccersim launch: expected name:=value, got {item!r}", file=sys.stderr)
+            return 2
         launch_args[name] = value
-    return main_run(args.file, launch_args, args.duration)
+    try:
+        if args.show_args:
+            return show_args(path)
+        return main_run(path, launch_args, args.duration)
+    except (ValueError, LaunchError) as exc:  # the file's mistakes: one line naming file and line
+        print(f"soccersim launch: {exc}", file=sys.stderr)
+        return 2
 
 
 # name, help, module with add_<x>_arguments(parser) and run_<x>(args), x
@@ -56,9 +73,10 @@ def build_parser() -> argparse.ArgumentParser:
         getattr(module, f"add_{stem}_arguments")(sub)
         sub.set_defaults(handler=getattr(module, f"run_{stem}"))
     launch = commands.add_parser(
-        "launch", help="run a ROS 2 launch XML file (the ros2 launch subset our files use)")
-    launch.add_argument("file", help="path to a .launch.xml file")
-    launch.add_argument("launch_args", nargs="*", metavar="NAME:=VALUE")
+        "launch", help="run a ROS 2 launch XML file: `soccersim launch FILE` or `soccersim launch PKG FILE`")
+    launch.add_argument("file", help="a .launch.xml file, or a package whose share/ holds FILE")
+    launch.add_argument("launch_args", nargs="*", metavar="[FILE] NAME:=VALUE")
+    launch.add_argument("-s", "--show-args", action="store_true", help="list the file's arguments and stop")
     launch.add_argument("--duration", type=float, default=None,
                         help="stop every node after this many wall-clock seconds")
     launch.set_defaults(handler=_launch)

@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from typing import Final
@@ -65,6 +66,7 @@ class LaunchRunner:
         self._log = log
         self._running: list[Running] = []
         self._stop_requested = False
+        self._started = 0
 
     def run(self, duration: float | None = None) -> int:
         commands = [(a, node_command(a)) for a in self._description.nodes]
@@ -102,8 +104,13 @@ class LaunchRunner:
         return exit_code
 
     def _start(self, action: NodeAction, cmd: list[str]) -> subprocess.Popen[bytes]:
-        env = {**os.environ, **self._description.env, **action.env}
-        proc = subprocess.Popen(cmd, env=env, start_new_session=True)
+        """Start one process; its output lines go out prefixed `[<name>-<n>]`, as ros2 launch."""
+        env = {**os.environ, **self._description.env, **action.env, "PYTHONUNBUFFERED": "1"}
+        proc = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT)
+        self._started += 1
+        prefix = f"[{action.label}-{self._started}] ".encode()
+        threading.Thread(target=_copy_lines, args=(proc, prefix), name=f"output-{proc.pid}", daemon=True).start()
         self._log(f"[launch] started {action.label} (pid {proc.pid})")
         return proc
 
@@ -143,9 +150,46 @@ def _signal_group(proc: subprocess.Popen[bytes], sig: int) -> None:
         pass
 
 
+def find_launch_file(package: str, name: str) -> str:
+    """FILE in PKG's share directory (searched below it, as `ros2 launch PKG FILE` does)."""
+    from ament_index_python.packages import get_package_share_directory
+
+    try:
+        share = get_package_share_directory(package)
+    except (PackageNotFoundError, LookupError, ValueError) as exc:
+        raise LaunchError(f"package {package!r} not found (source install/setup.bash)") from exc
+    for root, _dirs, files in os.walk(share, followlinks=True):
+        if name in files:
+            return os.path.join(root, name)
+    raise LaunchError(f"no launch file {name!r} in package {package!r} ({share})")
+
+
+def show_args(path: str) -> int:
+    """`--show-args`: the file's arguments with their descriptions and defaults, as ros2 launch."""
+    from sim_master.launching.xml_loader import declared_arguments
+
+    arguments = declared_arguments(path)
+    print("Arguments (pass arguments as '<name>:=<value>'):\n" if arguments else "No arguments.")
+    for name, default, text in arguments:
+        print(f"    '{name}':\n        {text or 'no description given'}")
+        print(f"        (default: '{default}')\n" if default is not None else "        (required)\n")
+    return 0
+
+
 def main_run(path: str, args: dict[str, str], duration: float | None) -> int:
     from sim_master.launching.xml_loader import load_launch_file
 
     description = load_launch_file(path, args)
     return LaunchRunner(description, log=lambda m: print(m, file=sys.stderr, flush=True)).run(duration)
 
+
+def _copy_lines(proc: subprocess.Popen[bytes], prefix: bytes) -> None:
+    """A child's output to ours, line by line with its prefix, until it closes."""
+    assert proc.stdout is not None
+    out = sys.stdout.buffer
+    for line in proc.stdout:
+        try:
+            out.write(prefix + line)
+            out.flush()
+        except (OSError, ValueError):  # our stdout is gone: keep draining so the child never blocks
+            continue

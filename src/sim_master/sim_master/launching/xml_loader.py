@@ -79,6 +79,17 @@ def _load(path: str, given: dict[str, str], namespace: str, out: LaunchDescripti
     _children(root, path, scope, namespace, out, overrides)
 
 
+def declared_arguments(path: str) -> list[tuple[str, str | None, str]]:
+    """The file's own <arg>s (name, default, description), as written (for --show-args)."""
+    try:
+        with open(path, "rb") as f:
+            root = _parse(f.read())
+    except (OSError, expat.ExpatError) as exc:
+        raise LaunchFileError(f"{path}: {exc}") from exc
+    return [(a.get("name") or "", a.get("default"), a.get("description") or "") for a in root.iter("arg")
+            if a in list(root)]
+
+
 def _check_attributes(el: ET.Element, path: str, kind: str) -> None:
     allowed = ATTRIBUTES.get(kind)
     if allowed is None:
@@ -94,7 +105,7 @@ def _children(parent: ET.Element, path: str, scope: dict[str, str], namespace: s
     here = os.path.dirname(path)
 
     def sub(text: str | None) -> str:
-        return substitute(text or "", scope, this_dir=here)
+        return substitute(text or "", scope, this_dir=here, this_file=path)
 
     for el in parent:
         if not isinstance(el.tag, str):

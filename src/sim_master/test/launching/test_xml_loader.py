@@ -1,6 +1,10 @@
 """Launch XML is read as ros2 launch reads it: args, includes, namespaces, remaps, params."""
 from __future__ import annotations
 
+import re
+import shutil
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -96,3 +100,67 @@ def test_a_respawning_node_is_started_again(tmp_path: Path) -> None:
     LaunchRunner(load_launch_file(path), log=lines.append).run(duration=6.0)
     assert sum(line.startswith("[launch] started soccersim") for line in lines) >= 2, lines
     assert any("respawning" in line for line in lines)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("$(eval '$(var speed) * (3 + 1)')", "8"),
+    ("$(eval 'math.floor(2.7)')", "2"),
+    ("$(not $(var on))", "false"),
+    ("$(equals $(var team) Lions)", "true"),
+    ("$(notequals $(var team) Lions)", "false"),
+    ("$(and true $(var on))", "true"),
+    ("$(or false false)", "false"),
+    ("$(if $(var on) yes no)", "yes"),
+    ("$(command echo hi there)", "hi there"),
+    ("$(filename)", "f.launch.xml"),
+    ("$(dirname)", "/d"),
+])
+def test_substitutions(text: str, expected: str) -> None:
+    from sim_master.launching.substitutions import substitute
+
+    args = {"speed": "2", "team": "Lions", "on": "true"}
+    assert substitute(text, args, this_dir="/d", this_file="/d/f.launch.xml") == expected
+
+
+def test_substitutions_that_find_things() -> None:
+    from sim_master.launching.substitutions import SubstitutionError, substitute
+
+    assert substitute("$(anon player)", {}).startswith("player_") and substitute("$(anon p)", {}) != "p"
+    assert Path(substitute("$(find-exec python3)", {})).name.startswith("python3")
+    assert Path(substitute("$(find-pkg-prefix sim_master)", {}), "lib", "sim_master", "soccersim").exists()
+    assert Path(substitute("$(launch_log_dir)", {})).is_dir()
+    for bad, message in (("$(bogus x)", "unsupported substitution $(bogus)"), ("$(not maybe)", "expects true or false"),
+                         ("$(eval '1/0')", "ZeroDivisionError"), ("$(find-exec no-such-tool-x)", "not found on PATH"),
+                         ("$(equals a)", "needs two values"), ("$(var x", "unclosed substitution")):
+        with pytest.raises(SubstitutionError, match=re.escape(message)):
+            substitute(bad, {})
+
+
+def test_launch_command_line_forms(tmp_path: Path) -> None:
+    exe = shutil.which("soccersim")
+    assert exe
+    shown = subprocess.run([exe, "launch", "sim_master", "match.launch.xml", "--show-args"], capture_output=True,
+                           text=True, timeout=60)
+    assert shown.returncode == 0 and "'left':" in shown.stdout and "(default: 'Alpha')" in shown.stdout
+    typo = write(
+        tmp_path / "typo.launch.xml", "<launch>\n  <node pkg='sim_master' exec='soccersim' respwan='1'/>\n</launch>"
+    )
+    bad = subprocess.run([exe, "launch", typo], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stderr.strip().splitlines() == [
+        f"soccersim launch: {typo}:2: <node> has no attribute 'respwan' (it takes args, exec, if, name, namespace, "
+        "on_exit, output, pkg, respawn, respawn_delay, unless)"]
+    missing = subprocess.run(
+        [exe, "launch", "sim_master", "nope.launch.xml"], capture_output=True, text=True, timeout=60
+    )
+    assert missing.returncode == 2 and "no launch file 'nope.launch.xml' in package 'sim_master'" in missing.stderr
+
+
+def test_process_output_is_prefixed(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    from sim_master.launching.runner import LaunchRunner
+
+    path = write(tmp_path / "one.launch.xml", """<launch>
+  <node pkg="sim_master" exec="soccersim" name="versioned" args="version" on_exit="shutdown"/>
+</launch>""")
+    assert LaunchRunner(load_launch_file(path), log=lambda _m: None).run(duration=30.0) == 0
+    time.sleep(0.2)  # the output thread drains the pipe after the child exits
+    assert re.search(r"^\[versioned-1\] soccersim \d", capfd.readouterr().out, re.M)
