@@ -42,6 +42,8 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default="simspark", help="rule book (simspark, rcssserver3d, fifa, ssim)")
     parser.add_argument("--log", dest="log_path", default=None, metavar="FILE.mcap",
                         help="write a replay log (MCAP, ROS 2 encoding)")
+    parser.add_argument("--log-players", action="store_true",
+                        help="the replay log also holds every player's percepts and joint commands (large)")
     parser.add_argument("--seed", type=int, default=None, help="seed of sensor noise")
     parser.add_argument("--sync-timeout", type=float, default=1.0,
                         help="sync mode: seconds to wait for one agent before it is marked lagging")
@@ -62,14 +64,29 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         return None if value < 0 else value
 
     return ServerConfig(
-        sync=args.sync, realtime=not args.sync, host=args.host,
-        simspark_port=port(args.simspark_port), simspark_monitor_port=port(args.simspark_monitor_port),
-        rcsssmj_port=port(args.rcsssmj_port), rcsssmj_monitor_port=port(args.rcsssmj_monitor_port),
-        service_port=port(args.service_port), web_port=port(args.web_port), world=args.world,
-        rules=args.rules, log_path=args.log_path, seed=args.seed, sync_timeout=args.sync_timeout,
-        allow_remote_monitor_commands=args.allow_remote_monitor_commands, ros=not args.no_ros,
-        max_cycles=args.max_cycles, vision_noise=not args.no_vision_noise,
-        kickoff_after=args.kickoff_after, half_time=args.half_time, wait_for_teams=args.wait_for_teams)
+        sync=args.sync,
+        realtime=not args.sync,
+        host=args.host,
+        simspark_port=port(args.simspark_port),
+        simspark_monitor_port=port(args.simspark_monitor_port),
+        rcsssmj_port=port(args.rcsssmj_port),
+        rcsssmj_monitor_port=port(args.rcsssmj_monitor_port),
+        service_port=port(args.service_port),
+        web_port=port(args.web_port),
+        world=args.world,
+        rules=args.rules,
+        log_path=args.log_path,
+        log_players=args.log_players,
+        seed=args.seed,
+        sync_timeout=args.sync_timeout,
+        allow_remote_monitor_commands=args.allow_remote_monitor_commands,
+        ros=not args.no_ros,
+        max_cycles=args.max_cycles,
+        vision_noise=not args.no_vision_noise,
+        kickoff_after=args.kickoff_after,
+        half_time=args.half_time,
+        wait_for_teams=args.wait_for_teams,
+    )
 
 
 def run_server(args: argparse.Namespace) -> int:

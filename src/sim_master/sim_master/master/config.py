@@ -18,6 +18,7 @@ class ServerConfig:
     world: str = "simspark_field"
     rules: str = "simspark"
     log_path: str | None = None
+    log_players: bool = False  # the replay log also holds every player's percepts and joint commands
     seed: int | None = None
     sync_timeout: float = 1.0  # per agent and cycle, s
     allow_remote_monitor_commands: bool = False

@@ -8,6 +8,7 @@ from typing import Any
 from builtin_interfaces.msg import Time
 from geometry_msgs.msg import Vector3
 
+from sim_contracts.commands import JointTargets, JointVelocities
 from sim_contracts.percept import (
     ForceResistance,
     GameStateView,
@@ -22,13 +23,13 @@ from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.store.snapshot_records import entity_from_record as entity_from_msg
 from sim_master.store.snapshot_records import seconds
 from sim_master.store.snapshot_records import snapshot_from_record as snapshot_from_msg
-from sim_msgs.msg import EntityState, GameState, HeardMessage, VisionObject
+from sim_msgs.msg import EntityState, GameState, HeardMessage, JointCommand, VisionObject
 from sim_msgs.msg import ForceResistance as ForceResistanceMsg
 from sim_msgs.msg import Percept as PerceptMsg
 from sim_msgs.msg import Snapshot as SnapshotMsg
 
-__all__ = ["entity_from_msg", "entity_to_msg", "game_view_to_msg", "percept_from_msg", "percept_to_msg", "seconds",
-           "snapshot_from_msg", "snapshot_to_msg", "snapshot_to_packed_msg", "stamp"]
+__all__ = ["entity_from_msg", "entity_to_msg", "game_view_to_msg", "joint_command_msg", "percept_from_msg",
+           "percept_to_msg", "seconds", "snapshot_from_msg", "snapshot_to_msg", "snapshot_to_packed_msg", "stamp"]
 
 
 def stamp(t: float) -> Time:
@@ -182,3 +183,16 @@ def percept_from_msg(msg: PerceptMsg) -> Percept:
                        else _get_generic(msg, f.metadata["ros"], f.metadata["ros_kind"]))
               for f in percept_fields()}
     return Percept(**values)
+
+
+def joint_command_msg(command: object) -> JointCommand | None:
+    """An agent's joint speeds or PD targets as a JointCommand message (None for other commands)."""
+    if isinstance(command, JointVelocities):
+        return JointCommand(mode=JointCommand.MODE_VELOCITY, names=list(command.speeds),
+                            velocities=[float(v) for v in command.speeds.values()])
+    if isinstance(command, JointTargets):
+        values = list(command.targets.values())
+        return JointCommand(mode=JointCommand.MODE_PD, names=list(command.targets), q=[v[0] for v in values],
+                            dq=[v[1] for v in values], kp=[v[2] for v in values], kd=[v[3] for v in values],
+                            tau=[v[4] for v in values])
+    return None

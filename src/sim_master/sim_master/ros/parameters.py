@@ -44,6 +44,7 @@ SETTINGS: Final = (
     Setting("world", str, "world name in worlds/ or an .sdf file"),
     Setting("rules", str, "rule book: simspark, rcssserver3d, fifa, ssim"),
     Setting("log_path", str, "replay log (MCAP) to write; empty: none", ""),
+    Setting("log_players", bool, "the replay log also holds every player's percepts and joint commands"),
     Setting("seed", int, "seed of sensor noise; -1: from the clock", -1, -1, 2**31 - 1),
     Setting("sync_timeout", float, "sync mode: seconds to wait for one agent", None, 0.001, 60.0),
     Setting("allow_remote_monitor_commands", bool, "accept monitor commands from non-loopback addresses"),

@@ -12,14 +12,18 @@ from rclpy.serialization import serialize_message
 from rosgraph_msgs.msg import Clock
 
 from sim_master.master.adapters import LoopAdapter
-from sim_master.ros.convert import snapshot_to_msg, stamp
+from sim_master.ros.convert import joint_command_msg, percept_to_msg, snapshot_to_msg, stamp
 from sim_master.ros.frames import tf_message
+from sim_master.ros.names import player_namespace
 from sim_master.store.mcap_log import ReplayLogWriter
 from sim_msgs.msg import GameState
 from soccer_referee.ros.messages import event_to_msg, game_key, game_state_to_msg
 
 if TYPE_CHECKING:
+    from sim_contracts.commands import Command
+    from sim_contracts.percept import Percept
     from sim_master.master.loop import SimulationLoop
+    from sim_master.master.players import Player
     from soccer_referee.events import GameEvent
 
 
@@ -29,9 +33,32 @@ TF_EVERY: Final = 5
 class ReplayLogRecorder(LoopAdapter):
     name = "replay log"
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, players: bool = False) -> None:
         self.writer = ReplayLogWriter(path, serialize_message)
         self._last_game: GameState | None = None
+        self.players = players  # also every player's percepts and joint commands (big: opt-in)
+
+    def _player_topic(self, loop: SimulationLoop, player: Player, leaf: str, msg_type: str) -> str | None:
+        if not player.registered:
+            return None
+        topic = f"{player_namespace(player.team, player.unum)}/{leaf}"
+        self.writer.add_channel(topic, msg_type, (False, False, 10) if leaf == "percept" else (True, False, 10))
+        return topic
+
+    def on_percept(self, loop: SimulationLoop, player: Player, percept: Percept) -> None:
+        if self.players:
+            topic = self._player_topic(loop, player, "percept", "sim_msgs/msg/Percept")
+            if topic is not None:
+                t = stamp(percept.time)
+                self.writer.write(topic, percept.time, percept_to_msg(percept, t, player.side, player.unum))
+
+    def on_effector(self, loop: SimulationLoop, player: Player, command: Command) -> None:
+        if not self.players:
+            return
+        msg = joint_command_msg(command)
+        topic = self._player_topic(loop, player, "effectors/joint_command", "sim_msgs/msg/JointCommand")
+        if msg is not None and topic is not None:
+            self.writer.write(topic, loop.engine.time, msg)
 
     def on_cycle(self, loop: SimulationLoop, events: Sequence[GameEvent]) -> None:
         engine = loop.engine

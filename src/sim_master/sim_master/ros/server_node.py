@@ -24,7 +24,7 @@ from std_msgs.msg import Empty, String
 
 from sim_contracts.commands import JointTargets, JointVelocities
 from sim_master.master.adapters import LoopAdapter
-from sim_master.ros.convert import percept_to_msg, snapshot_to_msg, stamp
+from sim_master.ros.convert import joint_command_msg, percept_to_msg, snapshot_to_msg, stamp
 from sim_master.ros.executor_thread import ExecutorThread
 from sim_master.ros.frames import robot_description, tf_message
 from sim_master.ros.gazebo_services import GazeboServices
@@ -204,19 +204,10 @@ class ServerNode(LoopAdapter):
                 self._descriptions[model] = pub
 
     def on_effector(self, loop: SimulationLoop, player: Player, command: Command) -> None:
-        if player.source not in LEGACY_SOURCES:
-            return
-        if isinstance(command, JointVelocities):
-            msg = JointCommand(mode=JointCommand.MODE_VELOCITY, names=list(command.speeds),
-                               velocities=[float(v) for v in command.speeds.values()])
-        elif isinstance(command, JointTargets):
-            values = list(command.targets.values())
-            msg = JointCommand(mode=JointCommand.MODE_PD, names=list(command.targets),
-                               q=[v[0] for v in values], dq=[v[1] for v in values], kp=[v[2] for v in values],
-                               kd=[v[3] for v in values], tau=[v[4] for v in values])
-        else:
-            return
-        self.mirror_legacy(player, command=msg)
+        if player.source in LEGACY_SOURCES:
+            msg = joint_command_msg(command)
+            if msg is not None:
+                self.mirror_legacy(player, command=msg)
 
     def on_percept(self, loop: SimulationLoop, player: Player, percept: Percept) -> None:
         if player.source in LEGACY_SOURCES:

@@ -95,7 +95,7 @@ class SingleModeServer(SimulationLoop):
         if c.log_path:
             from sim_master.ros.replay_log import ReplayLogRecorder
 
-            self.log_writer = ReplayLogRecorder(c.log_path)
+            self.log_writer = ReplayLogRecorder(c.log_path, players=c.log_players)
             self.add_adapter(self.log_writer)
             self.log.info("replay log: %s", c.log_path)
         if c.ros:

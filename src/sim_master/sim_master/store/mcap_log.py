@@ -38,14 +38,24 @@ class ReplayLogWriter:
         self._writer = Writer(self._file, chunk_size=256 * 1024, compression=CompressionType.ZSTD)
         self._writer.start(profile="ros2", library="soccersim")
         self._channels: dict[str, int] = {}
+        self._schemas: dict[str, int] = {}
         for topic, msg_type in TOPICS.items():
-            schema = self._writer.register_schema(msg_type, "ros2msg", message_definition(msg_type).encode())
-            self._channels[topic] = self._writer.register_channel(
-                topic, "cdr", schema, metadata={"offered_qos_profiles": _qos_yaml(*QOS[topic])})
+            self.add_channel(topic, msg_type, QOS[topic])
         self.flush_every = flush_every
         self.keyframe_every = keyframe_every
         self.cycles = 0
         self._closed = False
+
+    def add_channel(self, topic: str, msg_type: str, qos: tuple[bool, bool, int] = (True, False, 10)) -> None:
+        """A topic beyond TOPICS (e.g. a player's percepts); adding one twice does nothing."""
+        if topic in self._channels:
+            return
+        schema = self._schemas.get(msg_type)
+        if schema is None:
+            schema = self._schemas[msg_type] = self._writer.register_schema(
+                msg_type, "ros2msg", message_definition(msg_type).encode())
+        self._channels[topic] = self._writer.register_channel(
+            topic, "cdr", schema, metadata={"offered_qos_profiles": _qos_yaml(*qos)})
 
     def write(self, topic: str, time: float, msg: Any) -> None:
         ns = int(round(time * 1e9))
