@@ -7,9 +7,6 @@ import importlib.util
 from pathlib import Path
 from typing import Any
 
-import rclpy
-from rclpy.executors import SingleThreadedExecutor
-from rclpy.node import Node
 from std_srvs.srv import Empty
 
 from gazebo_msgs.msg import EntityState
@@ -26,54 +23,41 @@ BOX = """<sdf version="1.6"><model name="box"><link name="link">
 </link></model></sdf>"""
 
 
-def call(node: Node, executor: SingleThreadedExecutor, srv_type: Any, name: str, request: Any = None) -> Any:
-    client = node.create_client(srv_type, name)
-    assert client.wait_for_service(timeout_sec=20), name
-    future = client.call_async(request if request is not None else srv_type.Request())
-    executor.spin_until_future_complete(future, timeout_sec=20)
-    assert future.done(), f"{name} did not answer"
-    return future.result()
-
-
-def test_a_gazebo_ros_script(ros_context: rclpy.Context) -> None:
+def test_a_gazebo_ros_script(ros_caller: Any) -> None:
     with fixture.running_server(sync=False, realtime=True, ros=True, node_name="gazebo") as server:
-        node = Node("gazebo_script", context=ros_context)
-        executor = SingleThreadedExecutor(context=ros_context)
-        executor.add_node(node)
         spawn = SpawnEntity.Request(name="box1", xml=BOX)
         spawn.initial_pose.position.x, spawn.initial_pose.position.y, spawn.initial_pose.position.z = 2.0, 1.0, 0.3
-        reply = call(node, executor, SpawnEntity, "/spawn_entity", spawn)
+        reply = ros_caller.call(SpawnEntity, "/spawn_entity", spawn)
         assert reply.success, reply.status_message
         urdf = SpawnEntity.Request(name="r", xml="<robot name='r'><link name='a'/></robot>")
-        refused = call(node, executor, SpawnEntity, "/spawn_entity", urdf)
+        refused = ros_caller.call(SpawnEntity, "/spawn_entity", urdf)
         assert not refused.success and "URDF" in refused.status_message
-        models = call(node, executor, GetModelList, "/get_model_list")
+        models = ros_caller.call(GetModelList, "/get_model_list")
         assert models.success and {"ball", "box1"} <= set(models.model_names)
 
-        state = call(node, executor, GetEntityState, "/get_entity_state", GetEntityState.Request(name="box1"))
+        state = ros_caller.call(GetEntityState, "/get_entity_state", GetEntityState.Request(name="box1"))
         assert state.success and abs(state.state.pose.position.x - 2.0) < 1e-6
         moved = EntityState(name="box1", reference_frame="world")
         moved.pose.position.x, moved.pose.position.y, moved.pose.position.z = -3.0, -1.0, 0.1
-        assert call(node, executor, SetEntityState, "/set_entity_state", SetEntityState.Request(state=moved)).success
-        state = call(node, executor, GetEntityState, "/get_entity_state", GetEntityState.Request(name="box1"))
+        assert ros_caller.call(SetEntityState, "/set_entity_state", SetEntityState.Request(state=moved)).success
+        state = ros_caller.call(GetEntityState, "/get_entity_state", GetEntityState.Request(name="box1"))
         assert abs(state.state.pose.position.x + 3.0) < 0.01
-        missing = call(node, executor, GetEntityState, "/get_entity_state", GetEntityState.Request(name="nope"))
+        missing = ros_caller.call(GetEntityState, "/get_entity_state", GetEntityState.Request(name="nope"))
         assert not missing.success
 
-        call(node, executor, Empty, "/pause_physics")
+        ros_caller.call(Empty, "/pause_physics")
         assert server.paused
         frozen = server.engine.time
-        call(node, executor, GetModelList, "/get_model_list")  # a round trip later, time has not moved
+        ros_caller.call(GetModelList, "/get_model_list")  # a round trip later, time has not moved
         assert server.engine.time == frozen
-        call(node, executor, Empty, "/unpause_physics")
+        ros_caller.call(Empty, "/unpause_physics")
         assert not server.paused
 
-        call(node, executor, Empty, "/reset_simulation")  # spawned entities go, the game restarts
-        assert "box1" not in call(node, executor, GetModelList, "/get_model_list").model_names
+        ros_caller.call(Empty, "/reset_simulation")  # spawned entities go, the game restarts
+        assert "box1" not in ros_caller.call(GetModelList, "/get_model_list").model_names
         assert server.referee.state.play_mode.value == "BeforeKickOff"
-        assert call(node, executor, SpawnEntity, "/spawn_entity", spawn).success
-        deleted = call(node, executor, DeleteEntity, "/delete_entity", DeleteEntity.Request(name="box1"))
+        assert ros_caller.call(SpawnEntity, "/spawn_entity", spawn).success
+        deleted = ros_caller.call(DeleteEntity, "/delete_entity", DeleteEntity.Request(name="box1"))
         assert deleted.success
-        again = call(node, executor, DeleteEntity, "/delete_entity", DeleteEntity.Request(name="box1"))
+        again = ros_caller.call(DeleteEntity, "/delete_entity", DeleteEntity.Request(name="box1"))
         assert not again.success and "box1" in again.status_message
-        node.destroy_node()

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import importlib.util
 import logging
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-import rclpy
 from rcl_interfaces.msg import Log
-from rclpy.executors import SingleThreadedExecutor
-from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
 from sim_msgs.msg import GameState
@@ -24,23 +20,12 @@ fixture = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(fixture)
 
 
-def call(node: Node, executor: SingleThreadedExecutor, srv_type: Any, name: str, request: Any) -> Any:
-    client = node.create_client(srv_type, name)
-    assert client.wait_for_service(timeout_sec=20), name
-    future = client.call_async(request)
-    executor.spin_until_future_complete(future, timeout_sec=20)
-    assert future.done(), f"{name} did not answer"
-    return future.result()
-
-
-def test_two_matches_under_two_namespaces(ros_context: rclpy.Context, caplog: pytest.LogCaptureFixture) -> None:
+def test_two_matches_under_two_namespaces(ros_caller: Any, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="soccersim")  # as `soccersim server` logs
     common = dict(sync=False, realtime=True, ros=True, node_name="soccersim")
     with fixture.running_server(["--ros-args", "-r", "__ns:=/m1"], **common) as one, \
             fixture.running_server(["--ros-args", "-r", "__ns:=/m2"], **common) as two:
-        node = Node("two_matches", context=ros_context)
-        executor = SingleThreadedExecutor(context=ros_context)
-        executor.add_node(node)
+        node = ros_caller.node
         states: dict[str, GameState] = {}
         latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                              durability=DurabilityPolicy.TRANSIENT_LOCAL)
@@ -50,19 +35,15 @@ def test_two_matches_under_two_namespaces(ros_context: rclpy.Context, caplog: py
         logs: list[Log] = []
         node.create_subscription(Log, "/rosout", logs.append, QoSProfile(depth=100))
 
-        joined = call(node, executor, InitAgent, "/m1/soccersim/init_agent",
+        joined = ros_caller.call(InitAgent, "/m1/soccersim/init_agent",
                       InitAgent.Request(team="Alpha", unum=3, robot_model="nao"))
         assert joined.success and joined.player_namespace == "/m1/Alpha/p3"
-        mode = call(node, executor, SetPlayMode, "/m2/soccersim/set_play_mode", SetPlayMode.Request(play_mode="PlayOn"))
+        mode = ros_caller.call(SetPlayMode, "/m2/soccersim/set_play_mode", SetPlayMode.Request(play_mode="PlayOn"))
         assert mode.success
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            executor.spin_once(timeout_sec=0.05)
-            if (states.get("m1") and states["m1"].team_left == "Alpha" and states.get("m2")
-                    and states["m2"].play_mode == "PlayOn" and any("Alpha" in m.msg for m in logs)):
-                break
+        ros_caller.spin_until(lambda: states.get("m1") and states["m1"].team_left == "Alpha" and states.get("m2")
+                              and states["m2"].play_mode == "PlayOn" and any("Alpha" in m.msg for m in logs),
+                              "both matches' game states and the log line")
         assert states["m1"].team_left == "Alpha" and states["m1"].play_mode == "BeforeKickOff"
         assert states["m2"].team_left == "" and states["m2"].play_mode == "PlayOn"  # two matches, apart
         assert one.referee.state.team_left == "Alpha" and two.referee.state.team_left == ""
         assert any("Alpha" in m.msg and m.name.endswith("soccersim") for m in logs), [m.msg for m in logs][-5:]
-        node.destroy_node()

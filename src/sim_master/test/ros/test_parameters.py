@@ -8,12 +8,10 @@ import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
-import rclpy
 from rcl_interfaces.srv import DescribeParameters, GetParameters
-from rclpy.executors import SingleThreadedExecutor
-from rclpy.node import Node
 
 from sim_master.master.config import ServerConfig
 from sim_master.ros.parameters import NOT_PARAMETERS, SETTINGS, ParameterError, apply, read_overrides
@@ -52,23 +50,12 @@ def test_a_bad_parameter_is_one_line() -> None:
     assert result.stderr.strip().splitlines() == ["soccersim server: parameter web_port: 99999 outside -1..65535"]
 
 
-def test_the_running_node_shows_its_parameters(ros_context: rclpy.Context) -> None:
+def test_the_running_node_shows_its_parameters(ros_caller: Any) -> None:
     with fixture.running_server(sync=False, realtime=True, ros=True, node_name="sim_params", rules="fifa"):
-        node = Node("param_reader", context=ros_context)
-        executor = SingleThreadedExecutor(context=ros_context)
-        executor.add_node(node)
-
-        def call(srv_type: type, name: str, request: object) -> object:
-            client = node.create_client(srv_type, name)
-            assert client.wait_for_service(timeout_sec=20)
-            future = client.call_async(request)
-            executor.spin_until_future_complete(future, timeout_sec=20)
-            return future.result()
-
+        call = ros_caller.call
         values = call(GetParameters, "/sim_params/get_parameters", GetParameters.Request(names=["rules", "sync"]))
         assert values.values[0].string_value == "fifa" and values.values[1].bool_value is False
         described = call(DescribeParameters, "/sim_params/describe_parameters",
                          DescribeParameters.Request(names=["web_port"])).descriptors[0]
         assert described.read_only and "browser monitor" in described.description
         assert (described.integer_range[0].from_value, described.integer_range[0].to_value) == (-1, 65535)
-        node.destroy_node()

@@ -9,11 +9,8 @@ import importlib.util
 from pathlib import Path
 from typing import Any
 
-import rclpy
 from geometry_msgs.msg import Vector3
 from rclpy.action import ActionClient
-from rclpy.executors import SingleThreadedExecutor
-from rclpy.node import Node
 
 from simulation_interfaces.action import SimulateSteps
 from simulation_interfaces.msg import (
@@ -57,28 +54,10 @@ CRATE = """<?xml version="1.0"?>
 </sdf>"""
 
 
-class Client:
-    """Calls /<node>/<service> with nothing but rclpy."""
-
-    def __init__(self, context: rclpy.Context, server: str) -> None:
-        self.node = Node("generic_sim_client", context=context)
-        self.executor = SingleThreadedExecutor(context=context)
-        self.executor.add_node(self.node)
-        self.server = server
-
-    def call(self, srv_type: Any, name: str, request: Any = None) -> Any:
-        client = self.node.create_client(srv_type, f"/{self.server}/{name}")
-        assert client.wait_for_service(timeout_sec=20), name
-        future = client.call_async(request if request is not None else srv_type.Request())
-        self.executor.spin_until_future_complete(future, timeout_sec=30)
-        assert future.done(), f"{name} did not answer"
-        return future.result()
-
-
-def test_a_generic_simulation_interfaces_client(ros_context: rclpy.Context) -> None:
+def test_a_generic_simulation_interfaces_client(ros_caller: Any) -> None:
     with fixture.running_server(sync=False, realtime=True, ros=True, node_name="sim_std") as server:
-        c = Client(ros_context, "sim_std")
-        features = c.call(GetSimulatorFeatures, "get_simulator_features").features
+        c = ros_caller
+        features = c.call(GetSimulatorFeatures, "/sim_std/get_simulator_features").features
         assert {
             SimulatorFeatures.SPAWNING,
             SimulatorFeatures.SPAWNING_RESOURCE_STRING,
@@ -86,52 +65,59 @@ def test_a_generic_simulation_interfaces_client(ros_context: rclpy.Context) -> N
             SimulatorFeatures.ENTITY_STATE_SETTING,
         } <= set(features.features)
         assert SimulatorFeatures.WORLD_LOADING not in features.features and list(features.spawn_formats) == ["sdf"]
-        spawnables = c.call(GetSpawnables, "get_spawnables").spawnables
+        spawnables = c.call(GetSpawnables, "/sim_std/get_spawnables").spawnables
         assert "model://nao0" in [s.entity_resource.uri for s in spawnables]
 
         spawn = SpawnEntity.Request(name="crate", entity_resource=Resource(resource_string=CRATE))
         spawn.initial_pose.pose.position.x, spawn.initial_pose.pose.position.y = 3.0, -2.0
         spawn.initial_pose.pose.position.z = 0.5
-        res = c.call(SpawnEntity, "spawn_entity", spawn)
+        res = c.call(SpawnEntity, "/sim_std/spawn_entity", spawn)
         assert res.result.result == Result.RESULT_OK and res.entity_name == "crate"
-        assert c.call(SpawnEntity, "spawn_entity", spawn).result.result == SpawnEntity.Response.NAME_NOT_UNIQUE
+        assert c.call(SpawnEntity, "/sim_std/spawn_entity", spawn).result.result == SpawnEntity.Response.NAME_NOT_UNIQUE
         broken = SpawnEntity.Request(name="broken", entity_resource=Resource(resource_string="<sdf><model"))
-        assert c.call(SpawnEntity, "spawn_entity", broken).result.result == SpawnEntity.Response.RESOURCE_PARSE_ERROR
+        assert (
+            c.call(SpawnEntity, "/sim_std/spawn_entity", broken).result.result
+            == SpawnEntity.Response.RESOURCE_PARSE_ERROR
+        )
         outside = SpawnEntity.Request(name="stolen", entity_resource=Resource(uri="/etc/passwd.sdf"))
-        assert c.call(SpawnEntity, "spawn_entity", outside).result.result == SpawnEntity.Response.NO_RESOURCE
+        assert c.call(SpawnEntity, "/sim_std/spawn_entity", outside).result.result == SpawnEntity.Response.NO_RESOURCE
         urdf = SpawnEntity.Request(name="u", entity_resource=Resource(uri="robot.urdf"))
-        assert c.call(SpawnEntity, "spawn_entity", urdf).result.result == SpawnEntity.Response.UNSUPPORTED_FORMAT
+        assert (
+            c.call(SpawnEntity, "/sim_std/spawn_entity", urdf).result.result == SpawnEntity.Response.UNSUPPORTED_FORMAT
+        )
         by_name = SpawnEntity.Request(name="pushy", entity_resource=Resource(uri="model://pusher"))
         by_name.initial_pose.pose.position.x = -5.0
-        assert c.call(SpawnEntity, "spawn_entity", by_name).entity_name == "pushy"
+        assert c.call(SpawnEntity, "/sim_std/spawn_entity", by_name).entity_name == "pushy"
 
-        everything = c.call(GetEntities, "get_entities").entities
+        everything = c.call(GetEntities, "/sim_std/get_entities").entities
         assert {"ball", "crate", "pushy"} <= set(everything)
         spawned = EntityFilters(tags=TagsFilter(tags=["spawned"]))
-        assert sorted(c.call(GetEntities, "get_entities", GetEntities.Request(filters=spawned)).entities) == [
+        assert sorted(c.call(GetEntities, "/sim_std/get_entities", GetEntities.Request(filters=spawned)).entities) == [
             "crate", "pushy"]
         near_centre = EntityFilters(bounds=Bounds(type=Bounds.TYPE_SPHERE, points=[Vector3(), Vector3(x=1.0)]))
-        assert c.call(GetEntities, "get_entities", GetEntities.Request(filters=near_centre)).entities == ["ball"]
-        states = c.call(GetEntitiesStates, "get_entities_states",
+        assert c.call(GetEntities, "/sim_std/get_entities", GetEntities.Request(filters=near_centre)).entities == [
+            "ball"
+        ]
+        states = c.call(GetEntitiesStates, "/sim_std/get_entities_states",
                         GetEntitiesStates.Request(filters=EntityFilters(filter="^(ball|crate)$")))
         assert sorted(states.entities) == ["ball", "crate"] and len(states.states) == 2
-        info = c.call(GetEntityInfo, "get_entity_info", GetEntityInfo.Request(entity="ball")).info
+        info = c.call(GetEntityInfo, "/sim_std/get_entity_info", GetEntityInfo.Request(entity="ball")).info
         assert info.category.category == EntityCategory.CATEGORY_DYNAMIC_OBJECT and "ball" in info.tags
 
-        state = c.call(GetEntityState, "get_entity_state", GetEntityState.Request(entity="crate"))
+        state = c.call(GetEntityState, "/sim_std/get_entity_state", GetEntityState.Request(entity="crate"))
         assert state.result.result == Result.RESULT_OK and abs(state.state.pose.position.x - 3.0) < 1e-6
         moved = state.state
         moved.pose.position.x, moved.pose.position.y, moved.pose.position.z = -1.0, 4.0, 0.15
-        reply = c.call(SetEntityState, "set_entity_state",
+        reply = c.call(SetEntityState, "/sim_std/set_entity_state",
                        SetEntityState.Request(entity="crate", state=moved, set_pose=True))
         assert reply.result.result == Result.RESULT_OK
 
         paused = SetSimulationState.Request(state=SimulationState(state=SimulationState.STATE_PAUSED))
-        assert c.call(SetSimulationState, "set_simulation_state", paused).result.result == Result.RESULT_OK
+        assert c.call(SetSimulationState, "/sim_std/set_simulation_state", paused).result.result == Result.RESULT_OK
         t0 = server.engine.time
-        assert c.call(StepSimulation, "step_simulation", StepSimulation.Request(steps=5)).result.result == 1
+        assert c.call(StepSimulation, "/sim_std/step_simulation", StepSimulation.Request(steps=5)).result.result == 1
         assert round(server.engine.time - t0, 9) == 0.1
-        crate = c.call(GetEntityState, "get_entity_state", GetEntityState.Request(entity="crate")).state
+        crate = c.call(GetEntityState, "/sim_std/get_entity_state", GetEntityState.Request(entity="crate")).state
         assert abs(crate.pose.position.x + 1.0) < 0.01 and abs(crate.pose.position.y - 4.0) < 0.01
 
         action = ActionClient(c.node, SimulateSteps, "/sim_std/simulate_steps")
@@ -145,19 +131,15 @@ def test_a_generic_simulation_interfaces_client(ros_context: rclpy.Context) -> N
         assert done.result().result.result.result == Result.RESULT_OK
         assert round(server.engine.time - t0, 9) == 0.6 and feedback and feedback[-1] <= 25
 
-        reset = c.call(
-            ResetSimulation, "reset_simulation", ResetSimulation.Request(scope=ResetSimulation.Request.SCOPE_TIME)
-        )
+        scope = ResetSimulation.Request
+        reset = c.call(ResetSimulation, "/sim_std/reset_simulation", ResetSimulation.Request(scope=scope.SCOPE_TIME))
         assert reset.result.result == Result.RESULT_FEATURE_UNSUPPORTED  # time never runs backwards
-        reset = c.call(
-            ResetSimulation, "reset_simulation", ResetSimulation.Request(scope=ResetSimulation.Request.SCOPE_SPAWNED)
-        )
+        reset = c.call(ResetSimulation, "/sim_std/reset_simulation", ResetSimulation.Request(scope=scope.SCOPE_SPAWNED))
         assert reset.result.result == Result.RESULT_OK
-        assert "crate" not in c.call(GetEntities, "get_entities").entities
+        assert "crate" not in c.call(GetEntities, "/sim_std/get_entities").entities
 
-        again = c.call(SpawnEntity, "spawn_entity", spawn)
+        again = c.call(SpawnEntity, "/sim_std/spawn_entity", spawn)
         assert again.entity_name == "crate"
-        assert c.call(DeleteEntity, "delete_entity", DeleteEntity.Request(entity="crate")).result.result == 1
-        assert c.call(DeleteEntity, "delete_entity", DeleteEntity.Request(entity="crate")).result.result == 2
-        assert c.call(DeleteEntity, "delete_entity", DeleteEntity.Request(entity="ball")).result.result == 4
-        c.node.destroy_node()
+        assert c.call(DeleteEntity, "/sim_std/delete_entity", DeleteEntity.Request(entity="crate")).result.result == 1
+        assert c.call(DeleteEntity, "/sim_std/delete_entity", DeleteEntity.Request(entity="crate")).result.result == 2
+        assert c.call(DeleteEntity, "/sim_std/delete_entity", DeleteEntity.Request(entity="ball")).result.result == 4

@@ -3,13 +3,9 @@ the replay log), and each model's robot_description is URDF that a URDF parser r
 from __future__ import annotations
 
 import importlib.util
-import time
 from pathlib import Path
 from typing import Any
 
-import rclpy
-from rclpy.executors import SingleThreadedExecutor
-from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 from urdf_parser_py.urdf import URDF
@@ -26,14 +22,6 @@ fixture = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(fixture)
 
 
-def call(node: Node, executor: SingleThreadedExecutor, srv_type: Any, name: str, request: Any) -> Any:
-    client = node.create_client(srv_type, name)
-    assert client.wait_for_service(timeout_sec=20), name
-    future = client.call_async(request)
-    executor.spin_until_future_complete(future, timeout_sec=20)
-    return future.result()
-
-
 def torsos(msg: Any) -> dict[str, tuple[float, float]]:
     return {t.child_frame_id.removesuffix("/torso"): (t.transform.translation.x, t.transform.translation.y)
             for t in msg.transforms if t.child_frame_id.endswith("/torso")}
@@ -45,12 +33,10 @@ def test_every_model_description_is_urdf() -> None:
         assert urdf.get_root() and len(urdf.links) == len(urdf.joints) + 1, model
 
 
-def test_tf_shows_every_robot_move_live_and_in_the_log(ros_context: rclpy.Context, tmp_path: Path) -> None:
+def test_tf_shows_every_robot_move_live_and_in_the_log(ros_caller: Any, tmp_path: Path) -> None:
     log = tmp_path / "tf.mcap"
     with fixture.running_server(sync=False, realtime=True, ros=True, node_name="sim_tf", log_path=str(log)):
-        node = Node("tf_viewer", context=ros_context)
-        executor = SingleThreadedExecutor(context=ros_context)
-        executor.add_node(node)
+        node = ros_caller.node
         seen: list[TFMessage] = []
         node.create_subscription(TFMessage, "/tf", seen.append, 10)
         descriptions: list[String] = []
@@ -58,25 +44,20 @@ def test_tf_shows_every_robot_move_live_and_in_the_log(ros_context: rclpy.Contex
                              durability=DurabilityPolicy.TRANSIENT_LOCAL)
         node.create_subscription(String, "/robot_description/nao0", descriptions.append, latched)
         for team, unum in (("Alpha", 1), ("Beta", 1)):
-            assert call(node, executor, InitAgent, "/sim_tf/init_agent",
+            assert ros_caller.call(InitAgent, "/sim_tf/init_agent",
                         InitAgent.Request(team=team, unum=unum, robot_model="nao0")).success
 
-        def wait(condition: Any, what: str) -> None:
-            deadline = time.monotonic() + 20
-            while time.monotonic() < deadline and not condition():
-                executor.spin_once(timeout_sec=0.05)
-            assert condition(), what
-
-        wait(lambda: seen and {"Alpha/p1", "Beta/p1"} <= set(torsos(seen[-1])) and descriptions, "frames")
+        ros_caller.spin_until(
+            lambda: seen and {"Alpha/p1", "Beta/p1"} <= set(torsos(seen[-1])) and descriptions, "frames"
+        )
         first = torsos(seen[-1])
         assert any(t.child_frame_id == "ball" for t in seen[-1].transforms)
         assert URDF.from_xml_string(descriptions[-1].data).get_root() == "torso"
         move = MoveEntity.Request(entity="Beta/p1", rotation=0.0)
         move.position.x, move.position.y = 4.0, -3.0
-        assert call(node, executor, MoveEntity, "/sim_tf/move_entity", move).success
-        wait(lambda: abs(torsos(seen[-1])["Beta/p1"][0] - 4.0) < 0.1, "the moved robot on /tf")
+        assert ros_caller.call(MoveEntity, "/sim_tf/move_entity", move).success
+        ros_caller.spin_until(lambda: abs(torsos(seen[-1])["Beta/p1"][0] - 4.0) < 0.1, "the moved robot on /tf")
         assert abs(torsos(seen[-1])["Beta/p1"][1] + 3.0) < 0.1 and first["Beta/p1"] != torsos(seen[-1])["Beta/p1"]
-        node.destroy_node()
     logged = [msg for topic, _, msg in ReplayLogReader(str(log)).messages() if topic == "/tf"]
     positions = [torsos(m).get("Beta/p1") for m in logged]
     assert positions and positions[-1] is not None and abs(positions[-1][0] - 4.0) < 0.1
