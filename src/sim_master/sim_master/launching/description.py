@@ -6,10 +6,12 @@ from dataclasses import dataclass, field
 
 @dataclass(slots=True)
 class NodeAction:
-    """One <node>: an executable of a package, with ROS arguments."""
+    """One <node> (an executable of a package, with ROS arguments) or <executable> (a
+    command line as it is: `command` set, no ROS arguments added)."""
 
     package: str
     executable: str
+    command: list[str] = field(default_factory=list)  # <executable cmd=...>
     name: str = ""
     namespace: str = ""
     arguments: list[str] = field(default_factory=list)

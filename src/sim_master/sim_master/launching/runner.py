@@ -8,6 +8,7 @@ the background ignore it, and nothing may outlive the runner.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -36,7 +37,12 @@ class Running:
 
 
 def node_command(action: NodeAction) -> list[str]:
-    """The command line `ros2 run` would build for a <node>."""
+    """The command line `ros2 run` would build for a <node>; an <executable>'s own."""
+    if action.command:
+        exe = shutil.which(action.command[0]) or action.command[0]
+        if not os.access(exe, os.X_OK):
+            raise LaunchError(f"executable {action.command[0]!r} not found")
+        return [exe, *action.command[1:]]
     try:
         prefix = get_package_prefix(action.package)
     except PackageNotFoundError as exc:

@@ -21,6 +21,8 @@ ATTRIBUTES: dict[str, frozenset[str]] = {  # per element, what this runner reads
     "let": frozenset({"name", "value"}) | _CONDITIONS,
     "node": frozenset({"pkg", "exec", "name", "namespace", "args", "on_exit", "output", "respawn",
                        "respawn_delay"}) | _CONDITIONS,
+    "executable": frozenset({"cmd", "name", "args", "on_exit", "output", "respawn", "respawn_delay"}) | _CONDITIONS,
+    "set_parameter": frozenset({"name", "value"}) | _CONDITIONS,
     "param": frozenset({"name", "value", "from"}),
     "remap": frozenset({"from", "to"}),
     "env": frozenset({"name", "value"}),
@@ -69,7 +71,8 @@ def _load(path: str, given: dict[str, str], namespace: str, out: LaunchDescripti
           overrides: dict[str, str]) -> None:
     try:
         with open(path, "rb") as f:
-            root = _parse(f.read())
+            data = f.read()
+        root = _parse_yaml(data, path) if path.endswith((".yaml", ".yml")) else _parse(data)
     except (OSError, expat.ExpatError) as exc:
         raise LaunchFileError(f"{path}: {exc}") from exc
     if root.tag != "launch":
@@ -79,11 +82,60 @@ def _load(path: str, given: dict[str, str], namespace: str, out: LaunchDescripti
     _children(root, path, scope, namespace, out, overrides)
 
 
+def _parse_yaml(data: bytes, path: str) -> ET.Element:
+    """A YAML launch file as the XML elements it stands for: `launch:` holds a list of
+    one-key mappings (`- node: {...}`); scalar values are attributes, a list under a key is
+    that many child elements of that tag (`param:`, `remap:`, `arg:`), `children:` holds a
+    group's elements."""
+    import yaml
+
+    try:
+        document = yaml.safe_load(data)
+    except yaml.YAMLError as exc:
+        raise LaunchFileError(f"{path}: {exc}") from exc
+    if not isinstance(document, dict) or "launch" not in document:
+        raise LaunchFileError(f"{path}: a YAML launch file holds `launch:` with a list of actions")
+
+    def element(tag: str, body: object, where: str) -> ET.Element:
+        el = ET.Element(tag)
+        if body is None:
+            return el
+        if not isinstance(body, dict):
+            raise LaunchFileError(f"{path}: {where}: <{tag}> needs a mapping, got {type(body).__name__}")
+        for key, value in body.items():
+            if key == "children":
+                el.extend(items(value, f"{where}.children"))
+            elif isinstance(value, list):
+                for i, child in enumerate(value):
+                    el.append(element(str(key), child, f"{where}.{key}[{i}]"))
+            elif isinstance(value, dict):
+                el.append(element(str(key), value, f"{where}.{key}"))
+            else:
+                el.set(str(key), str(value).lower() if isinstance(value, bool) else str(value))
+        return el
+
+    def items(actions: object, where: str) -> list[ET.Element]:
+        if not isinstance(actions, list):
+            raise LaunchFileError(f"{path}: {where} must be a list of actions")
+        out = []
+        for i, action in enumerate(actions):
+            if not isinstance(action, dict) or len(action) != 1:
+                raise LaunchFileError(f"{path}: {where}[{i}] must be one action (`- node: ...`)")
+            ((tag, body),) = action.items()
+            out.append(element(str(tag), body, f"{where}[{i}]"))
+        return out
+
+    root = ET.Element("launch")
+    root.extend(items(document["launch"], "launch"))
+    return root
+
+
 def declared_arguments(path: str) -> list[tuple[str, str | None, str]]:
     """The file's own <arg>s (name, default, description), as written (for --show-args)."""
     try:
         with open(path, "rb") as f:
-            root = _parse(f.read())
+            data = f.read()
+        root = _parse_yaml(data, path) if path.endswith((".yaml", ".yml")) else _parse(data)
     except (OSError, expat.ExpatError) as exc:
         raise LaunchFileError(f"{path}: {exc}") from exc
     return [(a.get("name") or "", a.get("default"), a.get("description") or "") for a in root.iter("arg")
@@ -122,7 +174,13 @@ def _children(parent: ET.Element, path: str, scope: dict[str, str], namespace: s
         elif el.tag == "let":
             scope[el.get("name") or ""] = sub(el.get("value"))
         elif el.tag == "node":
-            out.nodes.append(_node(el, path, sub, namespace))
+            node = _node(el, path, sub, namespace)
+            node.parameters = {**scope_parameters(scope), **node.parameters}
+            out.nodes.append(node)
+        elif el.tag == "executable":
+            out.nodes.append(_executable(el, path, sub))
+        elif el.tag == "set_parameter":  # for every node after it in this scope
+            scope[f"{_PARAM_PREFIX}{sub(el.get('name'))}"] = sub(el.get("value"))
         elif el.tag == "set_env":
             out.env[sub(el.get("name"))] = sub(el.get("value"))
         elif el.tag == "include":
@@ -143,6 +201,24 @@ def _children(parent: ET.Element, path: str, scope: dict[str, str], namespace: s
             continue  # handled by its group
         else:
             raise LaunchFileError(f"{_where(path, el)}: unsupported element <{el.tag}>")
+
+
+_PARAM_PREFIX = "\x00param:"  # <set_parameter> values ride in the scope, out of $(var)'s reach
+
+
+def scope_parameters(scope: Mapping[str, str]) -> dict[str, str]:
+    return {k[len(_PARAM_PREFIX):]: v for k, v in scope.items() if k.startswith(_PARAM_PREFIX)}
+
+
+def _executable(el: ET.Element, path: str, sub) -> NodeAction:
+    import shlex
+
+    command = shlex.split(sub(el.get("cmd"))) + sub(el.get("args")).split()
+    if not command:
+        raise LaunchFileError(f"{_where(path, el)}: <executable> needs cmd")
+    return NodeAction(package="", executable=command[0], command=command, name=sub(el.get("name")),
+                      shutdown_on_exit=sub(el.get("on_exit")) == "shutdown",
+                      respawn=sub(el.get("respawn")).lower() in _TRUE)
 
 
 def _skipped(el: ET.Element, sub) -> bool:

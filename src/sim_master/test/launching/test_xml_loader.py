@@ -164,3 +164,46 @@ def test_process_output_is_prefixed(tmp_path: Path, capfd: pytest.CaptureFixture
     assert LaunchRunner(load_launch_file(path), log=lambda _m: None).run(duration=30.0) == 0
     time.sleep(0.2)  # the output thread drains the pipe after the child exits
     assert re.search(r"^\[versioned-1\] soccersim \d", capfd.readouterr().out, re.M)
+
+
+def test_executable_and_set_parameter(tmp_path: Path) -> None:
+    path = write(tmp_path / "x.launch.xml", """<launch>
+  <set_parameter name="use_sim_time" value="true"/>
+  <executable cmd="python3 -c 'print(1)'" name="printer" on_exit="shutdown"/>
+  <group>
+    <set_parameter name="rules" value="fifa"/>
+    <node pkg="sim_master" exec="soccersim" name="inner"><param name="rules" value="ssim"/></node>
+  </group>
+  <node pkg="sim_master" exec="soccersim" name="outer"/>
+</launch>""")
+    printer, inner, outer = load_launch_file(path).nodes
+    assert node_command(printer)[1:] == ["-c", "print(1)"] and printer.shutdown_on_exit
+    assert inner.parameters == {"use_sim_time": "true", "rules": "ssim"}  # its own <param> wins
+    assert outer.parameters == {"use_sim_time": "true"}  # the group's set_parameter stays in the group
+
+
+def test_yaml_launch_files(tmp_path: Path) -> None:
+    path = write(tmp_path / "m.launch.yaml", """launch:
+- arg: {name: team, default: Lions}
+- node:
+    pkg: sim_master
+    exec: soccersim
+    name: server
+    on_exit: shutdown
+    param:
+    - {name: sync, value: true}
+    remap:
+    - {from: percept, to: /x/percept}
+- group:
+    children:
+    - push-ros-namespace: {namespace: teams}
+    - node: {pkg: sim_master, exec: soccersim, name: "$(var team)"}
+""")
+    server, team = load_launch_file(path, {"team": "Tigers"}).nodes
+    assert server.parameters == {"sync": "true"} and server.remappings == [("percept", "/x/percept")]
+    assert server.shutdown_on_exit and (team.name, team.namespace) == ("Tigers", "/teams")
+    bad = write(tmp_path / "bad.launch.yaml", "launch:\n- node: {pkg: a, exec: b, respwan: true}\n")
+    with pytest.raises(LaunchFileError, match="<node> has no attribute 'respwan'"):
+        load_launch_file(bad)
+    with pytest.raises(LaunchFileError, match="holds `launch:`"):
+        load_launch_file(write(tmp_path / "empty.launch.yaml", "nodes: []\n"))
