@@ -58,6 +58,15 @@ SUBCOMMANDS: tuple[tuple[str, str, str, str], ...] = (
 )
 
 
+class DefaultsHelp(argparse.ArgumentDefaultsHelpFormatter):
+    """--help shows each option's default, except for on/off switches (off unless given)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if isinstance(action, argparse._StoreTrueAction) or action.default is None:
+            return action.help
+        return super()._get_help_string(action)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="soccersim",
@@ -69,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     version.set_defaults(handler=_version)
     for name, help_text, module_name, stem in SUBCOMMANDS:
         module = importlib.import_module(module_name)
-        sub = commands.add_parser(name, help=help_text)
+        sub = commands.add_parser(name, help=help_text, formatter_class=DefaultsHelp)
         getattr(module, f"add_{stem}_arguments")(sub)
         sub.set_defaults(handler=getattr(module, f"run_{stem}"))
     launch = commands.add_parser(

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import os
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from xml.parsers import expat
 
 from sim_master.launching.description import LaunchDescription, NodeAction
-from sim_master.launching.substitutions import substitute
+from sim_master.launching.substitutions import SubstitutionError, substitute
 
 _TRUE = {"true", "1", "yes"}
 _CONDITIONS = frozenset({"if", "unless"})
@@ -162,45 +162,53 @@ def _children(parent: ET.Element, path: str, scope: dict[str, str], namespace: s
     for el in parent:
         if not isinstance(el.tag, str):
             continue  # comments
-        _check_attributes(el, path, el.tag)
-        if _skipped(el, sub):
-            continue
-        if el.tag == "arg":
-            name = el.get("name") or ""
-            if name not in scope:
-                if el.get("default") is None:
-                    raise LaunchFileError(f"{path}: argument {name!r} needs a value")
-                scope[name] = sub(el.get("default"))
-        elif el.tag == "let":
-            scope[el.get("name") or ""] = sub(el.get("value"))
-        elif el.tag == "node":
-            node = _node(el, path, sub, namespace)
-            node.parameters = {**scope_parameters(scope), **node.parameters}
-            out.nodes.append(node)
-        elif el.tag == "executable":
-            out.nodes.append(_executable(el, path, sub))
-        elif el.tag == "set_parameter":  # for every node after it in this scope
-            scope[f"{_PARAM_PREFIX}{sub(el.get('name'))}"] = sub(el.get("value"))
-        elif el.tag == "set_env":
-            out.env[sub(el.get("name"))] = sub(el.get("value"))
-        elif el.tag == "include":
-            for a in el:
-                if isinstance(a.tag, str) and a.tag != "arg":
-                    raise LaunchFileError(f"{_where(path, a)}: unsupported element <{a.tag}> in <include>")
-                if isinstance(a.tag, str):
-                    _check_attributes(a, path, "include/arg")
-            inner = {a.get("name") or "": sub(a.get("value")) for a in el.findall("arg")}
-            _load(sub(el.get("file")), inner, namespace, out, overrides)
-        elif el.tag == "group":
-            inner_ns = namespace
-            push = el.find("push-ros-namespace")
-            if push is not None:
-                inner_ns = _join_ns(namespace, sub(push.get("namespace")))
-            _children(el, path, dict(scope), inner_ns, out, overrides)
-        elif el.tag == "push-ros-namespace":
-            continue  # handled by its group
-        else:
-            raise LaunchFileError(f"{_where(path, el)}: unsupported element <{el.tag}>")
+        try:
+            _action(el, path, scope, namespace, out, overrides, sub)
+        except SubstitutionError as exc:  # where it happened, as for any other mistake in the file
+            raise LaunchFileError(f"{_where(path, el)}: {exc}") from None
+
+
+def _action(el: ET.Element, path: str, scope: dict[str, str], namespace: str, out: LaunchDescription,
+            overrides: dict[str, str], sub: Callable[[str | None], str]) -> None:
+    _check_attributes(el, path, el.tag)
+    if _skipped(el, sub):
+        return
+    if el.tag == "arg":
+        name = el.get("name") or ""
+        if name not in scope:
+            if el.get("default") is None:
+                raise LaunchFileError(f"{_where(path, el)}: argument {name!r} needs a value")
+            scope[name] = sub(el.get("default"))
+    elif el.tag == "let":
+        scope[el.get("name") or ""] = sub(el.get("value"))
+    elif el.tag == "node":
+        node = _node(el, path, sub, namespace)
+        node.parameters = {**scope_parameters(scope), **node.parameters}
+        out.nodes.append(node)
+    elif el.tag == "executable":
+        out.nodes.append(_executable(el, path, sub))
+    elif el.tag == "set_parameter":  # for every node after it in this scope
+        scope[f"{_PARAM_PREFIX}{sub(el.get('name'))}"] = sub(el.get("value"))
+    elif el.tag == "set_env":
+        out.env[sub(el.get("name"))] = sub(el.get("value"))
+    elif el.tag == "include":
+        for a in el:
+            if isinstance(a.tag, str) and a.tag != "arg":
+                raise LaunchFileError(f"{_where(path, a)}: unsupported element <{a.tag}> in <include>")
+            if isinstance(a.tag, str):
+                _check_attributes(a, path, "include/arg")
+        inner = {a.get("name") or "": sub(a.get("value")) for a in el.findall("arg")}
+        _load(sub(el.get("file")), inner, namespace, out, overrides)
+    elif el.tag == "group":
+        inner_ns = namespace
+        push = el.find("push-ros-namespace")
+        if push is not None:
+            inner_ns = _join_ns(namespace, sub(push.get("namespace")))
+        _children(el, path, dict(scope), inner_ns, out, overrides)
+    elif el.tag == "push-ros-namespace":
+        return  # handled by its group
+    else:
+        raise LaunchFileError(f"{_where(path, el)}: unsupported element <{el.tag}>")
 
 
 _PARAM_PREFIX = "\x00param:"  # <set_parameter> values ride in the scope, out of $(var)'s reach

@@ -62,7 +62,8 @@ def test_args_include_group_namespace_and_remaps(tmp_path: Path) -> None:
     ("<node pkg='a' exec='b'><param from='/nope/params.yaml'/></node>", "params file '/nope/params.yaml' not found"),
     ("<node pkg='a' exec='b' respawn='true' respawn_delay='soon'/>", "respawn_delay 'soon' is not a number"),
     ("<timer period='1'/>", "unsupported element <timer>"),
-    ("<node pkg='sim_master' exec='soccersim' name='$(var nope)'/>", "'nope' is not defined"),
+    ("<node pkg='sim_master' exec='soccersim' name='$(var nope)'/>", "bad.launch.xml:3: launch argument 'nope' is not"),
+    ("<let name='x' value='$(bogus 1)'/>", "bad.launch.xml:3: unsupported substitution"),
     ("<arg name='required'/>", "argument 'required' needs a value"),
 ])
 def test_unsupported_or_broken_files_fail_with_the_reason(tmp_path: Path, body: str, message: str) -> None:
