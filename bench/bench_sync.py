@@ -2,7 +2,9 @@
 (each answers every perception with a full 22-joint command and (syn)), as fast as possible.
 
 One JSON object per line: server, agents, cycles_per_s, cpu_ms_per_cycle (server process),
-rss_mb (server), join_s (until every agent got its unum). Targets (issue): 22 agents at
+rss_mb (server), join_s (until every agent got its unum), and phase_ms_per_cycle: the
+server's own counters per phase of its loop (collect, apply, physics, judge, hear, vision,
+perceive, publish), read from its text service port. Targets (issue): 22 agents at
 >= 250 cycles/s, < 600 MB, joined in < 3 s. Agents run in worker processes (selectors), so
 the client side is not the bottleneck... as far as the cores allow: the agents' own CPU per
 cycle is printed too (agents_cpu_ms_per_cycle), with the machine's core count."""
@@ -102,13 +104,26 @@ def start_soccersim(port: int, dialect: str) -> subprocess.Popen[str]:
     assert exe, "source install/setup.bash first"
     ports = ["--simspark-port", str(port), "--rcsssmj-port", "-1"] if dialect == "simspark" else \
         ["--simspark-port", "-1", "--rcsssmj-port", str(port)]
+    service = free_port()
     server = subprocess.Popen([exe, "server", "--sync", "--no-ros", *ports, "--simspark-monitor-port", "-1",
-                               "--rcsssmj-monitor-port", "-1", "--service-port", "-1", "--web-port", "-1"],
+                               "--rcsssmj-monitor-port", "-1", "--service-port", str(service), "--web-port", "-1"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert server.stdout is not None
     while not server.stdout.readline().startswith("mode:"):
         pass
+    server.service_port = service  # type: ignore[attr-defined]  # where its counters are read
     return server
+
+
+def server_stats(port: int) -> dict:
+    """The server's own counters (cycles, seconds per phase) from its text service port."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        f = s.makefile("rw")
+        f.write("stats simulation stats\n")
+        f.flush()
+        answer = f.readline().split(" ", 2)
+    assert answer[1] == "SUCCESS", answer
+    return json.loads(answer[2])
 
 
 def start_rcsssmj(port: int) -> subprocess.Popen[str]:
@@ -164,10 +179,13 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
     agent_procs = [psutil.Process(w.pid) for w in workers]
     agents0 = sum(sum(a.cpu_times()[:2]) for a in agent_procs)
     cpu0 = sum(proc.cpu_times()[:2])
+    counters = getattr(server, "service_port", None)
+    stats0 = server_stats(counters) if counters else None
     window[0] = time.monotonic()
     window[1] = window[0] + seconds
     time.sleep(seconds)
     cpu1 = sum(proc.cpu_times()[:2])
+    stats1 = server_stats(counters) if counters else None
     agents1 = sum(sum(a.cpu_times()[:2]) for a in agent_procs)
     rss = proc.memory_info().rss / 2**20
     per_agent = [n for _ in workers for n in counts.get(timeout=60)]
@@ -190,7 +208,14 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
         "join_s": round(join_s, 2),
         "agents_cpu_ms_per_cycle": round(1000 * (agents1 - agents0) / max(cycles, 1), 2),
         "cores": os.cpu_count(),
+        **({"phase_ms_per_cycle": phase_ms(stats0, stats1)} if stats0 and stats1 else {}),
     }
+
+
+def phase_ms(before: dict, after: dict) -> dict[str, float]:
+    """ms per cycle in each phase of the loop over the measured window (the server's counters)."""
+    cycles = max(after["cycles"] - before["cycles"], 1)
+    return {k: round(1000 * (after["phase_s"][k] - before["phase_s"][k]) / cycles, 3) for k in after["phase_s"]}
 
 
 def main() -> None:

@@ -53,12 +53,20 @@ MODEL_ALIASES: dict[str, str] = {"nao": "nao0"}
 AVAILABLE_MODELS: tuple[str, ...] = ("nao", "nao0", "nao1", "nao2", "nao3", "nao4", "pusher")
 
 
+# The phases of a cycle, as the loop times them (vision apart from the rest of perceive).
+PHASES = ("collect", "apply", "physics", "judge", "hear", "vision", "perceive", "publish")
+
+
 @dataclass(slots=True)
 class CycleStats:
+    """The loop's own counters: cycles, and wall time per phase (what the benches report)."""
+
     cycles: int = 0
     started: float = field(default_factory=time.monotonic)
-    physics_s: float = 0.0
-    wait_s: float = 0.0
+    phase_s: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PHASES, 0.0))
+
+    def phase_ms_per_cycle(self) -> dict[str, float]:
+        return {name: round(1000 * s / max(self.cycles, 1), 3) for name, s in self.phase_s.items()}
 
     def cycles_per_s(self) -> float:
         elapsed = time.monotonic() - self.started
@@ -181,23 +189,36 @@ class SimulationLoop:
             self._poll_agents(0.0)
             time.sleep(0.002)
             return False
-        t0 = time.perf_counter()
+        clock = time.perf_counter
+        phase = self.stats.phase_s
+        t0 = clock()
         due = self._take_due_effectors()
-        self._collect_agents()  # 1. collect
+        self._collect_agents()  # 1. collect (in sync mode: waiting for the agents)
         self.calls.run_pending()
+        t1 = clock()
         for player, command in due:  # 2. apply
             if self.players.get(player.agent_id) is player:
                 self._guarded(player, self._apply_effector, command)
-        t1 = time.perf_counter()
+        t2 = clock()
         self.engine.step()  # 3. step physics
+        t3 = clock()
         events = self._judge()  # 4. judge
-        t2 = time.perf_counter()
+        t4 = clock()
         heard = self._hear()  # 5. hear
-        self._perceive(heard)  # 6. perceive
+        t5 = clock()
+        vision_s = self._perceive(heard)  # 6. perceive: vision, then percepts built, encoded and sent
+        t6 = clock()
         self._publish(events)  # 7. publish
+        t7 = clock()
+        phase["collect"] += t1 - t0
+        phase["apply"] += t2 - t1
+        phase["physics"] += t3 - t2
+        phase["judge"] += t4 - t3
+        phase["hear"] += t5 - t4
+        phase["vision"] += vision_s
+        phase["perceive"] += t6 - t5 - vision_s
+        phase["publish"] += t7 - t6
         self.stats.cycles += 1
-        self.stats.wait_s += t1 - t0
-        self.stats.physics_s += t2 - t1
         if self._step_budget > 0:
             self._step_budget -= 1
             if self._step_budget == 0 and self._step_done is not None:
@@ -534,7 +555,8 @@ class SimulationLoop:
         self._utterances = []
         return heard
 
-    def _perceive(self, heard: dict[str, list[Heard]]) -> None:
+    def _perceive(self, heard: dict[str, list[Heard]]) -> float:
+        """Percepts to every player; returns the seconds spent on vision."""
         # Who sees this cycle (each agent's own vision phase), computed for all at once.
         plan: list[tuple[Player, PerceptOutlet, bool, bool]] = []  # player, outlet, vision, with lines
         for player in self.players.with_robots():
@@ -543,13 +565,16 @@ class SimulationLoop:
                 continue
             # rcsssmj perceptions and local brains use no field lines: do not compute them
             plan.append((player, outlet, outlet.wants_vision(player.agent_id), player.source in ("simspark", "ros")))
+        t0 = time.perf_counter()
         self.engine.prepare_vision([(p.robot_id, lines) for p, _, vision, lines in plan if vision])
+        vision_s = time.perf_counter() - t0
         for player, outlet, vision, lines in plan:
             percept = self.percept_for(player, vision, lines=lines)
             percept.heard = heard.get(player.agent_id, [])
             outlet.send_percept(player.agent_id, percept)
             for adapter in self.adapters:
                 self._adapter_hook(adapter, "on_percept", adapter.on_percept, self, player, percept)
+        return vision_s
 
     def percept_for(self, player: Player, vision: bool, *, lines: bool = True) -> Percept:
         percept = self.engine.percept(player.robot_id, vision=vision, lines=lines)

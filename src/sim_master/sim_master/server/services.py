@@ -76,6 +76,8 @@ def register_services(port: ServicePort, server: SimulationLoop) -> None:
     port.register("simulation", "step", step)
     port.register("simulation", "state", lambda p: "paused" if server.paused else "playing")
     port.register("simulation", "time", lambda p: f"{server.engine.time:.2f}")
+    port.register("simulation", "stats", lambda p: json.dumps(
+        {"cycles": server.stats.cycles, "phase_s": {k: round(v, 6) for k, v in server.stats.phase_s.items()}}))
     port.register("simulation", "stop", run(server.request_stop, "stopping"))
     def picture(_: list[str]) -> str:
         from sim_master.monitor_web.frame import frame_from_server
