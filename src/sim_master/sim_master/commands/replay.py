@@ -137,6 +137,7 @@ def run_replay(args: argparse.Namespace) -> int:
 def _web_frame(cycle, state, field):
     import math
 
+    from sim_contracts.names import parse_player_entity
     from sim_master.monitor_web.frame import WebFrame
 
     robots = []
@@ -145,13 +146,15 @@ def _web_frame(cycle, state, field):
             continue
         w, x, y, z = e.orientation
         yaw = math.degrees(math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
-        robots.append({"id": name, "side": "", "unum": 0, "model": e.model, "x": e.position[0],
+        team, unum = parse_player_entity(name) or ("", 0)  # players' robots are named <team>/p<unum>
+        side = "left" if team and team == state.team_left else "right" if team and team == state.team_right else ""
+        robots.append({"id": name, "side": side, "unum": unum, "model": e.model, "x": e.position[0],
                        "y": e.position[1], "z": e.position[2], "yaw_deg": yaw})
     ball = cycle.snapshot.entities.get("ball")
     return WebFrame(time=cycle.time, game_time=state.game_time, half=state.half, play_mode=state.play_mode.value,
                     team_left=state.team_left, team_right=state.team_right, score_left=state.score_left,
                     score_right=state.score_right, ball=tuple(ball.position) if ball else (0.0, 0.0, 0.0),
-                    robots=robots, field={"length": field.length, "width": field.width,
+                    robots=robots, mode="replay", field={"length": field.length, "width": field.width,
                                           "goal_width": field.goal_width, "goal_depth": field.goal_depth,
                                           "penalty_depth": field.penalty_depth, "penalty_width": field.penalty_width,
                                           "center_radius": field.center_radius, "ball_radius": field.ball_radius})

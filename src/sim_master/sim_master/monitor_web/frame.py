@@ -20,6 +20,7 @@ class WebFrame:
     robots: list[dict[str, Any]] = field(default_factory=list)  # id, side, unum, model, x, y, z, yaw_deg
     fouls: list[dict[str, Any]] = field(default_factory=list)  # time, type, side, unum (new ones only)
     field: dict[str, float] = field(default_factory=dict)
+    mode: str = "live"  # or "replay": the page says which it shows
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"))

@@ -54,6 +54,7 @@ function draw(frame) {
   $("time").textContent = frame.game_time.toFixed(1);
   $("half").textContent = frame.half;
   $("play-mode").textContent = frame.play_mode;
+  if (frame.mode === "replay") $("status").textContent = `replay ${frame.game_time.toFixed(1)} s`;
   for (const f of frame.fouls) fouls.push(`${f.type} ${f.side} #${f.unum} @${f.time.toFixed(0)}s`);
   $("fouls").textContent = fouls.slice(-3).join("  ");
   document.body.dataset.robots = frame.robots.length;
