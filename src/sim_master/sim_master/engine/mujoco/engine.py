@@ -1008,7 +1008,7 @@ class MujocoEngine:
             if only is not None and name not in only:
                 continue
             if name != "ball" and name not in self._robots:
-                if not e.model:
+                if not e.model or not self.has_model(e.model):  # e.g. spawned from SDF text elsewhere
                     continue
                 self.add_robot(name, e.model, e.position[0], e.position[1], 0.0)
         self._ensure_built()
