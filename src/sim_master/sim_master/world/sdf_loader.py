@@ -251,6 +251,10 @@ def load_model(name_or_path: str) -> ModelSpec:
 
 
 MAX_SDF_TEXT = 1 << 20  # a spawned model's SDF text: 1 MB at most
+# A spawned model is built on the loop's thread: a size a robot never needs would stall the
+# match while MuJoCo compiles it, so spawned models are held to these.
+MAX_SPAWNED_LINKS = 64
+MAX_SPAWNED_SHAPES = 256
 
 
 def load_model_text(text: str, origin: str = "<resource_string>") -> ModelSpec:
@@ -267,7 +271,14 @@ def load_model_text(text: str, origin: str = "<resource_string>") -> ModelSpec:
     model = _find(root, "model")
     if model is None:
         raise SdfError(f"{origin}: no <model>")
-    return _model(model, origin)
+    spec = _model(model, origin)
+    shapes = sum(len(link.collisions) + len(link.visuals) for link in spec.links)
+    if len(spec.links) > MAX_SPAWNED_LINKS or shapes > MAX_SPAWNED_SHAPES:
+        raise SdfError(f"{origin}: {len(spec.links)} links and {shapes} shapes; a spawned model may have "
+                       f"{MAX_SPAWNED_LINKS} links and {MAX_SPAWNED_SHAPES} shapes")
+    if not spec.links:
+        raise SdfError(f"{origin}: the model has no <link>")
+    return spec
 
 
 def resolve_model_uri(uri: str) -> Path:

@@ -91,3 +91,20 @@ def test_bad_world_files_are_refused_with_one_line(tmp_path: Path, change: tuple
     with pytest.raises(SdfError, match=message.replace("(", r"\(").replace(".", r"\.")) as caught:
         load_world(str(bad))
     assert str(bad) in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_spawned_sdf_text_is_checked_and_bounded() -> None:
+    from sim_master.world.sdf_loader import MAX_SPAWNED_LINKS, SdfError, load_model_text
+
+    box = "<geometry><box><size>0.1 0.1 0.1</size></box></geometry>"
+    link = "<link name='l{i}'><collision name='c'>" + box + "</collision></link>"
+    ok = load_model_text(f"<sdf version='1.9'><model name='m'>{link.format(i=0)}</model></sdf>")
+    assert ok.name == "m" and len(ok.links) == 1
+    huge = "".join(link.format(i=i) for i in range(MAX_SPAWNED_LINKS + 1))
+    for text, message in ((f"<sdf><model name='m'>{huge}</model></sdf>", "a spawned model may have"),
+                          ("<sdf><model name='m'/></sdf>", "has no <link>"),
+                          ("<robot name='r'/>", "expected <sdf>"),
+                          ("<sdf><model", "<resource_string>"),
+                          ("x" * (2 << 20), "SDF text over")):
+        with pytest.raises(SdfError, match=message):
+            load_model_text(text)
