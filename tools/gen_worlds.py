@@ -223,6 +223,7 @@ class Field:
     air: tuple[float, float] | None = None  # density, viscosity (rcsssmj's world has air)
     ball_contact: str = ""  # <soccer:ball> attributes: the ball's contact, where not ours
     ball_inertia: float = 2 / 5  # I = k m r^2: solid, as both references' balls
+    rcsssmj_areas: str = ""  # rcsssmj's goalie area, corner area and penalty spot, as <soccer:field> attributes
 
 
 # rcsssmj's ball: friction 0.4 (sliding) 0.01 0.01, a direct spring-damper contact.
@@ -287,8 +288,10 @@ def rcsssmj_field(name: str, L: float, W: float, gw: float, gd: float, gh: float
                 "G1L": (-hl, gw / 2, gh), "G2L": (-hl, -gw / 2, gh), "G1R": (hl, gw / 2, gh),
                 "G2R": (hl, -gw / 2, gh)}
     dialect_of = {**{n: "rcsssmj" for n in m}, **{n: "simspark" for n in simspark}}
+    areas = (f' goalie_area_length="{goalie[0]:g}" goalie_area_width="{goalie[1]:g}" corner_radius="1" '
+             f'penalty_spot_distance="{spot:g}"')
     return Field(name, L, W, gw, gd, gh, penalty[0], penalty[1], r, 0.11, 0.41, 0.05, {**m, **simspark}, [],
-                 dialect_of, (1.2, 2e-5), RCSSSMJ_BALL, 2 / 5)
+                 dialect_of, (1.2, 2e-5), RCSSSMJ_BALL, 2 / 5, areas)
 
 
 def fifa_field() -> Field:
@@ -311,7 +314,7 @@ def world_sdf(f: Field) -> str:
            f'    <soccer:field length="{f.length:g}" width="{f.width:g}" goal_width="{f.goal_width:g}" '
            f'goal_depth="{f.goal_depth:g}" goal_height="{f.goal_height:g}" penalty_depth="{f.penalty_depth:g}" '
            f'penalty_width="{f.penalty_width:g}" center_radius="{f.center_radius:g}" '
-           f'ball_radius="{f.ball_radius:g}"/>']
+           f'ball_radius="{f.ball_radius:g}"{f.rcsssmj_areas}/>']
     for name, (x, y, z) in f.landmarks.items():
         dialect = f' dialect="{f.dialect_of[name]}"' if name in f.dialect_of else ""
         out.append(f'    <soccer:landmark name="{name}" x="{x:g}" y="{y:g}" z="{z:g}"{dialect}/>')

@@ -23,6 +23,10 @@ class FieldSpec:
     penalty_width: float = 6.0
     center_radius: float = 2.0
     ball_radius: float = 0.042
+    goalie_area_length: float = 0.0  # rcsssmj's fields (0: none, as on SimSpark's)
+    goalie_area_width: float = 0.0
+    corner_radius: float = 0.0
+    penalty_spot_distance: float = 0.0
     landmarks: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     # landmark -> the protocol dialect whose agents see it (simspark, rcsssmj); absent: all.
     # A world names its landmarks once per dialect so each agent sees its reference's names.
@@ -56,6 +60,6 @@ class FieldSpec:
 # world's own figures replace them when an engine loads one).
 FIELD_PRESETS: dict[str, FieldSpec] = {
     "simspark": FieldSpec(),
-    "fifa": FieldSpec(105.0, 68.0, 7.32, 1.6, 2.44, 16.5, 40.32, 9.15, 0.11),
-    "fifa7vs7": FieldSpec(55.0, 36.0, 3.66, 1.0, 1.83, 9.0, 16.5, 5.5, 0.11),
+    "fifa": FieldSpec(105.0, 68.0, 7.32, 1.6, 2.44, 16.5, 40.32, 9.15, 0.11, 5.5, 18.32, 1.0, 11.0),
+    "fifa7vs7": FieldSpec(55.0, 36.0, 3.66, 1.0, 1.83, 9.0, 16.5, 5.5, 0.11, 4.0, 7.3, 1.0, 7.32),
 }

@@ -52,6 +52,19 @@ class PlayMode(str, Enum):
 
 _ORDER = list(PlayMode)
 
+# The play modes of rcsssmj's monitor protocol (RSMP), in its order: SimSpark's without the
+# pass modes, then the penalty modes. `rsmp_index` numbers a mode for that stream.
+RSMP_PLAY_MODES: tuple[str, ...] = (
+    *(m.value for m in _ORDER[:19]), "penalty_kick_left", "penalty_kick_right", "penalty_shoot_left",
+    "penalty_shoot_right")
+
+
+def rsmp_index(mode: PlayMode) -> int:
+    """A play mode's number on an rcsssmj monitor stream (the pass modes, which rcsssmj does
+    not have, show as PlayOn: the game runs)."""
+    name = PlayMode.PLAY_ON.value if mode in (PlayMode.PASS_LEFT, PlayMode.PASS_RIGHT) else mode.value
+    return RSMP_PLAY_MODES.index(name)
+
 
 def for_side(base: str, side: str) -> PlayMode:
     """e.g. for_side("KickIn", "left") -> KickIn_Left; for_side("corner_kick", "right")."""

@@ -13,7 +13,7 @@ import mujoco
 import numpy as np
 
 from sim_contracts.field import FieldSpec
-from soccer_referee.play_modes import PlayMode
+from soccer_referee.play_modes import RSMP_PLAY_MODES, PlayMode, rsmp_index
 from soccer_referee.referee import GameStateSnapshot
 from soccer_referee.rules import RuleBook
 
@@ -141,7 +141,7 @@ def rsmp_frame(scene: str, full: bool, sim_time: float, state: GameStateSnapshot
     """One rcsssmj RSMP 1.0 monitor frame."""
     s = state
     gs = (f"((gs 1 0)(time {round(s.game_time, 3)})(half {s.half})(score_left {s.score_left})"
-          f"(score_right {s.score_right})(play_mode {s.play_mode.monitor_index})")
+          f"(score_right {s.score_right})(play_mode {rsmp_index(s.play_mode)})")
     if full:
         gs += f"(team_left {s.team_left or '<LEFT>'})(team_right {s.team_right or '<RIGHT>'})"
     for foul in fouls:
@@ -150,13 +150,15 @@ def rsmp_frame(scene: str, full: bool, sim_time: float, state: GameStateSnapshot
     ge = ""
     if full:
         f = field
-        names = " ".join(m.value for m in PlayMode)
+        names = " ".join(RSMP_PLAY_MODES)
         ge = (
             f"((ge 1 0)(FieldLength {f.length:g})(FieldWidth {f.width:g})(FieldHeight 40)"
             f"(GoalWidth {f.goal_width:g})(GoalDepth {f.goal_depth:g})(GoalHeight {f.goal_height:g})"
             f"(BorderSize 0)(FreeKickDistance {rules.free_kick_distance:g})(BallRadius {f.ball_radius:g})"
             f"(RuleGoalPauseTime {rules.goal_pause:g})"
             f"(RuleHalfTime {rules.half_time:g})(play_modes {names})(CenterCircleRadius {f.center_radius:g})"
+            f"(CorderAreaRadius {f.corner_radius:g})(GoalieAreaLength {f.goalie_area_length:g})"  # rcsssmj's spelling
+            f"(GoalieAreaWidth {f.goalie_area_width:g})(PenaltySpotDistance {f.penalty_spot_distance:g})"
             f"(PenaltyAreaLength {f.penalty_depth:g})(PenaltyAreaWidth {f.penalty_width:g}))"
         )
     kind = "full" if full else "diff"

@@ -190,7 +190,8 @@ def _load_world(path: Path) -> WorldSpec:
     if field_el is not None:
         f = FieldSpec()
         for key in ("length", "width", "goal_width", "goal_depth", "goal_height", "penalty_depth",
-                    "penalty_width", "center_radius", "ball_radius"):
+                    "penalty_width", "center_radius", "ball_radius", "goalie_area_length", "goalie_area_width",
+                    "corner_radius", "penalty_spot_distance"):
             value = field_el.get(key)
             if value is not None:
                 setattr(f, key, float(value))

@@ -1,8 +1,12 @@
 """Monitor frames announce the figures of the match's own field and rule book, not fixed ones."""
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from sim_contracts.field import FIELD_PRESETS
 from sim_master.server.monitor_scene import rsmp_frame, simspark_frame
+from soccer_referee.play_modes import PlayMode
 from soccer_referee.referee import GameStateSnapshot
 from soccer_referee.rules import rule_book
 
@@ -18,3 +22,30 @@ def test_frames_carry_the_rule_book_and_field() -> None:
     assert "(RuleKickInPauseTime 1)" in simspark
     default = simspark_frame("", True, state, FIELD_PRESETS["simspark"], [], rule_book("simspark"), {})
     assert "(FreeKickDistance 2)" in default and "(RuleGoalPauseTime 3)" in default and "(FieldLength 30)" in default
+
+
+SAMPLES = Path(__file__).parent / "samples"
+
+
+def _ge(frame: str) -> str:
+    return frame[frame.index("(ge 1 0)"):]
+
+
+def test_rsmp_frames_carry_every_key_and_play_mode_rcsssmj_sends() -> None:
+    """Compared with a full frame captured from rcssservermj (its 7 vs 7 field): the same `ge`
+    keys in the same order, and its list of play modes, whose positions number the modes."""
+    reference = _ge((SAMPLES / "rcsssmj_monitor_frame_0_full.txt").read_text())
+    ours = _ge(rsmp_frame("", True, 0.0, GameStateSnapshot(), FIELD_PRESETS["fifa7vs7"], [], rule_book("ssim")))
+    keys = re.compile(r"\((\w+) ")
+    assert keys.findall(ours) == keys.findall(reference)
+    modes = re.compile(r"\(play_modes ([^)]*)\)")
+    assert modes.search(ours).group(1) == modes.search(reference).group(1)
+    assert "(CorderAreaRadius 1)(GoalieAreaLength 4)(GoalieAreaWidth 7.3)(PenaltySpotDistance 7.32)" in ours
+
+
+def test_rsmp_numbers_play_modes_in_its_own_list() -> None:
+    state = GameStateSnapshot()
+    for mode, expected in ((PlayMode.PLAY_ON, 3), (PlayMode.PENALTY_KICK_RIGHT, 20), (PlayMode.PASS_LEFT, 3)):
+        state.play_mode = mode
+        frame = rsmp_frame("", False, 0.0, state, FIELD_PRESETS["fifa"], [], rule_book("fifa"))
+        assert f"(play_mode {expected})" in frame, mode
