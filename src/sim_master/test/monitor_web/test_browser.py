@@ -64,6 +64,10 @@ class Browser:
             if reply.get("id") == self._id:
                 return reply.get("result", {})
 
+    def value(self, expression: str) -> str:
+        result = self.call("Runtime.evaluate", expression=expression)
+        return str(result["result"].get("value", ""))
+
     def text(self, element_id: str) -> str:
         result = self.call("Runtime.evaluate", expression=f"document.getElementById('{element_id}').textContent")
         return result["result"].get("value", "")
@@ -136,7 +140,12 @@ def test_page_follows_the_match_and_shows_22_robots(tmp_path: Path) -> None:
             # The picture before kick-off: robots at home are apart, so each is one disc (after
             # kick-off they run to the ball and may touch, however loaded the machine is).
             server.calls.call(server.pause)
-            time.sleep(0.3)
+            cycle = server.engine.cycle  # frames go out every 2nd cycle: wait for the last one drawn
+            last = round((cycle - cycle % 2) * server.engine.cycle_dt, 2)
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline and browser.value("document.body.dataset.time") != f"{last:g}":
+                pass
+            assert browser.value("document.body.dataset.time") == f"{last:g}"
             shot = browser.screenshot()
             Image.fromarray(shot.astype(np.uint8)).save(tmp_path / "browser.png")
             server.calls.call(server.play)

@@ -58,6 +58,7 @@ function draw(frame) {
   for (const f of frame.fouls) fouls.push(`${f.type} ${f.side} #${f.unum} @${f.time.toFixed(0)}s`);
   $("fouls").textContent = fouls.slice(-3).join("  ");
   document.body.dataset.robots = frame.robots.length;
+  document.body.dataset.time = frame.time;  // the simulation time of the frame on screen
 }
 
 function connect() {
