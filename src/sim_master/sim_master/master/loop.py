@@ -194,7 +194,7 @@ class SimulationLoop:
         t0 = clock()
         due = self._take_due_effectors()
         self._collect_agents()  # 1. collect (in sync mode: waiting for the agents)
-        self.calls.run_pending()
+        self.calls.run_pending(at_boundary=False)
         t1 = clock()
         for player, command in due:  # 2. apply
             if self.players.get(player.agent_id) is player:
@@ -314,7 +314,7 @@ class SimulationLoop:
         deadline = time.monotonic() + self.config.sync_timeout
         waiting = [p for p in self.ros_players.values() if not p.lagging]
         while waiting:
-            self.calls.run_pending()
+            self.calls.run_pending(at_boundary=False)
             waiting = [p for p in waiting if not p.synced]
             if not waiting or self.stop_event.is_set():
                 break

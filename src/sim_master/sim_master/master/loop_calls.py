@@ -1,8 +1,10 @@
 """Hands work from other threads (ROS callbacks, the service port) to the simulation loop.
 
 Engine, referee and bridge are single-threaded by design: nothing but the loop touches
-them. A ROS service callback submits a function and waits for the loop to run it between
-two cycles, so the answer reflects a consistent world."""
+them. A ROS service callback submits a function and waits for the loop to run it. Most calls
+may also run while a cycle waits for its agents (sync mode), so services stay responsive;
+calls that change what the next cycle does (pause, reset) ask for a cycle boundary, so a
+pause acknowledged to its caller has frozen time and no half-collected cycle runs on."""
 from __future__ import annotations
 
 import logging
@@ -32,17 +34,19 @@ class _Call(Generic[T]):
 class LoopCalls:
     def __init__(self) -> None:
         self._queue: queue.SimpleQueue[_Call[Any]] = queue.SimpleQueue()
+        self._at_boundary: queue.SimpleQueue[_Call[Any]] = queue.SimpleQueue()
         self._loop_thread: int | None = None
 
     def bind_to_current_thread(self) -> None:
         """Calls made from this thread run immediately (the loop calling itself)."""
         self._loop_thread = threading.get_ident()
 
-    def call(self, fn: Callable[[], T], timeout: float = 10.0) -> T:
+    def call(self, fn: Callable[[], T], timeout: float = 10.0, *, at_boundary: bool = False) -> T:
+        """Run `fn` on the loop; with `at_boundary`, only between two cycles, never inside one."""
         if threading.get_ident() == self._loop_thread:
             return fn()
         item: _Call[T] = _Call(fn)
-        self._queue.put(item)
+        (self._at_boundary if at_boundary else self._queue).put(item)
         if not item.done.wait(timeout):
             raise LoopCallTimeout(f"simulation loop did not answer within {timeout} s")
         if item.error is not None:
@@ -53,12 +57,19 @@ class LoopCalls:
         """Fire and forget (e.g. an effector message): runs before the next cycle."""
         self._queue.put(_Call(fn, waited=False))
 
-    def run_pending(self) -> int:
-        """Run everything submitted so far; exceptions go back to the caller that waits."""
+    def run_pending(self, *, at_boundary: bool = True) -> int:
+        """Run everything submitted so far; exceptions go back to the caller that waits.
+
+        Inside a cycle (`at_boundary=False`) the calls that wait for a boundary stay queued."""
+        count = self._run(self._queue)
+        return count + self._run(self._at_boundary) if at_boundary else count
+
+    @staticmethod
+    def _run(pending: queue.SimpleQueue[_Call[Any]]) -> int:
         count = 0
         while True:
             try:
-                item = self._queue.get_nowait()
+                item = pending.get_nowait()
             except queue.Empty:
                 return count
             try:
@@ -72,10 +83,11 @@ class LoopCalls:
 
     def fail_pending(self, reason: str) -> None:
         """On shutdown: release every waiting thread with an error."""
-        while True:
-            try:
-                item = self._queue.get_nowait()
-            except queue.Empty:
-                return
-            item.error = LoopCallTimeout(reason)
-            item.done.set()
+        for pending in (self._queue, self._at_boundary):
+            while True:
+                try:
+                    item = pending.get_nowait()
+                except queue.Empty:
+                    break
+                item.error = LoopCallTimeout(reason)
+                item.done.set()

@@ -44,8 +44,8 @@ class GazeboServices:
         ]
         self.services = [node.create_service(t, n, cb, callback_group=group) for t, n, cb in handlers]
 
-    def _call(self, fn: Callable[[], T], timeout: float = 10.0) -> T:
-        return self.loop.calls.call(fn, timeout)
+    def _call(self, fn: Callable[[], T], timeout: float = 10.0, *, at_boundary: bool = False) -> T:
+        return self.loop.calls.call(fn, timeout, at_boundary=at_boundary)
 
     def _spawn(self, req: SpawnEntity.Request, res: SpawnEntity.Response) -> Any:
         if req.reference_frame not in WORLD_FRAMES:
@@ -110,7 +110,7 @@ class GazeboServices:
         return res
 
     def _pause(self, _req: Empty.Request, res: Empty.Response) -> Any:
-        self._call(self.loop.pause)
+        self._call(self.loop.pause, at_boundary=True)
         return res
 
     def _unpause(self, _req: Empty.Request, res: Empty.Response) -> Any:
@@ -118,9 +118,9 @@ class GazeboServices:
         return res
 
     def _reset_world(self, _req: Empty.Request, res: Empty.Response) -> Any:
-        self._call(lambda: self.loop.reset(state=True))
+        self._call(lambda: self.loop.reset(state=True), at_boundary=True)
         return res
 
     def _reset_simulation(self, _req: Empty.Request, res: Empty.Response) -> Any:
-        self._call(lambda: self.loop.reset(state=True, spawned=True))
+        self._call(lambda: self.loop.reset(state=True, spawned=True), at_boundary=True)
         return res

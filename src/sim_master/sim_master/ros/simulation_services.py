@@ -139,8 +139,8 @@ class SimulationServices:
                                    goal_callback=self._accept_steps, cancel_callback=lambda _: CancelResponse.ACCEPT,
                                    callback_group=group)
 
-    def _call(self, fn: Callable[[], T], timeout: float = 10.0) -> T:
-        return self.loop.calls.call(fn, timeout)
+    def _call(self, fn: Callable[[], T], timeout: float = 10.0, *, at_boundary: bool = False) -> T:
+        return self.loop.calls.call(fn, timeout, at_boundary=at_boundary)
 
     # ------------------------------------------------------------------ features, spawning
     def _features(self, _req: GetSimulatorFeatures.Request, res: GetSimulatorFeatures.Response) -> Any:
@@ -343,7 +343,7 @@ class SimulationServices:
             return res
         state = scope in (ResetSimulation.Request.SCOPE_DEFAULT,) or bool(scope & ResetSimulation.Request.SCOPE_STATE)
         spawned = scope == ResetSimulation.Request.SCOPE_DEFAULT or bool(scope & ResetSimulation.Request.SCOPE_SPAWNED)
-        error = self._call(lambda: self.loop.reset(state=state, spawned=spawned))
+        error = self._call(lambda: self.loop.reset(state=state, spawned=spawned), at_boundary=True)
         res.result = result(Result.RESULT_OK) if error is None else result(Result.RESULT_OPERATION_FAILED, error)
         return res
 
@@ -360,7 +360,7 @@ class SimulationServices:
             if paused:
                 res.result = result(SetSimulationState.Response.ALREADY_IN_TARGET_STATE, "already paused")
             else:
-                self._call(self.loop.pause)
+                self._call(self.loop.pause, at_boundary=True)
                 res.result = result(Result.RESULT_OK)
         elif target == SimulationState.STATE_PLAYING:
             if not paused:
@@ -369,7 +369,7 @@ class SimulationServices:
                 self._call(self.loop.play)
                 res.result = result(Result.RESULT_OK)
         elif target == SimulationState.STATE_STOPPED:
-            error = self._call(self._stop)
+            error = self._call(self._stop, at_boundary=True)
             res.result = result(Result.RESULT_OK) if error is None else result(Result.RESULT_OPERATION_FAILED, error)
         elif target == SimulationState.STATE_QUITTING:
             self.loop.request_stop()
