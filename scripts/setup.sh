@@ -54,7 +54,10 @@ ENV
 cp "$VENV/ros2_env.sh" "$VENV/local_setup.bash"
 cp "$VENV/ros2_env.sh" "$VENV/local_setup.sh"
 
-# 5. colcon build (ccache keeps rebuilds of sim_msgs short).
+# 5. The browser monitor's 3D library (three.js from the npm registry, hash-pinned).
+"$VENV/bin/python" "$ROOT/scripts/fetch_web_assets.py"
+
+# 6. colcon build (ccache keeps rebuilds of sim_msgs short).
 step "colcon build"
 cd "$ROOT"
 # shellcheck disable=SC1091

@@ -6,6 +6,7 @@ copying it field by field.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 
@@ -40,6 +41,24 @@ class FieldSpec:
     @property
     def half_width(self) -> float:
         return self.width / 2
+
+    def drawing_lines(self) -> list[tuple[float, float, float, float]]:
+        """The segments every drawing of this field shows (the PNG pictures, the browser's 2D
+        and 3D views): the world's own field lines, or, for a world without any, the
+        boundary, halfway line, centre circle and penalty areas from the figures."""
+        if self.lines:
+            return list(self.lines)
+        hl, hw, r = self.half_length, self.half_width, self.center_radius
+        out = [(-hl, hw, hl, hw), (-hl, -hw, hl, -hw), (-hl, -hw, -hl, hw), (hl, -hw, hl, hw), (0.0, -hw, 0.0, hw)]
+        steps = 32
+        for i in range(steps):
+            a0, a1 = 2 * math.pi * i / steps, 2 * math.pi * (i + 1) / steps
+            out.append((r * math.cos(a0), r * math.sin(a0), r * math.cos(a1), r * math.sin(a1)))
+        pw = self.penalty_width / 2
+        for sx in (-1.0, 1.0):
+            xa, xb = sx * hl, sx * (hl - self.penalty_depth)
+            out += [(xa, pw, xb, pw), (xb, pw, xb, -pw), (xb, -pw, xa, -pw)]
+        return out
 
     def in_penalty_area(self, side: str, x: float, y: float) -> bool:
         """Inside the penalty area in front of `side`'s goal."""

@@ -63,10 +63,8 @@ class _Frames:
 def run_replay(args: argparse.Namespace) -> int:
     from sim_bridge.monitor_server import MonitorServer
     from sim_master.engine.mujoco.engine import MujocoEngine
-    from sim_master.server.monitor_scene import MonitorScene
-    from sim_master.store.mcap_log import ReplayLogReader
-    from soccer_referee.play_modes import PlayMode
-    from soccer_referee.referee import GameStateSnapshot
+    from sim_master.store.mcap_log import ReplayIndex, ReplayLogReader
+    from sim_master.store.replay_player import ReplayPlayer
     from soccer_referee.rules import rule_book
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
@@ -88,76 +86,155 @@ def run_replay(args: argparse.Namespace) -> int:
         web.start()
         print(f"browser monitor: {web.url}", flush=True)
     ros = None if args.no_ros else _RosReplay()
+    reader = ReplayLogReader(args.file)
+    # The browser seeks and jumps to goals: it needs the whole log's span and checkpoints first.
+    index = reader.index() if web is not None else ReplayIndex(0.0, float("inf"), 0, [], [])
+    player = ReplayPlayer(reader, index, speed=args.speed)
+    shows = _Shows(engine, monitors, ros, web, rule_book(args.rules), index)
     print(f"replaying {args.file} at {args.speed:g}x", flush=True)
-    scenes: dict[str, MonitorScene] = {}
-    state = GameStateSnapshot()
-    field = engine.field
-    rules = rule_book(args.rules)
-    start_wall, start_sim, cycles = time.monotonic(), None, 0
+    shown, at_end = 0, False
     try:
-        for cycle in ReplayLogReader(args.file).cycles():
-            if stop["now"]:
-                break
-            engine.apply_snapshot(cycle.snapshot)
-            if cycle.game_state is not None:
-                g = cycle.game_state
-                state = GameStateSnapshot(PlayMode(g.play_mode), g.game_time, g.half, g.team_left, g.team_right,
-                                          g.score_left, g.score_right)
-            if start_sim is None:
-                start_sim = cycle.time
-            if args.speed > 0:
-                delay = (cycle.time - start_sim) / args.speed - (time.monotonic() - start_wall)
-                if delay > 0:
-                    time.sleep(delay)
-            for name, monitor in monitors.items():
-                monitor.poll()
-                scene = scenes.get(name)
-                if scene is None or scene.model is not engine.model:
-                    scene = scenes[name] = MonitorScene(engine.model, {}, name)
-                    monitor.request_full()
-                if cycle.step % 2 == 0:
-                    frames = _Frames(name, scene, engine.data, cycle.time, state, field, rules)
-                    monitor.broadcast(frames.diff, frames.full)
-            if ros is not None:
-                ros.publish(cycle)
-            if web is not None and cycle.step % 2 == 0:
-                web.publish(_web_frame(cycle, state, engine.field))
-            cycles += 1
+        while not stop["now"]:
+            if web is not None:
+                shows.controls(player)
+            wait = player.due()
+            if wait > 0:
+                for monitor in monitors.values():
+                    monitor.poll()
+                time.sleep(min(wait, 0.02))
+                continue
+            cycle = player.next()
+            if cycle is None:
+                if web is None:
+                    break
+                if not at_end:  # the page may still seek back: stay until Ctrl-C
+                    print("end of the log: paused (Ctrl-C quits)", flush=True)
+                    at_end = True
+                shows.timeline(player)
+                continue
+            at_end = False
+            shows.show(cycle)
+            shown += 1
     finally:
-        for monitor in monitors.values():
-            monitor.close()
-        if ros is not None:
-            ros.close()
-        if web is not None:
-            web.close()
-    print(f"replayed {cycles} cycles", flush=True)
+        shows.close()
+    print(f"replayed {shown} cycles", flush=True)
     return 0
 
 
-def _web_frame(cycle, state, field):
-    import math
+class _Shows:
+    """Where a replayed cycle goes: monitor ports, ROS, the browser (scene, timeline, frames)."""
 
+    def __init__(self, engine: Any, monitors: dict[str, Any], ros: Any, web: Any, rules: RuleBook,
+                 index: Any) -> None:
+        from soccer_referee.referee import GameStateSnapshot
+
+        self.engine, self.monitors, self.ros, self.web = engine, monitors, ros, web
+        self.rules, self.index = rules, index
+        self.scenes: dict[str, MonitorScene] = {}
+        self.state = GameStateSnapshot()
+        self.models: tuple[str, ...] | None = None
+        self._timeline_key: object = None
+
+    def show(self, cycle: Any) -> None:
+        from sim_master.server.monitor_scene import MonitorScene
+        from soccer_referee.play_modes import PlayMode
+        from soccer_referee.referee import GameStateSnapshot
+
+        engine = self.engine
+        engine.apply_snapshot(cycle.snapshot)
+        if cycle.game_state is not None:
+            g = cycle.game_state
+            self.state = GameStateSnapshot(PlayMode(g.play_mode), g.game_time, g.half, g.team_left, g.team_right,
+                                           g.score_left, g.score_right)
+        for name, monitor in self.monitors.items():
+            monitor.poll()
+            scene = self.scenes.get(name)
+            if scene is None or scene.model is not engine.model:
+                scene = self.scenes[name] = MonitorScene(engine.model, {}, name)
+                monitor.request_full()
+            if cycle.step % 2 == 0:
+                frames = _Frames(name, scene, engine.data, cycle.time, self.state, engine.field, self.rules)
+                monitor.broadcast(frames.diff, frames.full)
+        if self.ros is not None:
+            self.ros.publish(cycle)
+        if self.web is not None:
+            self._scene(cycle)
+            self.web.publish(_web_frame(cycle, self.state, engine))
+
+    def _scene(self, cycle: Any) -> None:
+        from sim_master.monitor_web.frame import scene_message
+
+        models = tuple(sorted({e.model for n, e in cycle.snapshot.entities.items()
+                               if n != "ball" and e.model and self.engine.has_model(e.model)}))
+        if models != self.models:
+            self.models = models
+            specs = {m: self.engine.model_spec(m) for m in models}
+            self.web.set_scene(scene_message("replay", self.engine.field, specs, commands=False))
+
+    def timeline(self, player: Any) -> None:
+        key = (player.paused, player.speed)
+        if key == self._timeline_key:
+            return
+        self._timeline_key = key
+        events = [{"time": round(t, 2), "kind": e.kind, "team": e.team, "unum": int(e.unum), "detail": e.detail}
+                  for t, e in self.index.events if e.kind in ("goal", "foul")]
+        self.web.set_timeline({"kind": "timeline", "start": self.index.start, "end": self.index.end,
+                               "paused": player.paused, "speed": player.speed, "events": events})
+
+    def controls(self, player: Any) -> None:
+        """The page's replay buttons (pause, play, step, seek, speed), then its timeline."""
+        from sim_master.monitor_web.commands import CommandError, parse_replay
+
+        for item in self.web.take_commands():
+            try:
+                control = parse_replay(item.command)
+            except CommandError as exc:
+                logging.getLogger("soccersim.replay").warning("browser %s: %s", item.peer, exc)
+                continue
+            if control.name == "pause":
+                player.pause()
+            elif control.name == "play":
+                player.play()
+            elif control.name == "step":
+                player.step(int(control.value))
+            elif control.name == "speed":
+                player.set_speed(control.value)
+            elif control.name == "seek":
+                cycle = player.seek(control.value)
+                if cycle is not None:
+                    self.show(cycle)
+        self.timeline(player)
+
+    def close(self) -> None:
+        for monitor in self.monitors.values():
+            monitor.close()
+        if self.ros is not None:
+            self.ros.close()
+        if self.web is not None:
+            self.web.close()
+
+
+def _web_frame(cycle: Any, state: Any, engine: Any) -> Any:
     from sim_contracts.names import parse_player_entity
-    from sim_master.monitor_web.frame import WebFrame
+    from sim_master.monitor_web.frame import WebFrame, link_poses, yaw_deg
 
+    names, poses = engine.frames()
+    index = {name: i for i, name in enumerate(names)}
     robots = []
     for name, e in cycle.snapshot.entities.items():
-        if name == "ball":
+        if name == "ball" or not e.model or not engine.has_model(e.model):
             continue
-        w, x, y, z = e.orientation
-        yaw = math.degrees(math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
         team, unum = parse_player_entity(name) or ("", 0)  # players' robots are named <team>/p<unum>
         side = "left" if team and team == state.team_left else "right" if team and team == state.team_right else ""
+        base = [round(float(v), 4) for v in (*e.position, *e.orientation)]
         robots.append({"id": name, "side": side, "unum": unum, "model": e.model, "x": e.position[0],
-                       "y": e.position[1], "z": e.position[2], "yaw_deg": yaw})
+                       "y": e.position[1], "z": e.position[2], "yaw_deg": round(yaw_deg(e.orientation), 1),
+                       "links": link_poses(engine.model_spec(e.model), name, names, poses, index, base)})
     ball = cycle.snapshot.entities.get("ball")
-    return WebFrame(time=cycle.time, game_time=state.game_time, half=state.half, play_mode=state.play_mode.value,
-                    team_left=state.team_left, team_right=state.team_right, score_left=state.score_left,
-                    score_right=state.score_right, ball=tuple(ball.position) if ball else (0.0, 0.0, 0.0),
-                    robots=robots, mode="replay", field={"length": field.length, "width": field.width,
-                                          "goal_width": field.goal_width, "goal_depth": field.goal_depth,
-                                          "penalty_depth": field.penalty_depth, "penalty_width": field.penalty_width,
-                                          "center_radius": field.center_radius, "ball_radius": field.ball_radius})
+    return WebFrame(time=round(cycle.time, 3), game_time=state.game_time, half=state.half,
+                    play_mode=state.play_mode.value, team_left=state.team_left, team_right=state.team_right,
+                    score_left=state.score_left, score_right=state.score_right,
+                    ball=tuple(ball.position) if ball else (0.0, 0.0, 0.0), robots=robots, mode="replay")
 
 
 class _RosReplay:

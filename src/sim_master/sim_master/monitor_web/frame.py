@@ -1,9 +1,27 @@
-"""What the browser monitor draws, as JSON: time, game state, new fouls, field, ball, robots."""
+"""What the browser monitor draws, as JSON messages on /ws (the page's whole contract):
+
+- `scene` (sent on connect and when it changes): mode (live or replay), whether this client
+  may send commands, the field's figures and its drawing (the same segments as the PNG
+  pictures), and per robot model its links with their shapes (box, sphere, cylinder,
+  capsule: size in m, pose in the link frame as x y z and w x y z).
+- `frame` (every 2nd cycle): times, game state, new fouls, the ball, and per robot its
+  side, number, model, base pose and its links' world poses, flat, in the scene's link
+  order (7 numbers per link; a link without a pose is sent at the robot's base).
+- `timeline` (replay only): the log's time span, its goals and fouls, pause and speed.
+
+The page sends `{"cmd": ...}` back: replay controls (play, pause, step, seek, speed) and,
+from an allowed client, referee commands."""
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+import numpy as np
+
+from sim_contracts.field import FieldSpec
+from sim_master.world.spec import ModelSpec, Shape
 
 
 @dataclass(slots=True)
@@ -17,30 +35,68 @@ class WebFrame:
     score_left: int
     score_right: int
     ball: tuple[float, float, float]
-    robots: list[dict[str, Any]] = field(default_factory=list)  # id, side, unum, model, x, y, z, yaw_deg
+    robots: list[dict[str, Any]] = field(default_factory=list)  # id, side, unum, model, x, y, z, yaw_deg, links
     fouls: list[dict[str, Any]] = field(default_factory=list)  # time, type, side, unum (new ones only)
-    field: dict[str, float] = field(default_factory=dict)
     mode: str = "live"  # or "replay": the page says which it shows
+    kind: str = "frame"
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"))
 
 
+def field_message(spec: FieldSpec) -> dict[str, Any]:
+    return {"length": spec.length, "width": spec.width, "goal_width": spec.goal_width,
+            "goal_depth": spec.goal_depth, "goal_height": spec.goal_height, "penalty_depth": spec.penalty_depth,
+            "penalty_width": spec.penalty_width, "center_radius": spec.center_radius,
+            "ball_radius": spec.ball_radius, "lines": [[round(v, 4) for v in seg] for seg in spec.drawing_lines()]}
+
+
+def _shape(shape: Shape) -> dict[str, Any]:
+    pose = shape.pose
+    return {"type": shape.geometry.shape, "size": [round(v, 5) for v in shape.geometry.size],
+            "pos": [round(float(v), 5) for v in pose.pos], "quat": [round(float(v), 6) for v in pose.quat()]}
+
+
+def model_message(spec: ModelSpec) -> dict[str, Any]:
+    """The links of a model with what the page draws for each (visuals, else collisions)."""
+    return {"links": [{"name": link.name, "shapes": [_shape(s) for s in (link.visuals or link.collisions)
+                                                     if s.geometry.shape != "plane"]} for link in spec.links]}
+
+
+def scene_message(mode: str, spec: FieldSpec, models: dict[str, ModelSpec], commands: bool) -> dict[str, Any]:
+    return {"kind": "scene", "mode": mode, "commands": commands, "field": field_message(spec),
+            "models": {key: model_message(m) for key, m in sorted(models.items())}}
+
+
+def link_poses(spec: ModelSpec, entity: str, names: list[str], poses: np.ndarray,
+               index: dict[str, int], base: list[float]) -> list[float]:
+    """The entity's links' world poses in the model's link order, flat, rounded for the wire."""
+    out: list[float] = []
+    for link in spec.links:
+        row = index.get(f"{entity}/{link.name}")
+        out += base if row is None else [round(float(v), 4) for v in poses[row]]
+    return out
+
+
+def yaw_deg(quat: tuple[float, float, float, float]) -> float:
+    w, x, y, z = quat
+    return math.degrees(math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
+
+
 def frame_from_server(server: Any, fouls: list[dict[str, Any]]) -> WebFrame:
     """A frame of a running SingleModeServer (called on its loop thread)."""
     s = server.referee.state
-    f = server.engine.field
+    engine = server.engine
+    names, poses = engine.frames()
+    index = {name: i for i, name in enumerate(names)}
     robots = []
     for p in server.players.with_robots():
-        (x, y, z), _ = server.engine.robot_pose(p.robot_id)
+        (x, y, z), quat = engine.robot_pose(p.robot_id)
+        base = [round(x, 4), round(y, 4), round(z, 4), *(round(v, 4) for v in quat)]
         robots.append({"id": p.robot_id, "side": p.side, "unum": p.unum, "model": p.model,
-                       "x": round(x, 3), "y": round(y, 3), "z": round(z, 3),
-                       "yaw_deg": round(server.engine.robot_yaw(p.robot_id), 1)})
+                       "x": round(x, 3), "y": round(y, 3), "z": round(z, 3), "yaw_deg": round(yaw_deg(quat), 1),
+                       "links": link_poses(engine.model_spec(p.model), p.robot_id, names, poses, index, base)})
     return WebFrame(
-        time=round(server.engine.time, 2), game_time=round(s.game_time, 2), half=s.half, play_mode=s.play_mode.value,
+        time=round(engine.time, 2), game_time=round(s.game_time, 2), half=s.half, play_mode=s.play_mode.value,
         team_left=s.team_left, team_right=s.team_right, score_left=s.score_left, score_right=s.score_right,
-        ball=tuple(round(v, 3) for v in server.engine.ball_position()),
-        robots=robots, fouls=fouls,
-        field={"length": f.length, "width": f.width, "goal_width": f.goal_width, "goal_depth": f.goal_depth,
-               "penalty_depth": f.penalty_depth, "penalty_width": f.penalty_width,
-               "center_radius": f.center_radius, "ball_radius": f.ball_radius})
+        ball=tuple(round(v, 3) for v in engine.ball_position()), robots=robots, fouls=fouls)

@@ -1,13 +1,19 @@
-"""The browser monitor's server: static page over HTTP and frames over a WebSocket (/ws),
-on one port, in its own asyncio thread. publish() never blocks the simulation: each client
-gets the newest frame when it is ready for one (slow clients skip frames)."""
+"""The browser monitor's server: static page over HTTP and the messages of `frame.py` over a
+WebSocket (/ws), on one port, in its own asyncio thread. publish() never blocks the
+simulation: each client gets the newest scene, timeline and frame when it is ready for them
+(slow clients skip frames). Commands from the page (replay controls, referee buttons) are
+queued for the owner to take on its own thread; they are accepted from loopback clients
+only unless remote commands are allowed, as on the legacy monitor ports."""
 from __future__ import annotations
 
 import asyncio
 import functools
+import json
+import queue
 import threading
+from dataclasses import dataclass
 from importlib import resources
-from typing import Final
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 from websockets.asyncio.server import ServerConnection, serve
@@ -18,19 +24,40 @@ from websockets.http11 import Request, Response
 from sim_master.monitor_web.frame import WebFrame
 
 TYPES: Final = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-                ".css": "text/css; charset=utf-8"}
+                ".css": "text/css; charset=utf-8", ".txt": "text/plain; charset=utf-8"}
+MAX_COMMAND_BYTES: Final = 4096  # a page command is a few dozen bytes; more closes the socket
+COMMAND_QUEUE: Final = 256  # per server: a flooding client loses its own commands, nothing else
+
+
+@dataclass(slots=True, frozen=True)
+class WebCommand:
+    peer: str
+    command: dict[str, Any]  # {"cmd": name, ...}, parsed JSON, nothing else checked
 
 
 def _asset(name: str) -> bytes | None:
+    """A file of the page: `static/<name>` or `static/vendor/<name>` (three.js), nothing else."""
+    parts = name.split("/")
+    if not (len(parts) == 1 or (len(parts) == 2 and parts[0] == "vendor")) or any(
+            p in ("", ".", "..") or p.startswith(".") for p in parts):
+        return None
     try:
-        return resources.files("sim_master.monitor_web").joinpath("static", name).read_bytes()
-    except (FileNotFoundError, IsADirectoryError):
+        return resources.files("sim_master.monitor_web").joinpath("static", *parts).read_bytes()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
 
 
+def _loopback(host: str) -> bool:
+    return host.startswith("127.") or host in ("::1", "localhost")
+
+
 class WebMonitor:
-    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, *, allow_remote_commands: bool = False) -> None:
         self.host, self.port = host, port
+        self.allow_remote_commands = allow_remote_commands
+        self._commands: queue.Queue[WebCommand] = queue.Queue(COMMAND_QUEUE)
+        self._scene: dict[str, Any] | None = None
+        self._timeline: str | None = None
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._run, name="web-monitor", daemon=True)
         self._ready = threading.Event()
@@ -57,10 +84,35 @@ class WebMonitor:
         text = frame.to_json()
         self._loop.call_soon_threadsafe(self._set_latest, text)
 
+    def set_scene(self, scene: dict[str, Any]) -> None:
+        """What the page needs before frames (see frame.py); sent again to every client."""
+        self._loop.call_soon_threadsafe(self._set_channel, "_scene", dict(scene))
+
+    def set_timeline(self, timeline: dict[str, Any]) -> None:
+        self._loop.call_soon_threadsafe(self._set_channel, "_timeline", json.dumps(timeline, separators=(",", ":")))
+
+    def take_commands(self) -> list[WebCommand]:
+        """The commands clients sent since the last call (owner's thread)."""
+        out: list[WebCommand] = []
+        while True:
+            try:
+                out.append(self._commands.get_nowait())
+            except queue.Empty:
+                return out
+
+    def commands_allowed(self, peer_host: str) -> bool:
+        return self.allow_remote_commands or _loopback(peer_host)
+
     def close(self) -> None:
         if self._stop is not None:
             self._loop.call_soon_threadsafe(self._stop.set)
         self._thread.join(5)
+
+    def _set_channel(self, name: str, value: object) -> None:
+        setattr(self, name, value)
+        self._version += 1
+        if self._changed is not None:
+            asyncio.ensure_future(self._notify())
 
     def _set_latest(self, text: str) -> None:
         self._latest = text
@@ -84,7 +136,8 @@ class WebMonitor:
     async def _main(self) -> None:
         self._changed = asyncio.Condition()
         self._stop = asyncio.Event()
-        async with serve(self._client, self.host, self.port, process_request=self._http) as server:
+        async with serve(self._client, self.host, self.port, process_request=self._http,
+                         max_size=MAX_COMMAND_BYTES) as server:
             self.port = server.sockets[0].getsockname()[1]
             self._ready.set()
             await self._stop.wait()
@@ -98,7 +151,7 @@ class WebMonitor:
                 return connection.respond(403, "cross-origin WebSocket refused\n")
             return None
         name = "index.html" if request.path in ("/", "") else request.path.lstrip("/").split("?")[0]
-        body = _asset(name) if "/" not in name and ".." not in name else None
+        body = _asset(name)
         if body is None:
             return connection.respond(404, "not found\n")
         kind = TYPES.get(name[name.rfind("."):], "application/octet-stream")
@@ -106,18 +159,56 @@ class WebMonitor:
                                             ("Cache-Control", "no-store")]), body)
 
     def _newer_than(self, seen: int) -> bool:
-        return self._version != seen and self._latest is not None
+        return self._version != seen
 
     async def _client(self, connection: ServerConnection) -> None:
         assert self._changed is not None
-        seen = -1
+        peer_host = str(connection.remote_address[0]) if connection.remote_address else ""
+        allowed = self.commands_allowed(peer_host)
+        reader = asyncio.ensure_future(self._read_commands(connection, peer_host, allowed))
+        seen, sent_scene, sent_timeline, sent_frame = -1, None, None, None
         try:
             while True:
                 async with self._changed:
                     await self._changed.wait_for(functools.partial(self._newer_than, seen))
                 seen = self._version
-                latest = self._latest
-                if latest is not None:  # the wait above ensures it; the check tells the type checker
+                scene, timeline, latest = self._scene, self._timeline, self._latest
+                if scene is not None and scene is not sent_scene:
+                    await connection.send(json.dumps({**scene, "commands": allowed}, separators=(",", ":")))
+                    sent_scene = scene
+                if timeline is not None and timeline is not sent_timeline:
+                    await connection.send(timeline)
+                    sent_timeline = timeline
+                if latest is not None and latest is not sent_frame:
                     await connection.send(latest)
+                    sent_frame = latest
         except ConnectionClosed:
             return
+        finally:
+            reader.cancel()
+
+    async def _read_commands(self, connection: ServerConnection, peer_host: str, allowed: bool) -> None:
+        """One fault boundary per client: whatever it sends, only it gets an error back."""
+        peer = f"{peer_host}:{connection.remote_address[1] if connection.remote_address else 0}"
+        try:
+            async for message in connection:
+                error = self._accept(message, peer, allowed)
+                if error:
+                    await connection.send(json.dumps({"kind": "error", "message": error}))
+        except ConnectionClosed:
+            return
+
+    def _accept(self, message: str | bytes, peer: str, allowed: bool) -> str | None:
+        try:
+            command = json.loads(message)
+        except (ValueError, UnicodeDecodeError):
+            return "commands are JSON objects like {\"cmd\": \"pause\"}"
+        if not isinstance(command, dict) or not isinstance(command.get("cmd"), str):
+            return "commands are JSON objects like {\"cmd\": \"pause\"}"
+        if not allowed:
+            return f"commands are accepted from this machine only ({peer} is remote)"
+        try:
+            self._commands.put_nowait(WebCommand(peer, command))
+        except queue.Full:
+            return "too many commands at once; this one was dropped"
+        return None

@@ -51,23 +51,12 @@ class _Canvas:
 def _draw_field(draw: ImageDraw.ImageDraw, c: _Canvas) -> None:
     f = c.spec
     lw = max(1, int(c.scale * 0.05))
-    for x1, y1, x2, y2 in f.lines or _default_lines(f):
+    for x1, y1, x2, y2 in f.drawing_lines():
         draw.line([c.px(x1, y1), c.px(x2, y2)], fill=LINE, width=lw)
     for sx in (-1, 1):
         x0, x1 = sx * f.length / 2, sx * (f.length / 2 + f.goal_depth)
         a, b = c.px(min(x0, x1), f.goal_width / 2), c.px(max(x0, x1), -f.goal_width / 2)
         draw.rectangle([a, b], outline=(255, 255, 120), width=lw)
-
-
-def _default_lines(f: FieldSpec) -> list[tuple[float, float, float, float]]:
-    hl, hw = f.length / 2, f.width / 2
-    out = [(-hl, hw, hl, hw), (-hl, -hw, hl, -hw), (-hl, -hw, -hl, hw), (hl, -hw, hl, hw), (0, -hw, 0, hw)]
-    steps = 32
-    r = f.center_radius
-    for i in range(steps):
-        a0, a1 = 2 * math.pi * i / steps, 2 * math.pi * (i + 1) / steps
-        out.append((r * math.cos(a0), r * math.sin(a0), r * math.cos(a1), r * math.sin(a1)))
-    return out
 
 
 def render_field_png(picture: FieldPicture, path: str, *, width_px: int = 1200) -> None:

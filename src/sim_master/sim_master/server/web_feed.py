@@ -1,11 +1,14 @@
-"""The browser monitor as a loop adapter: a JSON frame every 2nd cycle, fouls as they happen."""
+"""The browser monitor as a loop adapter: the scene (field, robot models) when it changes, a
+JSON frame every 2nd cycle, fouls as they happen, and the page's referee buttons applied on
+the loop's thread like a legacy monitor's commands."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from sim_master.master.adapters import LoopAdapter
-from sim_master.monitor_web.frame import frame_from_server
+from sim_master.monitor_web.commands import CommandError, Control, parse_referee
+from sim_master.monitor_web.frame import frame_from_server, scene_message
 from sim_master.monitor_web.server import WebMonitor
 from soccer_referee.events import GameEvent
 
@@ -19,11 +22,30 @@ class WebMonitorFeed(LoopAdapter):
     def __init__(self, monitor: WebMonitor) -> None:
         self.monitor = monitor
         self._fouls: list[dict[str, object]] = []
+        self._models: tuple[str, ...] | None = None
+
+    def poll(self, loop: SimulationLoop) -> None:
+        for item in self.monitor.take_commands():
+            try:
+                command = parse_referee(item.command, loop.engine.field)
+                if isinstance(command, Control):
+                    (loop.pause if command.name == "pause" else loop.play)()
+                    continue
+                error = loop.referee_command(command)
+                if error:
+                    loop.log.warning("browser %s: %s refused: %s", item.peer, type(command).__name__, error)
+            except CommandError as exc:
+                loop.log.warning("browser %s: %s", item.peer, exc)
 
     def on_cycle(self, loop: SimulationLoop, events: Sequence[GameEvent]) -> None:
         self._fouls += [{"time": e.time, "type": e.detail, "side": e.team, "unum": e.unum}
                         for e in events if e.kind == "foul"]
         if loop.engine.cycle % 2 == 0:
+            models = tuple(sorted({p.model for p in loop.players.with_robots()}))
+            if models != self._models:
+                self._models = models
+                specs = {m: loop.engine.model_spec(m) for m in models}
+                self.monitor.set_scene(scene_message("live", loop.engine.field, specs, commands=False))
             self.monitor.publish(frame_from_server(loop, self._fouls))
             self._fouls = []
 

@@ -97,6 +97,35 @@ class ReplayCycle:
     events: list[Any] = field(default_factory=list)
 
 
+@dataclass(slots=True, frozen=True)
+class ReplayCheckpoint:
+    """Where reading can resume: the world and game state just before the cycle at `time`."""
+
+    time: float
+    world: Snapshot | None
+    game_state: Any | None
+
+
+@dataclass(slots=True)
+class ReplayIndex:
+    """What a replay viewer needs to know of a whole log before playing it: its time span,
+    its decisions (goals, fouls) to jump to, and checkpoints to seek from."""
+
+    start: float
+    end: float
+    cycles: int
+    checkpoints: list[ReplayCheckpoint]
+    events: list[tuple[float, Any]]  # (sim time, GameEvent message)
+
+    def checkpoint_before(self, time: float) -> ReplayCheckpoint | None:
+        best = None
+        for checkpoint in self.checkpoints:
+            if checkpoint.time > time + 1e-9:
+                break
+            best = checkpoint
+        return best
+
+
 class ReplayLogReader:
     """Cycles of a log, world state rebuilt from keyframes and deltas. Works on files cut off
     by a crash (no summary): it reads until the data ends."""
@@ -104,9 +133,10 @@ class ReplayLogReader:
     def __init__(self, path: str) -> None:
         self.path = path
 
-    def messages(self) -> Iterator[tuple[str, int, Any]]:
+    def messages(self, since_ns: int | None = None) -> Iterator[tuple[str, int, Any]]:
         """(topic, log time ns, decoded message) in file order. Record by record, so a file
-        without its summary (a killed writer) reads up to its last complete chunk."""
+        without its summary (a killed writer) reads up to its last complete chunk. Messages
+        logged before `since_ns` are skipped without being decoded (a seek)."""
         from mcap.records import Channel, Message, Schema
         from mcap.stream_reader import StreamReader
         from mcap_ros2.decoder import DecoderFactory
@@ -123,6 +153,8 @@ class ReplayLogReader:
                     elif isinstance(record, Channel):
                         channels[record.id] = record
                     elif isinstance(record, Message):
+                        if since_ns is not None and record.log_time < since_ns:
+                            continue
                         channel = channels[record.channel_id]
                         decoder = decoders.get(channel.id)
                         if decoder is None:
@@ -135,11 +167,13 @@ class ReplayLogReader:
                 if not _is_truncation(exc):
                     raise
 
-    def cycles(self) -> Iterator[ReplayCycle]:
-        world: Snapshot | None = None
-        game_state = None
+    def cycles(self, start: ReplayCheckpoint | None = None) -> Iterator[ReplayCycle]:
+        """Every cycle of the log, or those from a checkpoint of `index()` on."""
+        world: Snapshot | None = start.world if start else None
+        game_state = start.game_state if start else None
         pending_events: list[Any] = []
-        for topic, _, msg in self.messages():
+        since = int(round(start.time * 1e9)) if start else None
+        for topic, _, msg in self.messages(since):
             if topic == "/game_state":
                 game_state = msg
             elif topic == "/game_events":
@@ -149,6 +183,30 @@ class ReplayLogReader:
                 world = snap if world is None or snap.full else world.merged(snap)
                 yield ReplayCycle(snap.step, snap.time, world, game_state, pending_events)
                 pending_events = []
+
+
+    def index(self, every: int = 250) -> ReplayIndex:
+        """One pass over the log: its span, events, and a checkpoint every `every` cycles
+        (memory: one world state per checkpoint, not per cycle)."""
+        world: Snapshot | None = None
+        game_state = None
+        checkpoints: list[ReplayCheckpoint] = []
+        events: list[tuple[float, Any]] = []
+        count, first, last = 0, None, 0.0
+        for topic, ns, msg in self.messages():
+            if topic == "/game_state":
+                game_state = msg
+            elif topic == "/game_events":
+                events.append((ns / 1e9, msg))
+            elif topic == "/snapshot":
+                if count % every == 0:
+                    checkpoints.append(ReplayCheckpoint(ns / 1e9, world, game_state))
+                snap = snapshot_from_record(msg)
+                world = snap if world is None or snap.full else world.merged(snap)
+                first = ns / 1e9 if first is None else first
+                last = ns / 1e9
+                count += 1
+        return ReplayIndex(first or 0.0, last, count, checkpoints, events)
 
 
 def _is_truncation(exc: Exception) -> bool:

@@ -148,6 +148,10 @@ class MujocoEngine:
         if key not in self._models:
             self._models[key] = _ModelCache(spec, self._standing_height(spec))
 
+    def model_spec(self, key: str) -> ModelSpec:
+        """The engine-neutral description of a model in play (links, shapes), for drawings."""
+        return self._model_cache(key).spec
+
     def has_model(self, key: str) -> bool:
         return MODEL_ALIASES.get(key, key) in self._models or key in available_models()
 

@@ -1,52 +1,268 @@
-// soccersim browser monitor: draws the field from above from the frames on /ws.
-"use strict";
-const canvas = document.getElementById("field");
-const ctx = canvas.getContext("2d");
+// soccersim browser monitor: the match in 3D (three.js, served locally) or from above in 2D,
+// from the messages on /ws (scene, frame, timeline: see monitor_web/frame.py). Replay
+// controls and referee buttons send {"cmd": ...} back.
+import * as THREE from "three";
+import { OrbitControls } from "./vendor/OrbitControls.js";
+
 const $ = (id) => document.getElementById(id);
-let field = { length: 30, width: 20, goal_width: 2.1, goal_depth: 0.6, penalty_depth: 1.8,
-              penalty_width: 6, center_radius: 2, ball_radius: 0.042 };
+const SIDE_COLOURS = { left: 0x1e5ae6, right: 0xdc2828, "": 0x9a9a9a };
+const CSS_COLOURS = { left: "#1e5ae6", right: "#dc2828", "": "#999" };
+let field = { length: 30, width: 20, goal_width: 2.1, goal_depth: 0.6, goal_height: 0.8, penalty_depth: 1.8,
+              penalty_width: 6, center_radius: 2, ball_radius: 0.042, lines: [] };
+let models = {};
+let mode = "live";
+let commandsAllowed = false;
+let last = null;          // the last frame
+let view = "3d";
+let ws = null;
 const fouls = [];
 
-function scale() { return Math.min(canvas.width / (field.length + 3), canvas.height / (field.width + 3)); }
-function px(x, y) {
-  const s = scale();
-  return [canvas.width / 2 + x * s, canvas.height / 2 - y * s];
-}
+// ------------------------------------------------------------------ 3D scene
+const canvas3d = $("view3d");
+const renderer = new THREE.WebGLRenderer({ canvas: canvas3d, antialias: true, preserveDrawingBuffer: true });
+renderer.setPixelRatio(window.devicePixelRatio || 1);
+const scene = new THREE.Scene();
+scene.background = new THREE.Color(0x87a9c9);
+const camera = new THREE.PerspectiveCamera(45, 1, 0.05, 500);
+camera.up.set(0, 0, 1);
+const controls = new OrbitControls(camera, canvas3d);
+scene.add(new THREE.HemisphereLight(0xffffff, 0x445544, 1.6));
+const sun = new THREE.DirectionalLight(0xffffff, 1.4);
+sun.position.set(-10, -20, 30);
+scene.add(sun);
+let fieldGroup = new THREE.Group();
+scene.add(fieldGroup);
+const robotMeshes = new Map();   // robot id -> {group, links: [Object3D], side, unum, model}
+const ball = new THREE.Mesh(new THREE.SphereGeometry(1, 20, 14),
+                            new THREE.MeshStandardMaterial({ color: 0xffa000, emissive: 0x552200 }));
+scene.add(ball);
 
-function drawField() {
-  const s = scale(), hl = field.length / 2, hw = field.width / 2;
-  ctx.fillStyle = "#2e7d32"; ctx.fillRect(0, 0, canvas.width, canvas.height);
-  ctx.strokeStyle = "#eee"; ctx.lineWidth = Math.max(1, 0.05 * s);
-  const [x0, y0] = px(-hl, hw);
-  ctx.strokeRect(x0, y0, field.length * s, field.width * s);
-  ctx.beginPath(); ctx.moveTo(...px(0, hw)); ctx.lineTo(...px(0, -hw)); ctx.stroke();
-  ctx.beginPath(); ctx.arc(...px(0, 0), field.center_radius * s, 0, 2 * Math.PI); ctx.stroke();
-  for (const sx of [-1, 1]) {
-    const xa = sx * hl, xb = sx * (hl - field.penalty_depth), pw = field.penalty_width / 2;
-    ctx.beginPath(); ctx.moveTo(...px(xa, pw)); ctx.lineTo(...px(xb, pw)); ctx.lineTo(...px(xb, -pw));
-    ctx.lineTo(...px(xa, -pw)); ctx.stroke();
-    const [gx, gy] = px(sx > 0 ? hl : -hl - field.goal_depth, field.goal_width / 2);
-    ctx.strokeStyle = "#ff8"; ctx.strokeRect(gx, gy, field.goal_depth * s, field.goal_width * s);
-    ctx.strokeStyle = "#eee";
+function buildField() {
+  scene.remove(fieldGroup);
+  fieldGroup = new THREE.Group();
+  const hl = field.length / 2, hw = field.width / 2;
+  const grass = new THREE.Mesh(new THREE.PlaneGeometry(field.length + 6, field.width + 6),
+                               new THREE.MeshStandardMaterial({ color: 0x2e7d32 }));
+  fieldGroup.add(grass);
+  const white = new THREE.MeshBasicMaterial({ color: 0xeeeeee });
+  const lineWidth = Math.max(0.05, field.length / 600);
+  for (const [x1, y1, x2, y2] of drawingLines()) {
+    const len = Math.hypot(x2 - x1, y2 - y1);
+    const strip = new THREE.Mesh(new THREE.PlaneGeometry(len + lineWidth, lineWidth), white);
+    strip.position.set((x1 + x2) / 2, (y1 + y2) / 2, 0.003);
+    strip.rotation.z = Math.atan2(y2 - y1, x2 - x1);
+    fieldGroup.add(strip);
   }
+  const post = new THREE.MeshStandardMaterial({ color: 0xffffff });
+  const r = Math.max(0.02, field.goal_width / 60);
+  for (const sx of [-1, 1]) {
+    const x = sx * hl, back = sx * (hl + field.goal_depth);
+    for (const sy of [-1, 1]) {
+      const p = new THREE.Mesh(new THREE.CylinderGeometry(r, r, field.goal_height, 10), post);
+      p.rotation.x = Math.PI / 2;
+      p.position.set(x, sy * field.goal_width / 2, field.goal_height / 2);
+      fieldGroup.add(p);
+    }
+    const bar = new THREE.Mesh(new THREE.CylinderGeometry(r, r, field.goal_width, 10), post);
+    bar.position.set(x, 0, field.goal_height);
+    fieldGroup.add(bar);
+    const net = new THREE.Mesh(new THREE.BoxGeometry(Math.abs(back - x), field.goal_width, field.goal_height),
+                               new THREE.MeshStandardMaterial({ color: 0xdddddd, transparent: true, opacity: 0.25 }));
+    net.position.set((x + back) / 2, 0, field.goal_height / 2);
+    fieldGroup.add(net);
+  }
+  scene.add(fieldGroup);
+  ball.scale.setScalar(field.ball_radius);
 }
 
-function drawRobot(r) {
-  const s = scale(), [x, y] = px(r.x, r.y), rad = Math.max(6, 0.25 * s);
-  ctx.fillStyle = r.side === "left" ? "#1e5ae6" : r.side === "right" ? "#dc2828" : "#999";
-  ctx.beginPath(); ctx.arc(x, y, rad, 0, 2 * Math.PI); ctx.fill();
-  const a = r.yaw_deg * Math.PI / 180;
-  ctx.strokeStyle = "#000"; ctx.lineWidth = 2;
-  ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(x + 1.4 * rad * Math.cos(a), y - 1.4 * rad * Math.sin(a)); ctx.stroke();
-  ctx.fillStyle = "#fff"; ctx.font = "11px sans-serif"; ctx.textAlign = "center"; ctx.fillText(r.unum, x, y + 4);
+function drawingLines() {
+  if (field.lines && field.lines.length) return field.lines;
+  const hl = field.length / 2, hw = field.width / 2;
+  return [[-hl, hw, hl, hw], [-hl, -hw, hl, -hw], [-hl, -hw, -hl, hw], [hl, -hw, hl, hw], [0, -hw, 0, hw]];
 }
 
-function draw(frame) {
-  if (frame.field && frame.field.length) field = frame.field;
-  drawField();
-  for (const r of frame.robots) drawRobot(r);
+function shapeMesh(shape, material) {
+  let geometry;
+  const s = shape.size;
+  if (shape.type === "box") geometry = new THREE.BoxGeometry(s[0], s[1], s[2]);
+  else if (shape.type === "sphere") geometry = new THREE.SphereGeometry(s[0], 14, 10);
+  else if (shape.type === "cylinder") geometry = new THREE.CylinderGeometry(s[0], s[0], s[1], 14).rotateX(Math.PI / 2);
+  else if (shape.type === "capsule") geometry = new THREE.CapsuleGeometry(s[0], s[1], 4, 12).rotateX(Math.PI / 2);
+  else return null;
+  const mesh = new THREE.Mesh(geometry, material);
+  mesh.position.set(...shape.pos);
+  const [w, x, y, z] = shape.quat;
+  mesh.quaternion.set(x, y, z, w);
+  return mesh;
+}
+
+function numberSprite(unum, side) {
+  const c = document.createElement("canvas");
+  c.width = c.height = 64;
+  const g = c.getContext("2d");
+  g.fillStyle = CSS_COLOURS[side] || "#999";
+  g.beginPath(); g.arc(32, 32, 30, 0, 2 * Math.PI); g.fill();
+  g.fillStyle = "#fff"; g.font = "bold 36px sans-serif"; g.textAlign = "center"; g.textBaseline = "middle";
+  g.fillText(String(unum), 32, 34);
+  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: new THREE.CanvasTexture(c), depthTest: false }));
+  sprite.scale.set(0.22, 0.22, 1);
+  return sprite;
+}
+
+function robotObject(r) {
+  const model = models[r.model] || { links: [] };
+  const group = new THREE.Group();
+  const material = new THREE.MeshStandardMaterial({ color: SIDE_COLOURS[r.side] ?? SIDE_COLOURS[""] });
+  const links = [];
+  for (const link of model.links) {
+    const node = new THREE.Group();
+    for (const shape of link.shapes) {
+      const mesh = shapeMesh(shape, material);
+      if (mesh) { mesh.userData.robot = r.id; node.add(mesh); }
+    }
+    node.userData.name = link.name;
+    group.add(node);
+    links.push(node);
+  }
+  if (!model.links.length) {  // a model the scene did not describe: a marker at its base
+    const marker = new THREE.Mesh(new THREE.CylinderGeometry(0.1, 0.1, 0.5, 12).rotateX(Math.PI / 2), material);
+    marker.position.z = 0.25; marker.userData.robot = r.id;
+    group.add(marker);
+  }
+  const label = numberSprite(r.unum, r.side);
+  scene.add(label);
+  scene.add(group);
+  return { group, links, label, side: r.side, unum: r.unum, model: r.model };
+}
+
+function update3d(frame) {
+  const present = new Set();
+  for (const r of frame.robots) {
+    present.add(r.id);
+    let obj = robotMeshes.get(r.id);
+    if (obj && (obj.side !== r.side || obj.unum !== r.unum || obj.model !== r.model)) {
+      scene.remove(obj.group); scene.remove(obj.label); obj = null;
+    }
+    if (!obj) { obj = robotObject(r); robotMeshes.set(r.id, obj); }
+    const p = r.links || [];
+    obj.links.forEach((node, i) => {
+      const k = 7 * i;
+      if (k + 6 < p.length) {
+        node.position.set(p[k], p[k + 1], p[k + 2]);
+        node.quaternion.set(p[k + 4], p[k + 5], p[k + 6], p[k + 3]);
+      }
+    });
+    if (!obj.links.length) obj.group.position.set(r.x, r.y, 0);
+    obj.label.position.set(r.x, r.y, r.z + 0.45);
+  }
+  for (const [id, obj] of robotMeshes) {
+    if (!present.has(id)) { scene.remove(obj.group); scene.remove(obj.label); robotMeshes.delete(id); }
+  }
+  ball.position.set(...frame.ball);
+}
+
+// ------------------------------------------------------------------ cameras
+function applyCamera(preset, instant) {
+  const hl = field.length / 2, hw = field.width / 2, span = Math.max(field.length, field.width);
+  controls.enabled = preset === "overview" || preset === "free" || preset.startsWith("goal");
+  if (preset === "overview") {
+    camera.fov = 45; camera.position.set(0, -hw - span * 0.55, span * 0.6); controls.target.set(0, 0, 0);
+  } else if (preset === "goal-left") {
+    camera.fov = 50; camera.position.set(-hl - 5, 0, 3.5); controls.target.set(-hl + 6, 0, 0);
+  } else if (preset === "goal-right") {
+    camera.fov = 50; camera.position.set(hl + 5, 0, 3.5); controls.target.set(hl - 6, 0, 0);
+  }
+  if (instant) { camera.updateProjectionMatrix(); camera.lookAt(controls.target); controls.update(); }
+}
+
+function followCameras() {
+  const preset = $("camera").value;
+  for (const obj of robotMeshes.values()) { obj.group.visible = true; obj.label.visible = true; }
+  if (preset === "ball" && last) {
+    const [bx, by] = last.ball;
+    camera.fov = 50;
+    camera.position.set(bx, by - 4.5, 3.2);
+    camera.lookAt(bx, by, 0);
+  } else if (preset === "head" && last) {
+    const obj = robotMeshes.get($("player").value);
+    const head = obj && (obj.links.find((n) => /head/i.test(n.userData.name)) || obj.links[0]);
+    if (head) {
+      camera.fov = 90;  // of the 120 deg the robots see, what a screen shows undistorted
+      const eye = new THREE.Vector3(0.06, 0, 0.05).applyQuaternion(head.quaternion).add(head.position);
+      const ahead = new THREE.Vector3(1, 0, 0).applyQuaternion(head.quaternion).add(eye);
+      camera.position.copy(eye);
+      camera.lookAt(ahead);
+      obj.group.visible = false;  // the view from inside the head, not of its own body
+      obj.label.visible = false;
+    }
+  } else {
+    controls.update();
+  }
+  camera.updateProjectionMatrix();
+}
+
+// ------------------------------------------------------------------ 2D view
+const canvas2d = $("field");
+const ctx = canvas2d.getContext("2d");
+function scale2d() { return Math.min(canvas2d.width / (field.length + 3), canvas2d.height / (field.width + 3)); }
+function px(x, y) { const s = scale2d(); return [canvas2d.width / 2 + x * s, canvas2d.height / 2 - y * s]; }
+function unpx(X, Y) { const s = scale2d(); return [(X - canvas2d.width / 2) / s, (canvas2d.height / 2 - Y) / s]; }
+
+function draw2d(frame) {
+  const s = scale2d();
+  ctx.fillStyle = "#2e7d32"; ctx.fillRect(0, 0, canvas2d.width, canvas2d.height);
+  ctx.strokeStyle = "#eee"; ctx.lineWidth = Math.max(1, 0.05 * s);
+  for (const [x1, y1, x2, y2] of drawingLines()) {
+    ctx.beginPath(); ctx.moveTo(...px(x1, y1)); ctx.lineTo(...px(x2, y2)); ctx.stroke();
+  }
+  ctx.strokeStyle = "#ff8";
+  for (const sx of [-1, 1]) {
+    const [gx, gy] = px(sx > 0 ? field.length / 2 : -field.length / 2 - field.goal_depth, field.goal_width / 2);
+    ctx.strokeRect(gx, gy, field.goal_depth * s, field.goal_width * s);
+  }
+  if (!frame) return;
+  for (const r of frame.robots) {
+    const [x, y] = px(r.x, r.y), rad = Math.max(6, 0.25 * s);
+    ctx.fillStyle = CSS_COLOURS[r.side] || CSS_COLOURS[""];
+    ctx.beginPath(); ctx.arc(x, y, rad, 0, 2 * Math.PI); ctx.fill();
+    const a = r.yaw_deg * Math.PI / 180;
+    ctx.strokeStyle = "#000"; ctx.lineWidth = 2;
+    ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(x + 1.4 * rad * Math.cos(a), y - 1.4 * rad * Math.sin(a)); ctx.stroke();
+    ctx.fillStyle = "#fff"; ctx.font = "11px sans-serif"; ctx.textAlign = "center"; ctx.fillText(r.unum, x, y + 4);
+  }
   const [bx, by] = px(frame.ball[0], frame.ball[1]);
-  ctx.fillStyle = "#ffa000"; ctx.beginPath(); ctx.arc(bx, by, Math.max(4, 0.15 * scale()), 0, 2 * Math.PI); ctx.fill();
+  ctx.fillStyle = "#ffa000"; ctx.beginPath(); ctx.arc(bx, by, Math.max(4, 0.15 * s), 0, 2 * Math.PI); ctx.fill();
+}
+
+// ------------------------------------------------------------------ page
+function resize() {
+  const box = $("stage").getBoundingClientRect();
+  const w = Math.max(100, Math.floor(box.width)), h = Math.max(100, Math.floor(box.height));
+  renderer.setSize(w, h, false);
+  camera.aspect = w / h;
+  camera.updateProjectionMatrix();
+  canvas2d.width = w; canvas2d.height = h;
+  render();
+}
+
+function render() {
+  if (view === "3d") {
+    followCameras();
+    renderer.render(scene, camera);
+  } else {
+    draw2d(last);
+  }
+  document.body.dataset.renders = String(Number(document.body.dataset.renders || 0) + 1);
+}
+
+function legend(frame) {
+  const item = (side, name) => name ? `<span style="color:${CSS_COLOURS[side]}">&#9632; ${name}</span>` : "";
+  $("legend").innerHTML = [item("left", frame.team_left), item("right", frame.team_right)].filter(Boolean).join(" &nbsp; ");
+}
+
+function onFrame(frame) {
+  last = frame;
+  update3d(frame);
   $("team-left").textContent = frame.team_left || "-";
   $("team-right").textContent = frame.team_right || "-";
   $("score-left").textContent = frame.score_left;
@@ -54,18 +270,121 @@ function draw(frame) {
   $("time").textContent = frame.game_time.toFixed(1);
   $("half").textContent = frame.half;
   $("play-mode").textContent = frame.play_mode;
-  if (frame.mode === "replay") $("status").textContent = `replay ${frame.game_time.toFixed(1)} s`;
+  if (frame.mode === "replay") {
+    $("status").textContent = `replay ${frame.game_time.toFixed(1)} s`;
+    $("replay-time").textContent = `${frame.time.toFixed(2)} s`;
+    if (!seeking) $("timebar").value = frame.time;
+  }
   for (const f of frame.fouls) fouls.push(`${f.type} ${f.side} #${f.unum} @${f.time.toFixed(0)}s`);
   $("fouls").textContent = fouls.slice(-3).join("  ");
+  const players = $("player");
+  const ids = frame.robots.map((r) => r.id).join(",");
+  if (players.dataset.ids !== ids) {
+    const keep = players.value;
+    players.innerHTML = frame.robots.map((r) => `<option value="${r.id}">${r.id}</option>`).join("");
+    if (frame.robots.some((r) => r.id === keep)) players.value = keep;
+    players.dataset.ids = ids;
+  }
+  legend(frame);
+  render();
   document.body.dataset.robots = frame.robots.length;
   document.body.dataset.time = frame.time;  // the simulation time of the frame on screen
 }
 
+function onScene(message) {
+  mode = message.mode;
+  commandsAllowed = message.commands;
+  if (message.field) field = message.field;
+  models = message.models || {};
+  for (const obj of robotMeshes.values()) { scene.remove(obj.group); scene.remove(obj.label); }
+  robotMeshes.clear();
+  buildField();
+  applyCamera($("camera").value, true);
+  $("replay").classList.toggle("hidden", mode !== "replay");
+  $("referee").classList.toggle("hidden", mode !== "live");
+  $("commands-note").textContent = commandsAllowed ? "referee:" : "referee buttons: this machine only";
+  for (const b of document.querySelectorAll("#referee button")) b.disabled = !commandsAllowed;
+  document.body.dataset.mode = mode;
+  document.body.dataset.commands = String(commandsAllowed);
+  if (mode === "live") $("status").textContent = "live";
+  if (last) onFrame(last);
+}
+
+function onTimeline(t) {
+  const bar = $("timebar");
+  bar.min = t.start; bar.max = t.end;
+  $("play-pause").textContent = t.paused ? "play" : "pause";
+  $("speed").value = String(t.speed);
+  document.body.dataset.paused = String(t.paused);
+  $("events").innerHTML = "";
+  for (const e of t.events) {
+    const b = document.createElement("button");
+    b.textContent = `${e.kind === "goal" ? "goal" : e.detail} ${e.team} ${e.time.toFixed(0)}s`;
+    b.style.color = CSS_COLOURS[e.team] || "#ccc";
+    b.onclick = () => send({ cmd: "seek", time: Math.max(t.start, e.time - (e.kind === "goal" ? 0 : 1)) });
+    $("events").appendChild(b);
+  }
+}
+
+function send(command) { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(command)); }
+window.soccersim = { send, camera: (preset) => { $("camera").value = preset; applyCamera(preset, true); render(); } };
+
+let seeking = false;
+$("timebar").addEventListener("input", () => { seeking = true; });
+$("timebar").addEventListener("change", () => { seeking = false; send({ cmd: "seek", time: Number($("timebar").value) }); });
+$("play-pause").onclick = () => send({ cmd: document.body.dataset.paused === "true" ? "play" : "pause" });
+$("step").onclick = () => send({ cmd: "step", cycles: 1 });
+$("speed").onchange = () => send({ cmd: "speed", value: Number($("speed").value) });
+$("camera").onchange = () => { applyCamera($("camera").value, true); render(); };
+$("player").onchange = () => render();
+$("view-toggle").onclick = () => {
+  view = view === "3d" ? "2d" : "3d";
+  $("view-toggle").textContent = view === "3d" ? "2D" : "3D";
+  canvas3d.classList.toggle("hidden", view !== "3d");
+  canvas2d.classList.toggle("hidden", view !== "2d");
+  document.body.dataset.view = view;
+  render();
+};
+for (const b of document.querySelectorAll("#referee button")) {
+  b.onclick = () => send(b.dataset.side ? { cmd: b.dataset.cmd, side: b.dataset.side } : { cmd: b.dataset.cmd });
+}
+controls.addEventListener("change", () => { if (view === "3d") renderer.render(scene, camera); });
+
+// Dragging the ball or a robot (2D view, referee commands allowed): where it is dropped, it goes.
+let dragging = null;
+canvas2d.addEventListener("pointerdown", (e) => {
+  if (!commandsAllowed || mode !== "live" || !last) return;
+  const [x, y] = unpx(e.offsetX, e.offsetY);
+  const near = (px_, py_) => Math.hypot(px_ - x, py_ - y) < 0.4;
+  if (near(last.ball[0], last.ball[1])) dragging = { kind: "ball" };
+  else {
+    const r = last.robots.find((r) => near(r.x, r.y) && r.side);
+    if (r) dragging = { kind: "robot", side: r.side, unum: r.unum, yaw: r.yaw_deg };
+  }
+});
+canvas2d.addEventListener("pointerup", (e) => {
+  if (!dragging) return;
+  const [x, y] = unpx(e.offsetX, e.offsetY);
+  if (dragging.kind === "ball") send({ cmd: "move_ball", x, y });
+  else send({ cmd: "move_robot", side: dragging.side, unum: dragging.unum, x, y, yaw: dragging.yaw });
+  dragging = null;
+});
+
 function connect() {
-  const ws = new WebSocket(`ws://${location.host}/ws`);
-  ws.onopen = () => { $("status").textContent = "live"; };
-  ws.onmessage = (event) => draw(JSON.parse(event.data));
+  ws = new WebSocket(`ws://${location.host}/ws`);
+  ws.onopen = () => { $("status").textContent = mode === "replay" ? "replay" : "live"; };
+  ws.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.kind === "scene") onScene(message);
+    else if (message.kind === "timeline") onTimeline(message);
+    else if (message.kind === "error") $("status").textContent = message.message;
+    else onFrame(message);
+  };
   ws.onclose = () => { $("status").textContent = "disconnected, retrying"; setTimeout(connect, 1000); };
 }
-drawField();
+window.addEventListener("resize", resize);
+document.body.dataset.view = view;
+buildField();
+applyCamera("overview", true);
+resize();
 connect();
