@@ -1,5 +1,7 @@
-"""The browser monitor in headless Chromium (Debian's, started here): the page connects,
-score and play mode follow the referee, and a screenshot shows 22 robots and the ball."""
+"""The browser monitor in headless Chromium (Debian's, started here; WebGL through
+SwiftShader): the page connects, score and play mode follow the referee, the 3D view and
+the 2D view each show 22 robots and the ball, cameras change the picture, a referee button
+acts on the match, and a replay is paused, stepped, resumed and sought to its goal."""
 from __future__ import annotations
 
 import base64
@@ -21,7 +23,7 @@ from PIL import Image
 from websockets.sync.client import connect
 
 from sim_master.demo.brain import PusherBrain
-from soccer_referee.commands import KickOff, SetScore
+from soccer_referee.commands import KickOff, SetPlayMode, SetScore
 
 _spec = importlib.util.spec_from_file_location(
     "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
@@ -120,14 +122,34 @@ def blobs(mask: np.ndarray, cell: int = 4) -> int:
     return count
 
 
-def test_page_follows_the_match_and_shows_22_robots(tmp_path: Path) -> None:
+def team_blobs(shot: np.ndarray) -> tuple[int, int, int]:
+    """Blue blobs, red blobs and orange (ball) pixels on the stage, legend box excluded."""
+    stage = shot[75:-60, :, :]
+    r, g, b = stage[..., 0], stage[..., 1], stage[..., 2]
+    blue = (b > 120) & (b > r + 60) & (b > g + 40)
+    red = (r > 120) & (r > g + 60) & (r > b + 60) & (g < 110)  # not the orange ball
+    ball = (r > 220) & (g > 130) & (g < 190) & (b < 40)
+    return blobs(blue), blobs(red), int(ball.sum())
+
+
+def wait_value(browser: Browser, expression: str, expected: str, timeout: float = 15.0) -> str:
+    deadline = time.monotonic() + timeout
+    value = browser.value(expression)
+    while value != expected and time.monotonic() < deadline:
+        time.sleep(0.05)
+        value = browser.value(expression)
+    return value
+
+
+def test_page_follows_the_match_in_3d_and_2d(tmp_path: Path) -> None:
     with fixture.running_server(sync=False, realtime=True, web_port=0) as server:
         field = server.engine.field
 
         def add_teams() -> None:
             for team, side in (("Lions", "left"), ("Tigers", "right")):
                 for unum in range(1, 12):
-                    server.add_local_player(team, unum, "pusher", PusherBrain(side, unum, field.length, field.width))
+                    model = f"nao{unum % 5}" if side == "left" else "pusher"  # link shapes of every Nao type
+                    server.add_local_player(team, unum, model, PusherBrain(side, unum, field.length, field.width))
 
         server.calls.call(add_teams)
         browser = Browser(server.web_monitor.url)
@@ -135,30 +157,117 @@ def test_page_follows_the_match_and_shows_22_robots(tmp_path: Path) -> None:
             assert browser.wait_text("status", "live") == "live"
             assert browser.wait_text("team-left", "Lions") == "Lions"
             assert browser.wait_text("play-mode", "BeforeKickOff") == "BeforeKickOff"
+            assert wait_value(browser, "document.body.dataset.commands", "true") == "true"  # loopback
             server.calls.call(lambda: server.referee.command(SetScore(1, 0)))
             assert browser.wait_text("score-left", "1") == "1"
-            # The picture before kick-off: robots at home are apart, so each is one disc (after
-            # kick-off they run to the ball and may touch, however loaded the machine is).
+            # Pictures before kick-off: robots at home are apart, so each is one blob.
             server.calls.call(server.pause)
             cycle = server.engine.cycle  # frames go out every 2nd cycle: wait for the last one drawn
-            last = round((cycle - cycle % 2) * server.engine.cycle_dt, 2)
-            deadline = time.monotonic() + 15
-            while time.monotonic() < deadline and browser.value("document.body.dataset.time") != f"{last:g}":
-                pass
-            assert browser.value("document.body.dataset.time") == f"{last:g}"
-            shot = browser.screenshot()
-            Image.fromarray(shot.astype(np.uint8)).save(tmp_path / "browser.png")
+            last = f"{round((cycle - cycle % 2) * server.engine.cycle_dt, 2):g}"
+            assert wait_value(browser, "document.body.dataset.time", last) == last
+            overview = browser.screenshot()
+            browser.value("window.soccersim.camera('goal-left')")
+            behind_goal = browser.screenshot()
+            browser.value("window.soccersim.camera('overview')")
+            browser.value("document.getElementById('view-toggle').click()")
+            assert browser.value("document.body.dataset.view") == "2d"
+            flat = browser.screenshot()
+            for name, shot in (("overview", overview), ("behind_goal", behind_goal), ("2d", flat)):
+                Image.fromarray(shot.astype(np.uint8)).save(tmp_path / f"{name}.png")
             server.calls.call(server.play)
-            server.calls.call(lambda: server.referee.command(KickOff("left")))
+            # A referee button: kick-off for the left team, as a monitor's command would.
+            browser.value("document.querySelector('#referee button[data-side=left]').click()")
             mode = browser.wait_text("play-mode", "KickOff_Left")
             assert mode in ("KickOff_Left", "PlayOn"), mode
         finally:
             browser.close()
-    field_area = shot[60:, :, :]
-    blue = (field_area[..., 2] > 200) & (field_area[..., 0] < 60) & (field_area[..., 1] < 120)
-    red = (field_area[..., 0] > 200) & (field_area[..., 1] < 60) & (field_area[..., 2] < 60)
-    ball = (
-        (field_area[..., 0] > 240) & (field_area[..., 1] > 140) & (field_area[..., 1] < 180) & (field_area[..., 2] < 30)
-    )
-    assert blobs(blue) == 11 and blobs(red) == 11
-    assert ball.sum() > 10
+    assert team_blobs(overview)[:2] == (11, 11)
+    assert team_blobs(overview)[2] > 20  # the ball's marker
+    assert np.abs(behind_goal - overview).mean() > 10  # another camera, another picture
+    blue, red, ball = team_blobs(flat)
+    assert (blue, red) == (11, 11) and ball > 10
+
+
+def _log_with_a_goal(path: Path) -> None:
+    """A short match of two pusher teams in which Lions (left, blue) score."""
+    with fixture.running_server(sync=False, realtime=False, log_path=str(path)) as server:
+        field = server.engine.field
+
+        def setup() -> None:
+            for team, side in (("Lions", "left"), ("Tigers", "right")):
+                for unum in (1, 2):
+                    server.add_local_player(team, unum, "pusher", PusherBrain(side, unum, field.length, field.width))
+
+        server.calls.call(setup)
+        server.calls.call(lambda: server.referee.command(KickOff("left")))
+        server.calls.call(lambda: server.referee.command(SetPlayMode("PlayOn")))
+        server.calls.call(lambda: server.engine.set_ball((13.5, 0.2, field.ball_radius), (5.0, 0.0, 0.0)))
+        deadline = time.monotonic() + 30
+        while server.referee.state.score_left == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        goal_at = server.engine.time
+        while server.engine.time < goal_at + 1.0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert server.referee.state.score_left == 1
+
+
+def test_replay_in_the_page_pauses_steps_resumes_and_seeks_to_the_goal(tmp_path: Path) -> None:
+    log = tmp_path / "goal.mcap"
+    _log_with_a_goal(log)
+    from conftest import free_tcp_port
+
+    port = free_tcp_port()
+    proc = subprocess.Popen([shutil.which("soccersim") or "soccersim", "replay", str(log), "--speed", "0.5",
+                             "--web-port", str(port), "--simspark-monitor-port", "-1",
+                             "--rcsssmj-monitor-port", "-1", "--no-ros"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=dict(os.environ),
+                            start_new_session=True)
+    browser = None
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        while line and not line.startswith("browser monitor:"):  # log lines come first
+            line = proc.stdout.readline()
+        assert line.startswith("browser monitor:"), line
+        browser = Browser(f"http://127.0.0.1:{port}/")
+        assert wait_value(browser, "document.body.dataset.mode", "replay") == "replay"
+        assert wait_value(browser, "document.body.dataset.paused", "false") == "false"
+        assert browser.text("status").startswith("replay ")
+        # Pause: the picture stops; a step shows exactly the next cycle; play moves on again.
+        browser.value("document.getElementById('play-pause').click()")
+        assert wait_value(browser, "document.body.dataset.paused", "true") == "true"
+        held = float(browser.value("document.body.dataset.time"))
+        time.sleep(0.2)  # a frame already on its way lands; then nothing more may come
+        held = float(browser.value("document.body.dataset.time"))
+        time.sleep(0.5)
+        assert float(browser.value("document.body.dataset.time")) == held
+        browser.value("document.getElementById('step').click()")
+        stepped = f"{round(held + 0.02, 3):g}"
+        assert wait_value(browser, "document.body.dataset.time", stepped) == stepped
+        time.sleep(0.3)
+        assert browser.value("document.body.dataset.time") == stepped
+        browser.value("document.getElementById('play-pause').click()")
+        deadline = time.monotonic() + 10
+        while float(browser.value("document.body.dataset.time")) < held + 0.2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert float(browser.value("document.body.dataset.time")) >= held + 0.2
+        # The goal in the timeline: jumping there shows the new score and the scorers' colour.
+        browser.value("document.getElementById('play-pause').click()")
+        assert wait_value(browser, "document.body.dataset.paused", "true") == "true"
+        assert wait_value(browser, "document.querySelectorAll('#events button[data-kind=goal]').length", "1") == "1"
+        browser.value("document.querySelector('#events button[data-kind=goal]').click()")
+        assert browser.wait_text("score-left", "1") == "1"
+        assert browser.text("team-left") == "Lions"
+        shot = browser.screenshot()
+        Image.fromarray(shot.astype(np.uint8)).save(tmp_path / "replay_goal.png")
+        blue, red, _ = team_blobs(shot)
+        assert blue >= 2 and red >= 2
+    finally:
+        if browser is not None:
+            browser.close()
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(5)

@@ -36,6 +36,25 @@ const robotMeshes = new Map();   // robot id -> {group, links: [Object3D], side,
 const ball = new THREE.Mesh(new THREE.SphereGeometry(1, 20, 14),
                             new THREE.MeshStandardMaterial({ color: 0xffa000, emissive: 0x552200 }));
 scene.add(ball);
+function canvasTexture(c) {  // drawn in CSS colours: sRGB, as the page's other colours
+  const texture = new THREE.CanvasTexture(c);
+  texture.colorSpace = THREE.SRGBColorSpace;
+  return texture;
+}
+
+// The ball is 8 cm across: from afar a ring of constant screen size shows where it is.
+const ballMarker = (() => {
+  const c = document.createElement("canvas");
+  c.width = c.height = 32;
+  const g = c.getContext("2d");
+  g.fillStyle = "#ffa000"; g.beginPath(); g.arc(16, 16, 9, 0, 2 * Math.PI); g.fill();
+  g.strokeStyle = "#ffa000"; g.lineWidth = 3; g.beginPath(); g.arc(16, 16, 14, 0, 2 * Math.PI); g.stroke();
+  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: canvasTexture(c), sizeAttenuation: false,
+                                                              depthTest: false }));
+  sprite.scale.set(0.025, 0.025, 1);
+  scene.add(sprite);
+  return sprite;
+})();
 
 function buildField() {
   scene.remove(fieldGroup);
@@ -104,7 +123,7 @@ function numberSprite(unum, side) {
   g.beginPath(); g.arc(32, 32, 30, 0, 2 * Math.PI); g.fill();
   g.fillStyle = "#fff"; g.font = "bold 36px sans-serif"; g.textAlign = "center"; g.textBaseline = "middle";
   g.fillText(String(unum), 32, 34);
-  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: new THREE.CanvasTexture(c), depthTest: false }));
+  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: canvasTexture(c), depthTest: false }));
   sprite.scale.set(0.22, 0.22, 1);
   return sprite;
 }
@@ -145,20 +164,23 @@ function update3d(frame) {
     }
     if (!obj) { obj = robotObject(r); robotMeshes.set(r.id, obj); }
     const p = r.links || [];
+    let top = r.z;
     obj.links.forEach((node, i) => {
       const k = 7 * i;
       if (k + 6 < p.length) {
         node.position.set(p[k], p[k + 1], p[k + 2]);
         node.quaternion.set(p[k + 4], p[k + 5], p[k + 6], p[k + 3]);
+        top = Math.max(top, p[k + 2]);
       }
     });
-    if (!obj.links.length) obj.group.position.set(r.x, r.y, 0);
-    obj.label.position.set(r.x, r.y, r.z + 0.45);
+    if (!obj.links.length) { obj.group.position.set(r.x, r.y, 0); top = 0.5; }
+    obj.label.position.set(r.x, r.y, top + 0.16);  // the number just above the head
   }
   for (const [id, obj] of robotMeshes) {
     if (!present.has(id)) { scene.remove(obj.group); scene.remove(obj.label); robotMeshes.delete(id); }
   }
   ball.position.set(...frame.ball);
+  ballMarker.position.set(...frame.ball);
 }
 
 // ------------------------------------------------------------------ cameras
@@ -222,7 +244,7 @@ function draw2d(frame) {
   }
   if (!frame) return;
   for (const r of frame.robots) {
-    const [x, y] = px(r.x, r.y), rad = Math.max(6, 0.25 * s);
+    const [x, y] = px(r.x, r.y), rad = Math.max(9, 0.3 * s);
     ctx.fillStyle = CSS_COLOURS[r.side] || CSS_COLOURS[""];
     ctx.beginPath(); ctx.arc(x, y, rad, 0, 2 * Math.PI); ctx.fill();
     const a = r.yaw_deg * Math.PI / 180;
@@ -321,7 +343,9 @@ function onTimeline(t) {
     const b = document.createElement("button");
     b.textContent = `${e.kind === "goal" ? "goal" : e.detail} ${e.team} ${e.time.toFixed(0)}s`;
     b.style.color = CSS_COLOURS[e.team] || "#ccc";
-    b.onclick = () => send({ cmd: "seek", time: Math.max(t.start, e.time - (e.kind === "goal" ? 0 : 1)) });
+    // a goal: the moment after the ball crossed the line (new score, ball in the net); a foul: 1 s before
+    b.onclick = () => send({ cmd: "seek", time: e.kind === "goal" ? e.time + 0.04 : Math.max(t.start, e.time - 1) });
+    b.dataset.kind = e.kind;
     $("events").appendChild(b);
   }
 }
