@@ -37,7 +37,8 @@ class Browser:
     def __init__(self, url: str) -> None:
         self.profile = tempfile.mkdtemp(prefix="soccersim-chromium-")
         self.proc = subprocess.Popen(
-            [CHROMIUM, "--headless", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--disable-quic", "--no-first-run",
+            [CHROMIUM, "--headless", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+             "--disable-quic", "--no-first-run",
              "--disable-background-networking", "--disable-component-update", "--disable-sync",
              f"--user-data-dir={self.profile}", "--remote-debugging-port=0", "--window-size=1240,960", url],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
