@@ -122,6 +122,7 @@ def write_outputs(server: Any, out: str, goals: list[dict[str, Any]], fouls: lis
     bx, by, _ = server.engine.ball_position()
     title = (f"{s.team_left} {s.score_left}:{s.score_right} {s.team_right}   t={s.game_time:.1f}s   "
              f"{s.play_mode.value}")
-    render_field_png(FieldPicture(server.engine.field, marks, (bx, by), title), os.path.join(out, "final.png"))
+    render_field_png(FieldPicture(server.engine.field, marks, (bx, by), title, (s.team_left, s.team_right)),
+                     os.path.join(out, "final.png"))
     render_heatmap_png(ball_xy, server.engine.field, os.path.join(out, "heatmap.png"))
     return summary

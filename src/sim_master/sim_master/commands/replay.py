@@ -150,7 +150,8 @@ class _Shows:
             monitor.poll()
             scene = self.scenes.get(name)
             if scene is None or scene.model is not engine.model:
-                scene = self.scenes[name] = MonitorScene(engine.model, {}, name)
+                models = {engine.mjcf_prefix(r): engine.robot_model(r) for r in engine.robot_ids()}
+                scene = self.scenes[name] = MonitorScene(engine.model, {}, name, models=models, field=engine.field)
                 monitor.request_full()
             if cycle.step % 2 == 0:
                 frames = _Frames(name, scene, engine.data, cycle.time, self.state, engine.field, self.rules)

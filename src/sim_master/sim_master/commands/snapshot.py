@@ -38,10 +38,11 @@ def run_snapshot(args: argparse.Namespace) -> int:
     spec = FieldSpec(length=fd["length"], width=fd["width"], goal_width=fd["goal_width"],
                      goal_depth=fd["goal_depth"], penalty_depth=fd["penalty_depth"],
                      penalty_width=fd["penalty_width"], center_radius=fd["center_radius"],
-                     ball_radius=fd["ball_radius"])
+                     ball_radius=fd["ball_radius"], lines=[tuple(seg) for seg in fd.get("lines", [])])
     marks = [RobotMark(r["side"], r["unum"], r["x"], r["y"], r["yaw_deg"]) for r in frame["robots"]]
     title = (f"{frame['team_left']} {frame['score_left']}:{frame['score_right']} {frame['team_right']}   "
              f"t={frame['game_time']:.1f}s   {frame['play_mode']}")
-    render_field_png(FieldPicture(spec, marks, tuple(frame["ball"][:2]), title), args.out, width_px=args.width)
+    picture = FieldPicture(spec, marks, tuple(frame["ball"][:2]), title, (frame["team_left"], frame["team_right"]))
+    render_field_png(picture, args.out, width_px=args.width)
     print(f"wrote {args.out} ({len(marks)} robots)")
     return 0

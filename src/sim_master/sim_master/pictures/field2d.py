@@ -33,6 +33,7 @@ class FieldPicture:
     robots: list[RobotMark] = dataclasses.field(default_factory=list)
     ball: tuple[float, float] | None = None
     title: str = ""
+    teams: tuple[str, str] = ("", "")  # left, right: the legend names them in their colours
 
 
 class _Canvas:
@@ -65,6 +66,7 @@ def render_field_png(picture: FieldPicture, path: str, *, width_px: int = 1200) 
     draw = ImageDraw.Draw(img)
     draw.rectangle([0, 0, c.w, 40], fill=(20, 20, 20))
     draw.text((10, 12), picture.title, fill=(255, 255, 255))
+    _legend(draw, c, picture.teams)
     _draw_field(draw, c)
     radius = max(4.0, 0.25 * c.scale)
     for r in picture.robots:
@@ -80,6 +82,19 @@ def render_field_png(picture: FieldPicture, path: str, *, width_px: int = 1200) 
         br = max(3.0, 0.15 * c.scale)
         draw.ellipse([bx - br, by - br, bx + br, by + br], fill=BALL, outline=(0, 0, 0))
     img.save(path)
+
+
+def _legend(draw: ImageDraw.ImageDraw, c: _Canvas, teams: tuple[str, str]) -> None:
+    """Team colours and names at the right of the title bar."""
+    x = c.w - 10
+    for side, name in (("right", teams[1]), ("left", teams[0])):
+        if not name:
+            continue
+        width = int(draw.textlength(name))
+        x -= width
+        draw.text((x, 12), name, fill=(255, 255, 255))
+        draw.rectangle([x - 16, 13, x - 6, 23], fill=SIDE_COLOURS[side])
+        x -= 30
 
 
 def render_heatmap_png(ball_xy: Sequence[tuple[float, float]], spec: FieldSpec, path: str, *,

@@ -61,6 +61,7 @@ class LegacyMonitorFeed(LoopAdapter):
         s = loop.referee.state
         labels = {engine.mjcf_prefix(p.robot_id): (p.team, p.unum, p.side)
                   for p in loop.players.with_robots() if p.registered and p.robot_id in engine.robot_ids()}
+        models = {engine.mjcf_prefix(rid): engine.robot_model(rid) for rid in engine.robot_ids()}
         fouls, self._pending_fouls = self._pending_fouls, []
         rules = loop.referee.rules
         field = loop.referee.field
@@ -68,7 +69,7 @@ class LegacyMonitorFeed(LoopAdapter):
         for name, monitor in self.servers.items():
             scene = self._scenes.get(name)
             if scene is None or scene.model is not engine.model or scene.labels != labels:
-                scene = MonitorScene(engine.model, labels, name)
+                scene = MonitorScene(engine.model, labels, name, models=models, field=engine.field)
                 self._scenes[name] = scene
                 monitor.request_full()
             if name == "rcsssmj":

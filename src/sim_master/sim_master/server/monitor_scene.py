@@ -4,7 +4,8 @@ Both walk the MuJoCo bodies from the world body as nested `(nd ...)` nodes with
 parent-relative 4x4 transforms (`TRF (SLT m0..m15)`, column-major) and one shape node per
 geom; robots and the ball are tagged so monitors can tell them apart. Incremental frames
 keep the tree's shape and repeat a transform only when an entry moved by more than 0.005.
-The structure is rebuilt when the model is (a robot joined or left)."""
+The structure is rebuilt when the model is (a robot joined or left). The SimSpark stream
+names Nao meshes, materials, ball, field and goals as rcssserver3d does (simspark_meshes.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -13,6 +14,7 @@ import mujoco
 import numpy as np
 
 from sim_contracts.field import FieldSpec
+from sim_master.server import simspark_meshes as looks
 from soccer_referee.play_modes import RSMP_PLAY_MODES, PlayMode, rsmp_index
 from soccer_referee.referee import GameStateSnapshot
 from soccer_referee.rules import RuleBook
@@ -36,11 +38,16 @@ class _Body:
 
 class MonitorScene:
     def __init__(self, model: mujoco.MjModel, labels: dict[str, tuple[str, int, str]],
-                 dialect: str = "rcsssmj") -> None:
-        """labels: robot id -> (team, unum, side) of registered robots."""
+                 dialect: str = "rcsssmj", *, models: dict[str, str] | None = None,
+                 field: FieldSpec | None = None) -> None:
+        """labels: robot id -> (team, unum, side) of registered robots; models: robot id ->
+        its model (our Naos are drawn with rcssserver3d's meshes on the SimSpark stream);
+        field: the world's field, whose meshes that stream shows."""
         self.model = model
         self.labels = labels
         self.dialect = dialect
+        self.models = models or {}
+        self.field = field
         self._last: np.ndarray | None = None
         children: dict[int, list[int]] = {}
         for b in range(1, model.nbody):
@@ -59,9 +66,32 @@ class MonitorScene:
             if robot_id in labels:
                 team, unum, side = labels[robot_id]
                 tag = f"agent {team} {unum}"
-        geoms = [self._geom(g, side) for g in range(self.model.ngeom)
-                 if self.model.geom_bodyid[g] == b and int(self.model.geom_type[g]) in _SHAPES]
+        geoms = self._looks(b, name, labels)
+        if geoms is None:
+            geoms = [self._geom(g, side) for g in range(self.model.ngeom)
+                     if self.model.geom_bodyid[g] == b and int(self.model.geom_type[g]) in _SHAPES]
         return _Body(b, tag, geoms, [self._body(c, children, labels, side) for c in children.get(b, [])])
+
+    def _looks(self, b: int, name: str, labels: dict[str, tuple[str, int, str]]) -> list[str] | None:
+        """rcssserver3d's drawing of this body on the SimSpark stream, or None (shapes)."""
+        if self.dialect != "simspark":
+            return None
+        if b == 0 and self.field is not None:
+            f = self.field
+            return looks.world_nodes(f.length, f.width, f.goal_width, f.goal_depth, f.goal_height)
+        if name == "ball":
+            return [looks.BALL.format(r=f"{float(self.model.geom_size[self._first_geom(b)][0]):g}")]
+        robot_id, _, link = name.partition("/")
+        robot_type = looks.nao_type(self.models.get(robot_id, ""))
+        look = looks.NAO_LINKS.get(link)
+        if robot_type is None or look is None:
+            return None
+        _, unum, side = labels.get(robot_id, ("", 0, ""))
+        nodes = [looks.link_node(look, self.model.body_ipos[b], side, unum, robot_type)]
+        return nodes + [looks.SELECTION_DISC] if link == "torso" else nodes
+
+    def _first_geom(self, b: int) -> int:
+        return int(np.nonzero(self.model.geom_bodyid == b)[0][0])
 
     def _geom(self, g: int, side: str) -> str:
         m = self.model

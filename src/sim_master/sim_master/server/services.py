@@ -80,9 +80,14 @@ def register_services(port: ServicePort, server: SimulationLoop) -> None:
         {"cycles": server.stats.cycles, "phase_s": {k: round(v, 6) for k, v in server.stats.phase_s.items()}}))
     port.register("simulation", "stop", run(server.request_stop, "stopping"))
     def picture(_: list[str]) -> str:
-        from sim_master.monitor_web.frame import frame_from_server
+        """The browser's frame of this cycle plus the field and its drawing (one line of JSON)."""
+        from dataclasses import asdict
 
-        return frame_from_server(server, []).to_json()
+        from sim_master.monitor_web.frame import field_message, frame_from_server
+
+        frame = asdict(frame_from_server(server, []))
+        frame["field"] = field_message(server.engine.field)
+        return json.dumps(frame, separators=(",", ":"))
 
     port.register("simulation", "frame", picture)
     port.register("agents", "list", lambda p: json.dumps(

@@ -49,3 +49,37 @@ def test_rsmp_numbers_play_modes_in_its_own_list() -> None:
         state.play_mode = mode
         frame = rsmp_frame("", False, 0.0, state, FIELD_PRESETS["fifa"], [], rule_book("fifa"))
         assert f"(play_mode {expected})" in frame, mode
+
+
+def _drawn(frame: str) -> list[tuple[str, str]]:
+    """Every drawn part of a SimSpark scene: (what it loads, its materials), sorted."""
+    parts = re.findall(r"\(load ([^)]*)\)[^()]*\(sSc [^)]*\)\s*\((?:resetMaterials|sMat) ([^)]*)\)", frame)
+    return sorted(parts)
+
+
+def test_simspark_stream_draws_naos_as_rcssserver3d_does() -> None:
+    """Compared with a full frame captured from rcssserver3d 0.7.3 with four Naos (Alpha 1 and
+    Beta 1 of type 0, Alpha 2 and Beta 2 of type 1): the same meshes with the same scales and
+    materials (team, number, type), joint spheres, ball, field, sky and goals. Left out: the
+    four grey border boxes rcssserver3d adds around its field."""
+    from sim_master.engine.mujoco.engine import MujocoEngine
+    from sim_master.server.monitor_scene import MonitorScene
+
+    engine = MujocoEngine("simspark_field", vision_noise=False)
+    robots = {"a1": ("nao0", "Alpha", 1, "left"), "b1": ("nao0", "Beta", 1, "right"),
+              "a2": ("nao1", "Alpha", 2, "left"), "b2": ("nao1", "Beta", 2, "right")}
+    for i, (rid, (model, *_)) in enumerate(robots.items()):
+        engine.add_robot(rid, model, -3.0 + i, 2.0, 0.0)
+    engine.step()
+    labels = {engine.mjcf_prefix(r): (team, unum, side) for r, (_, team, unum, side) in robots.items()}
+    models = {engine.mjcf_prefix(r): engine.robot_model(r) for r in robots}
+    ours = MonitorScene(engine.model, labels, "simspark", models=models, field=engine.field).scene(engine.data, True)
+    reference = (SAMPLES / "simspark_monitor_frame_full_4_naos.txt").read_text()
+    expected = [p for p in _drawn(reference) if p != ("StdUnitBox", "matGrey")]
+    assert _drawn(ours) == expected
+    # The torso mesh (modelled y-up, facing SimSpark's y) on a robot facing +x: its y axis is
+    # our z (up), its x axis our y, its z axis our x (forward), as rcssserver3d turns it.
+    torso = re.search(r"\(nd TRF \(SLT ([^)]*)\) \(nd StaticMesh \(setVisible 1\) \(load models/naobody0", ours)
+    assert torso is not None
+    m = [float(v) for v in torso.group(1).split()]
+    assert [round(v) for v in m[:3] + m[4:7] + m[8:11]] == [0, 1, 0, 0, 0, 1, 1, 0, 0]

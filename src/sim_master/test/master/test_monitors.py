@@ -31,7 +31,7 @@ def test_frames_and_commands_on_both_monitor_ports() -> None:
         assert round(times[1] - times[0], 2) == 0.04  # every 2nd cycle
         sfull, sdiff = spark.receive(), spark.receive()
         assert sfull.startswith(b"((FieldLength 30)(FieldWidth 20)") and b"(RSG 0 1)" in sfull
-        assert b"(resetMaterials matLeft)" in sfull and b"(RDS 0 1)" in sdiff
+        assert b"(resetMaterials matNum3 matLeft matType0 naowhite)" in sfull and b"(RDS 0 1)" in sdiff
         spark.send(b"(kickOff Left)")
         rsmp.send(b"(agent (unum 3) (team Left) (move -4 2 0.4 90))(bogus)")
         for _ in range(200):  # monitor commands are taken between cycles: wait for both to act
