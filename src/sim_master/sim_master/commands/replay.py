@@ -151,7 +151,9 @@ class _Shows:
             scene = self.scenes.get(name)
             if scene is None or scene.model is not engine.model:
                 models = {engine.mjcf_prefix(r): engine.robot_model(r) for r in engine.robot_ids()}
-                scene = self.scenes[name] = MonitorScene(engine.model, {}, name, models=models, field=engine.field)
+                specs = {prefix: engine.model_spec(model) for prefix, model in models.items()}
+                scene = self.scenes[name] = MonitorScene(engine.model, {}, name, models=models, field=engine.field,
+                                                         specs=specs)
                 monitor.request_full()
             if cycle.step % 2 == 0:
                 frames = _Frames(name, scene, engine.data, cycle.time, self.state, engine.field, self.rules)

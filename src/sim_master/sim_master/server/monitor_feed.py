@@ -62,6 +62,7 @@ class LegacyMonitorFeed(LoopAdapter):
         labels = {engine.mjcf_prefix(p.robot_id): (p.team, p.unum, p.side)
                   for p in loop.players.with_robots() if p.registered and p.robot_id in engine.robot_ids()}
         models = {engine.mjcf_prefix(rid): engine.robot_model(rid) for rid in engine.robot_ids()}
+        specs = {prefix: engine.model_spec(model) for prefix, model in models.items()}
         fouls, self._pending_fouls = self._pending_fouls, []
         rules = loop.referee.rules
         field = loop.referee.field
@@ -69,7 +70,7 @@ class LegacyMonitorFeed(LoopAdapter):
         for name, monitor in self.servers.items():
             scene = self._scenes.get(name)
             if scene is None or scene.model is not engine.model or scene.labels != labels:
-                scene = MonitorScene(engine.model, labels, name, models=models, field=engine.field)
+                scene = MonitorScene(engine.model, labels, name, models=models, field=engine.field, specs=specs)
                 self._scenes[name] = scene
                 monitor.request_full()
             if name == "rcsssmj":

@@ -15,6 +15,7 @@ import numpy as np
 
 from sim_contracts.field import FieldSpec
 from sim_master.server import simspark_meshes as looks
+from sim_master.world.spec import ModelSpec
 from soccer_referee.play_modes import RSMP_PLAY_MODES, PlayMode, rsmp_index
 from soccer_referee.referee import GameStateSnapshot
 from soccer_referee.rules import RuleBook
@@ -39,14 +40,16 @@ class _Body:
 class MonitorScene:
     def __init__(self, model: mujoco.MjModel, labels: dict[str, tuple[str, int, str]],
                  dialect: str = "rcsssmj", *, models: dict[str, str] | None = None,
-                 field: FieldSpec | None = None) -> None:
+                 field: FieldSpec | None = None, specs: dict[str, ModelSpec] | None = None) -> None:
         """labels: robot id -> (team, unum, side) of registered robots; models: robot id ->
         its model (our Naos are drawn with rcssserver3d's meshes on the SimSpark stream);
-        field: the world's field, whose meshes that stream shows."""
+        field: the world's field, whose meshes that stream shows; specs: robot id -> its
+        model's description, whose rcsssmj looks (MJCF meshes, materials) the RSMP stream shows."""
         self.model = model
         self.labels = labels
         self.dialect = dialect
         self.models = models or {}
+        self.specs = specs or {}
         self.field = field
         self._last: np.ndarray | None = None
         children: dict[int, list[int]] = {}
@@ -56,7 +59,7 @@ class MonitorScene:
         self.nbody = model.nbody
 
     def _body(self, b: int, children: dict[int, list[int]], labels: dict[str, tuple[str, int, str]],
-              side: str) -> _Body:
+              side: str, robot: str = "") -> _Body:
         name = mujoco.mj_id2name(self.model, mujoco.mjtObj.mjOBJ_BODY, b) or ""
         tag = ""
         if name == "ball":
@@ -66,16 +69,17 @@ class MonitorScene:
             if robot_id in labels:
                 team, unum, side = labels[robot_id]
                 tag = f"agent {team} {unum}"
-        geoms = self._looks(b, name, labels)
+        robot = name.split("/", 1)[0] if "/" in name else robot  # unnamed bodies: their robot's
+        geoms = self._looks(b, name, labels, robot)
         if geoms is None:
             geoms = [self._geom(g, side) for g in range(self.model.ngeom)
                      if self.model.geom_bodyid[g] == b and int(self.model.geom_type[g]) in _SHAPES]
-        return _Body(b, tag, geoms, [self._body(c, children, labels, side) for c in children.get(b, [])])
+        return _Body(b, tag, geoms, [self._body(c, children, labels, side, robot) for c in children.get(b, [])])
 
-    def _looks(self, b: int, name: str, labels: dict[str, tuple[str, int, str]]) -> list[str] | None:
+    def _looks(self, b: int, name: str, labels: dict[str, tuple[str, int, str]], robot: str) -> list[str] | None:
         """rcssserver3d's drawing of this body on the SimSpark stream, or None (shapes)."""
         if self.dialect != "simspark":
-            return None
+            return self._rcsssmj_looks(robot, name.partition("/")[2], labels)
         if b == 0 and self.field is not None:
             f = self.field
             return looks.world_nodes(f.length, f.width, f.goal_width, f.goal_depth, f.goal_height)
@@ -89,6 +93,30 @@ class MonitorScene:
         _, unum, side = labels.get(robot_id, ("", 0, ""))
         nodes = [looks.link_node(look, self.model.body_ipos[b], side, unum, robot_type)]
         return nodes + [looks.SELECTION_DISC] if link == "torso" else nodes
+
+    def _rcsssmj_looks(self, robot_id: str, link_name: str,
+                       labels: dict[str, tuple[str, int, str]]) -> list[str] | None:
+        """An rcsssmj robot's link as rcsssmj streams it: its MJCF meshes and materials."""
+        spec = self.specs.get(robot_id)
+        if spec is None:
+            return None
+        link = next((candidate for candidate in spec.links if candidate.name == link_name), None)
+        if spec.mjcf is None:
+            return None
+        if link is None or not link.looks:
+            return []  # all it has are shapes rcsssmj does not stream (capsules)
+        side = labels.get(robot_id, ("", 0, ""))[2]
+        team = {"left": "matLeft", "right": "matRight"}.get(side, "gray")
+        nodes = []
+        for look in link.looks:
+            trf = _slt(look.pose.rot, look.pose.pos, self.dialect)
+            if look.rgba is not None:
+                colour = "(rgba " + " ".join(repr(v) for v in look.rgba) + ")"
+            else:
+                colour = f"(sMat {team if look.material == 'team' else look.material})"
+            scale = "" if look.scale is None else "(sSc " + " ".join(f"{v:.4g}" for v in look.scale) + ")"
+            nodes.append(f"(nd TRF{trf}(nd SMN (setVisible {int(look.visible)})(load {look.load}){colour}{scale}))")
+        return nodes
 
     def _first_geom(self, b: int) -> int:
         return int(np.nonzero(self.model.geom_bodyid == b)[0][0])

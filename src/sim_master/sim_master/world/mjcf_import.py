@@ -19,7 +19,7 @@ from pathlib import Path
 import mujoco
 import numpy as np
 
-from sim_master.world.spec import Geometry, JointSpec, LinkSpec, ModelSpec, Shape
+from sim_master.world.spec import Geometry, JointSpec, LinkSpec, ModelSpec, MonitorLook, Shape
 from sim_master.world.transforms import Transform, quat_matrix
 
 RCSSSMJ_MODELS = ("T1", "K1", "ant")
@@ -45,6 +45,53 @@ def _name(model: mujoco.MjModel, kind: mujoco.mjtObj, index: int) -> str:
 
 def _pose(pos: np.ndarray, quat: np.ndarray) -> Transform:
     return Transform(np.array(pos, dtype=float), quat_matrix(np.asarray(quat, dtype=float)))
+
+
+# rcsssmj streams boxes, spheres and cylinders (capsules it leaves out)
+_PRIMITIVES = {int(mujoco.mjtGeom.mjGEOM_BOX): "StdUnitBox", int(mujoco.mjtGeom.mjGEOM_SPHERE): "StdUnitSphere",
+               int(mujoco.mjtGeom.mjGEOM_CYLINDER): "StdUnitCylinder"}
+
+
+def _monitor_looks(path: Path, name: str, model: mujoco.MjModel, links: dict[int, LinkSpec]) -> None:
+    """Every geom of the robot as rcsssmj's monitor stream names it: meshes as
+    `models/<robot>/<file>` (mirrored ones with their negative scale), primitives as unit
+    shapes, each with its MJCF material; collision-only geoms (material `transparent`) hidden."""
+    try:
+        parsed = mujoco.MjSpec.from_file(str(path))  # held while its meshes are read (they point into it)
+        files = {m.name: (Path(m.file).name, (float(m.scale[0]), float(m.scale[1]), float(m.scale[2])))
+                 for m in parsed.meshes}
+    except (ValueError, OSError):
+        files = {}
+    for g in range(model.ngeom):
+        b = int(model.geom_bodyid[g])
+        if b not in links:
+            continue
+        kind = int(model.geom_type[g])
+        material = _name(model, _OBJ.mjOBJ_MATERIAL, int(model.geom_matid[g])) if model.geom_matid[g] >= 0 else ""
+        pose = _pose(model.geom_pos[g], model.geom_quat[g])
+        scale: tuple[float, float, float] | None
+        if kind == int(mujoco.mjtGeom.mjGEOM_MESH):
+            mesh = _name(model, _OBJ.mjOBJ_MESH, int(model.geom_dataid[g]))
+            file, mesh_scale = files.get(mesh, (f"{mesh}.STL", (1.0, 1.0, 1.0)))
+            load, scale = f"models/{name}/{file}", (mesh_scale if mesh_scale != (1.0, 1.0, 1.0) else None)
+            # MuJoCo moves a mesh's frame to its centroid and principal axes: the file's own
+            # frame, which the monitor's mesh is drawn in, is the geom's frame undoing that
+            m = int(model.geom_dataid[g])
+            pose = pose @ _pose(model.mesh_pos[m], model.mesh_quat[m]).inverse()
+        elif kind in _PRIMITIVES:
+            size = model.geom_size[g]
+            if kind == int(mujoco.mjtGeom.mjGEOM_BOX):
+                scale = (2 * float(size[0]), 2 * float(size[1]), 2 * float(size[2]))
+            elif kind == int(mujoco.mjtGeom.mjGEOM_SPHERE):
+                scale = (float(size[0]),) * 3
+            else:
+                scale = (float(size[0]), float(size[0]), 2 * float(size[1]))
+            load = _PRIMITIVES[kind]
+        else:
+            continue
+        r, g_, b_, a = (float(v) for v in model.geom_rgba[g])
+        links[b].looks.append(MonitorLook(load, material, pose, scale, material != "transparent",
+                                          None if material else (r, g_, b_, a)))
 
 
 def load_mjcf_robot(path: Path, name: str) -> ModelSpec:
@@ -98,6 +145,7 @@ def load_mjcf_robot(path: Path, name: str) -> ModelSpec:
         shape = _shape(model, g)
         if shape is not None:
             links[b].collisions.append(shape)
+    _monitor_looks(path, name, model, links)
     for s in range(model.nsite):
         b = int(model.site_bodyid[s])
         if b not in links:

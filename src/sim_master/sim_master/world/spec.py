@@ -8,7 +8,7 @@ from pathlib import Path
 from sim_contracts.field import FieldSpec
 from sim_master.world.transforms import Transform
 
-__all__ = ["FieldSpec", "Geometry", "LinkSpec", "ModelSpec", "Shape", "WorldSpec"]
+__all__ = ["FieldSpec", "Geometry", "LinkSpec", "ModelSpec", "MonitorLook", "Shape", "WorldSpec"]
 
 
 @dataclass(slots=True)
@@ -26,6 +26,19 @@ class Shape:
 
 
 @dataclass(slots=True)
+class MonitorLook:
+    """One part of a link as its reference server's monitor stream names it (rcsssmj: the
+    MJCF's mesh files and materials), drawn by monitors that have those meshes."""
+
+    load: str  # e.g. models/T1/Trunk.STL or StdUnitBox
+    material: str  # the MJCF material; `team` becomes the side's colour on the wire
+    pose: Transform  # in the link frame
+    scale: tuple[float, float, float] | None = None  # sSc, when not 1 1 1
+    visible: bool = True
+    rgba: tuple[float, float, float, float] | None = None  # a geom's own colour, when it has no material
+
+
+@dataclass(slots=True)
 class LinkSpec:
     name: str
     pose: Transform  # in the model frame
@@ -38,6 +51,7 @@ class LinkSpec:
     frp: str = ""  # foot pressure sensor name (lf, rf, lf1, rf1)
     imu: bool = False  # gyro + accelerometer on this link
     camera_fov: float | None = None  # rad, horizontal and vertical
+    looks: list[MonitorLook] = _field(default_factory=list)  # empty: monitors draw the shapes
 
 
 @dataclass(slots=True)

@@ -83,3 +83,37 @@ def test_simspark_stream_draws_naos_as_rcssserver3d_does() -> None:
     assert torso is not None
     m = [float(v) for v in torso.group(1).split()]
     assert [round(v) for v in m[:3] + m[4:7] + m[8:11]] == [0, 1, 0, 0, 0, 1, 1, 0, 0]
+
+
+def _rsmp_parts(frame: str) -> list[tuple[str, str, str]]:
+    """Every robot part of an RSMP scene (inside an agent's DSC): (visible, load, material)."""
+    parts: list[tuple[str, str, str]] = []
+    for agent in re.split(r"\(nd DSC\(agent ", frame)[1:]:
+        parts += re.findall(r"\(nd SMN \(setVisible (\d)\)\(load ([^)]*)\)\((?:sMat|rgba) ([^)]*)\)",
+                            agent.split("(nd DSC(")[0])
+    return sorted(parts)
+
+
+def test_rsmp_stream_draws_t1_and_k1_as_rcsssmj_does() -> None:
+    """Compared with a full frame captured from rcssservermj with a T1 (Alpha 2), a K1 (Beta 1)
+    and an ant (Alpha 3): every mesh file, primitive and material or colour of the robots,
+    hidden collision shapes included. Left out: the jersey number plates rcsssmj adds to its
+    robots (not in their MJCF)."""
+    from sim_master.engine.mujoco.engine import MujocoEngine
+    from sim_master.server.monitor_scene import MonitorScene
+    from sim_master.world.mjcf_import import rcsssmj_models
+
+    if not {"T1", "K1", "ant"} <= set(rcsssmj_models()):
+        raise AssertionError("rcsssmj's T1, K1 and ant are installed by make setup")
+    engine = MujocoEngine("fifa7vs7_field", vision_noise=False)
+    engine.add_robot("t1", "T1", -4.0, 0.0, 0.0)
+    engine.add_robot("k1", "K1", 4.0, 0.0, 180.0)
+    engine.add_robot("ant", "ant", -4.0, 3.0, 0.0)
+    engine.step()
+    labels = {engine.mjcf_prefix("t1"): ("Alpha", 2, "left"), engine.mjcf_prefix("k1"): ("Beta", 1, "right"),
+              engine.mjcf_prefix("ant"): ("Alpha", 3, "left")}
+    specs = {engine.mjcf_prefix(r): engine.model_spec(engine.robot_model(r)) for r in ("t1", "k1", "ant")}
+    ours = MonitorScene(engine.model, labels, "rcsssmj", specs=specs).scene(engine.data, True)
+    reference = (SAMPLES / "rcsssmj_monitor_frame_full_T1_K1.txt").read_text()
+    expected = [p for p in _rsmp_parts(reference) if p[2] != "jersey_mat"]
+    assert _rsmp_parts(ours) == expected
