@@ -104,10 +104,10 @@ def test_remote_pages_watch_but_cannot_command() -> None:
     try:
         assert monitor.commands_allowed("127.0.0.1") and monitor.commands_allowed("::1")
         assert not monitor.commands_allowed("192.168.1.20")
-        assert monitor._accept('{"cmd": "pause"}', "192.168.1.20:5000", allowed=False).startswith(  # noqa: SLF001
+        assert monitor._accept('{"cmd": "pause"}', "192.168.1.20:5000", allowed=False).startswith(
             "commands are accepted from this machine only")
         assert monitor.take_commands() == []
-        assert monitor._accept('{"cmd": "pause"}', "127.0.0.1:5000", allowed=True) is None  # noqa: SLF001
+        assert monitor._accept('{"cmd": "pause"}', "127.0.0.1:5000", allowed=True) is None
         assert [c.command for c in monitor.take_commands()] == [{"cmd": "pause"}]
         remote = WebMonitor("127.0.0.1", 0, allow_remote_commands=True)
         assert remote.commands_allowed("192.168.1.20")
