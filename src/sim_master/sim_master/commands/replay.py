@@ -134,6 +134,9 @@ class _Shows:
         self.state = GameStateSnapshot()
         self.models: tuple[str, ...] | None = None
         self._timeline_key: object = None
+        from sim_master.monitor_web.frame import LinkRows
+
+        self.link_rows = LinkRows()
 
     def show(self, cycle: Any) -> None:
         from sim_master.server.monitor_scene import MonitorScene
@@ -162,7 +165,7 @@ class _Shows:
             self.ros.publish(cycle)
         if self.web is not None:
             self._scene(cycle)
-            self.web.publish(_web_frame(cycle, self.state, engine))
+            self.web.publish(_web_frame(cycle, self.state, engine, self.link_rows))
 
     def _scene(self, cycle: Any) -> None:
         from sim_master.monitor_web.frame import scene_message
@@ -217,12 +220,15 @@ class _Shows:
             self.web.close()
 
 
-def _web_frame(cycle: Any, state: Any, engine: Any) -> Any:
+def _web_frame(cycle: Any, state: Any, engine: Any, link_rows: Any = None) -> Any:
+    import numpy as np
+
     from sim_contracts.names import parse_player_entity
-    from sim_master.monitor_web.frame import WebFrame, link_poses, yaw_deg
+    from sim_master.monitor_web.frame import LinkRows, WebFrame, link_poses, yaw_deg
 
     names, poses = engine.frames()
-    index = {name: i for i, name in enumerate(names)}
+    poses = np.round(poses, 4)
+    link_rows = link_rows or LinkRows()
     robots = []
     for name, e in cycle.snapshot.entities.items():
         if name == "ball" or not e.model or not engine.has_model(e.model):
@@ -232,7 +238,7 @@ def _web_frame(cycle: Any, state: Any, engine: Any) -> Any:
         base = [round(float(v), 4) for v in (*e.position, *e.orientation)]
         robots.append({"id": name, "side": side, "unum": unum, "model": e.model, "x": e.position[0],
                        "y": e.position[1], "z": e.position[2], "yaw_deg": round(yaw_deg(e.orientation), 1),
-                       "links": link_poses(engine.model_spec(e.model), name, names, poses, index, base)})
+                       "links": link_poses(link_rows.rows(engine.model_spec(e.model), name, names), poses, base)})
     ball = cycle.snapshot.entities.get("ball")
     return WebFrame(time=round(cycle.time, 3), game_time=state.game_time, half=state.half,
                     play_mode=state.play_mode.value, team_left=state.team_left, team_right=state.team_right,

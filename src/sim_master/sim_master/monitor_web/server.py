@@ -57,6 +57,8 @@ class WebMonitor:
         self.allow_remote_commands = allow_remote_commands
         self._commands: queue.Queue[WebCommand] = queue.Queue(COMMAND_QUEUE)
         self._scene: dict[str, Any] | None = None
+        self.clients = 0  # connected pages (read by the simulation thread: frames only when > 0)
+        self.wants_frame = False  # a page connected since the last frame was published
         self._timeline: str | None = None
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._run, name="web-monitor", daemon=True)
@@ -81,6 +83,7 @@ class WebMonitor:
             raise self._failure
 
     def publish(self, frame: WebFrame) -> None:
+        self.wants_frame = False
         text = frame.to_json()
         self._loop.call_soon_threadsafe(self._set_latest, text)
 
@@ -167,6 +170,8 @@ class WebMonitor:
         allowed = self.commands_allowed(peer_host)
         reader = asyncio.ensure_future(self._read_commands(connection, peer_host, allowed))
         seen, sent_scene, sent_timeline, sent_frame = -1, None, None, None
+        self.clients += 1
+        self.wants_frame = True
         try:
             while True:
                 async with self._changed:
@@ -185,6 +190,7 @@ class WebMonitor:
         except ConnectionClosed:
             return
         finally:
+            self.clients -= 1
             reader.cancel()
 
     async def _read_commands(self, connection: ServerConnection, peer_host: str, allowed: bool) -> None:

@@ -81,11 +81,9 @@ def register_services(port: ServicePort, server: SimulationLoop) -> None:
     port.register("simulation", "stop", run(server.request_stop, "stopping"))
     def picture(_: list[str]) -> str:
         """The browser's frame of this cycle plus the field and its drawing (one line of JSON)."""
-        from dataclasses import asdict
-
         from sim_master.monitor_web.frame import field_message, frame_from_server
 
-        frame = asdict(frame_from_server(server, []))
+        frame = frame_from_server(server, []).to_dict()
         frame["field"] = field_message(server.engine.field)
         return json.dumps(frame, separators=(",", ":"))
 

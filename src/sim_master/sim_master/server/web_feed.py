@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from sim_master.master.adapters import LoopAdapter
 from sim_master.monitor_web.commands import CommandError, Control, parse_referee
-from sim_master.monitor_web.frame import frame_from_server, scene_message
+from sim_master.monitor_web.frame import LinkRows, frame_from_server, scene_message
 from sim_master.monitor_web.server import WebMonitor
 from soccer_referee.events import GameEvent
 
@@ -23,8 +23,11 @@ class WebMonitorFeed(LoopAdapter):
         self.monitor = monitor
         self._fouls: list[dict[str, object]] = []
         self._models: tuple[str, ...] | None = None
+        self._link_rows = LinkRows()
 
     def poll(self, loop: SimulationLoop) -> None:
+        if self.monitor.wants_frame:  # a page connected (perhaps while paused): show it where we are
+            self.monitor.publish(frame_from_server(loop, [], self._link_rows))
         for item in self.monitor.take_commands():
             try:
                 command = parse_referee(item.command, loop.engine.field)
@@ -46,7 +49,8 @@ class WebMonitorFeed(LoopAdapter):
                 self._models = models
                 specs = {m: loop.engine.model_spec(m) for m in models}
                 self.monitor.set_scene(scene_message("live", loop.engine.field, specs, commands=False))
-            self.monitor.publish(frame_from_server(loop, self._fouls))
+            if self.monitor.clients:  # nobody watching: no frame to build
+                self.monitor.publish(frame_from_server(loop, self._fouls, self._link_rows))
             self._fouls = []
 
     def close(self) -> None:
