@@ -84,11 +84,14 @@ def nao_links(robot_type: int) -> list[Link]:
                  joint=(f"{side}lj2", f"{side}le2", sim((0, 1, 0)), *roll_lim, s), collide=False),
             Link(f"{side}thigh", f"{side}hip2", (0, 0, 0), 0.275, "box", (0.07, 0.07, 0.14),
                  sim((0, 0.01, thigh_z)), (f"{side}lj3", f"{side}le3", sim((1, 0, 0)), -25, 100, s)),
-            # knee: 0.045 above the shank's centre, which is 0.125 below the thigh's
-            Link(f"{side}shank", f"{side}thigh", sim((0, 0.01, thigh_z - 0.125 + 0.045)), 0.225, "box",
-                 (0.08, 0.07, 0.11), sim((0, -0.005, -0.045)),
+            # the shank's centre is 0.125 below and 0.005 ahead of the thigh's; the knee is 0.045
+            # above and 0.01 behind the shank's centre, the ankle 0.01 behind it too: knee and
+            # ankle in line, 0.005 ahead of the hip (rcssserver3d's leg, and the body model
+            # agents such as FC Portugal's compute their leg kinematics with)
+            Link(f"{side}shank", f"{side}thigh", sim((0, 0.005, thigh_z - 0.125 + 0.045)), 0.225, "box",
+                 (0.08, 0.07, 0.11), sim((0, 0.01, -0.045)),
                  (f"{side}lj4", f"{side}le4", sim((1, 0, 0)), -130, 1, s)),
-            Link(f"{side}ankle", f"{side}shank", sim((0, -0.005, ankle_z - 0.045)), 0.125,
+            Link(f"{side}ankle", f"{side}shank", sim((0, 0, ankle_z - 0.045)), 0.125,
                  "sphere", (0.01,), joint=(f"{side}lj5", f"{side}le5", sim((1, 0, 0)), -45, 75,
                                           ankle_speed), collide=False),
             # ankle roll axis 5 mm below the pitch axis; the foot box centre 0.04 below it
