@@ -55,6 +55,26 @@ def test_nao_arms_have_rcssserver3d_lengths(model: str, elbow_ahead: float) -> N
         assert tuple(round(float(v), 6) for v in centre) == (0.02, out * 0.01, 0.0)
 
 
+@pytest.mark.parametrize("model", ["nao0", "nao1", "nao2", "nao3", "nao4"])
+def test_nao_legs_have_rcssserver3d_knees(model: str) -> None:
+    """naoleg.rsg's offsets: the thigh's centre 0.01 ahead of the hip, the shank's 0.005 ahead
+    of the thigh's, the knee 0.01 behind the shank's centre and the ankle 0.01 behind it too:
+    knee and ankle pitch axes in line, 0.005 ahead of the hip. Agents' leg kinematics (FC
+    Portugal's body model among them) use these numbers."""
+    nao = load_model(model)
+    for side in "lr":
+        hip = nao.link(f"{side}hip2").pose.pos
+        knee = nao.link(f"{side}shank").pose.pos  # each link's frame is at its joint
+        ankle = nao.link(f"{side}ankle").pose.pos
+        thigh, shank = (nao.link(f"{side}{part}") for part in ("thigh", "shank"))
+        thigh_centre = (thigh.pose @ thigh.inertial_pose).pos
+        shank_centre = (shank.pose @ shank.inertial_pose).pos
+        ahead = {name: round(float(p[0] - hip[0]), 6) for name, p in
+                 (("thigh", thigh_centre), ("knee", knee), ("shank", shank_centre), ("ankle", ankle))}
+        assert ahead == {"thigh": 0.01, "knee": 0.005, "shank": 0.015, "ankle": 0.005}
+        assert shank.collisions[0].pose.pos[0] == pytest.approx(0.01)  # the box where the body is
+
+
 def test_unsupported_elements_are_named_with_the_file(tmp_path: Path) -> None:
     bad = tmp_path / "bad.sdf"
     bad.write_text('<sdf version="1.9"><model name="m"><link name="l"><collision name="c">'
