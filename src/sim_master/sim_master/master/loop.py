@@ -566,15 +566,29 @@ class SimulationLoop:
             # rcsssmj perceptions and local brains use no field lines: do not compute them
             plan.append((player, outlet, outlet.wants_vision(player.agent_id), player.source in ("simspark", "ros")))
         t0 = time.perf_counter()
-        self.engine.prepare_vision([(p.robot_id, lines) for p, _, vision, lines in plan if vision])
+        try:
+            self.engine.prepare_vision([(p.robot_id, lines) for p, _, vision, lines in plan if vision])
+        except Exception as exc:  # noqa: BLE001 - a fault boundary: percepts below compute their own
+            self._log_fault("vision", exc)
         vision_s = time.perf_counter() - t0
         for player, outlet, vision, lines in plan:
-            percept = self.percept_for(player, vision, lines=lines)
-            percept.heard = heard.get(player.agent_id, [])
-            outlet.send_percept(player.agent_id, percept)
+            try:
+                percept = self.percept_for(player, vision, lines=lines)
+                percept.heard = heard.get(player.agent_id, [])
+                outlet.send_percept(player.agent_id, percept)
+            except Exception as exc:  # noqa: BLE001 - one player's percept failing never stops the match
+                self._log_fault(f"percept of {player.agent_id}", exc)
+                continue
             for adapter in self.adapters:
                 self._adapter_hook(adapter, "on_percept", adapter.on_percept, self, player, percept)
         return vision_s
+
+    def _log_fault(self, what: str, exc: Exception) -> None:
+        """A server-side failure the match survives: logged once per kind, with its traceback."""
+        key = f"{what}:{type(exc).__name__}"
+        if key not in self._adapter_faults:
+            self._adapter_faults.add(key)
+            self.log.exception("%s failed: %s: %s (the match goes on; logged once)", what, type(exc).__name__, exc)
 
     def percept_for(self, player: Player, vision: bool, *, lines: bool = True) -> Percept:
         percept = self.engine.percept(player.robot_id, vision=vision, lines=lines)

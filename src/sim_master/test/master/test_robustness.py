@@ -128,3 +128,39 @@ def test_slow_reader_is_dropped_not_waited_for() -> None:
             time.sleep(0.05)
         assert server.players.get("simspark-1") is None
         c.close()
+
+
+def test_a_percept_that_fails_on_the_server_costs_that_percept_only(caplog: pytest.LogCaptureFixture) -> None:
+    """A server-side fault building one player's percept (any bug, say a stale cache after a
+    mid-cycle rebuild) is logged once with its traceback; the loop, the other players and
+    the next cycles go on."""
+    caplog.set_level(logging.INFO)
+    with fixture.running_server() as server:
+        agents = good_agents(server)
+        victim = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Good", 2)
+        victim.join()
+        robot = None
+        for _ in range(50):  # its registration lands with a coming cycle (sync: the agents drive them)
+            players = server.calls.call(lambda: [(p.robot_id, p.team, p.unum) for p in server.players.with_robots()])
+            robot = next((r for r, team, unum in players if (team, unum) == ("Good", 2)), None)
+            if robot is not None:
+                break
+            play(agents, 1)
+            victim.act({"he1": 0.1})
+        assert robot is not None
+        real = server.engine.percept
+        failing = {"left": 5}
+
+        def percept(robot_id: str, **kwargs: object):
+            if robot_id == robot and failing["left"] > 0:
+                failing["left"] -= 1
+                raise ValueError("operands could not be broadcast together")
+            return real(robot_id, **kwargs)
+
+        server.calls.call(lambda: setattr(server.engine, "percept", percept))
+        play(agents, 20)  # the others are served every cycle
+        assert len(agents[1].log.times) >= 20
+        victim.act({"he1": 0.1})  # and the victim again once the fault is gone
+        play(agents, 5)
+        assert server.engine.time > 0.4
+    assert caplog.text.count("percept of") == 1 and "ValueError" in caplog.text

@@ -240,6 +240,10 @@ class MujocoEngine:
                 self._geom_foot[geoms] = self._foot_slot_count
                 self._foot_slot_count += 1
         self._slot_geom = np.array(slot_bodies, dtype=np.intp)  # FRP frame: the foot's box (rcssserver3d)
+        # What was computed for this cycle before the rebuild (a robot joined mid-cycle) is
+        # indexed by the old model: drop it.
+        self._forces, self._readings, self._forces_cycle, self._readings_cycle = None, None, -1, -1
+        self._vision_cache, self._vision_cycle = {}, -1
         self._motor_dofs = np.zeros(self.model.nv, dtype=bool)  # dofs driven by a velocity motor
         self._motor_speed = np.zeros(self.model.nv)  # their commanded speed this cycle (rad/s)
         self._motor_force = np.zeros(self.model.nv)  # their force in the last step (N m)
@@ -739,7 +743,8 @@ class MujocoEngine:
     def _foot_loads(self) -> tuple[np.ndarray, np.ndarray]:
         """Per foot sensor slot: total contact force and force-weighted contact position
         (world axes), computed once per cycle for every robot."""
-        if self._forces_cycle == self.cycle and self._forces is not None:
+        if self._forces_cycle == self.cycle and self._forces is not None \
+                and len(self._forces[0]) == self._foot_slot_count:
             return self._forces
         slots = self._foot_slot_count
         force = np.zeros((slots, 3))
@@ -776,7 +781,8 @@ class MujocoEngine:
     def _foot_readings(self) -> list[tuple[tuple[float, float, float], tuple[float, float, float]] | None]:
         """Every foot's (centre, force) in its own frame and SimSpark axes, None when it
         does not touch; one numpy pass per cycle for all robots."""
-        if self._readings_cycle == self.cycle and self._readings is not None:
+        if self._readings_cycle == self.cycle and self._readings is not None \
+                and len(self._readings) == len(self._slot_geom):
             return self._readings
         force, moment = self._foot_loads()
         geoms = self._slot_geom
