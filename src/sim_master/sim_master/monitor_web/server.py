@@ -26,7 +26,8 @@ from sim_master.monitor_web.frame import WebFrame
 TYPES: Final = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                 ".css": "text/css; charset=utf-8", ".txt": "text/plain; charset=utf-8"}
 MAX_COMMAND_BYTES: Final = 4096  # a page command is a few dozen bytes; more closes the socket
-COMMAND_QUEUE: Final = 256  # per server: a flooding client loses its own commands, nothing else
+COMMAND_QUEUE: Final = 256  # all clients' commands waiting for the simulation thread
+PER_CLIENT: Final = 16  # of those, one client's: a flooding page loses its own commands, nobody else's
 
 
 @dataclass(slots=True, frozen=True)
@@ -56,6 +57,8 @@ class WebMonitor:
         self.host, self.port = host, port
         self.allow_remote_commands = allow_remote_commands
         self._commands: queue.Queue[WebCommand] = queue.Queue(COMMAND_QUEUE)
+        self._pending: dict[str, int] = {}  # peer -> its commands in the queue
+        self._pending_lock = threading.Lock()
         self._scene: dict[str, Any] | None = None
         self.clients = 0  # connected pages (read by the simulation thread: frames only when > 0)
         self.wants_frame = False  # a page connected since the last frame was published
@@ -99,9 +102,16 @@ class WebMonitor:
         out: list[WebCommand] = []
         while True:
             try:
-                out.append(self._commands.get_nowait())
+                item = self._commands.get_nowait()
             except queue.Empty:
                 return out
+            with self._pending_lock:
+                left = self._pending.get(item.peer, 1) - 1
+                if left > 0:
+                    self._pending[item.peer] = left
+                else:
+                    self._pending.pop(item.peer, None)
+            out.append(item)
 
     def commands_allowed(self, peer_host: str) -> bool:
         return self.allow_remote_commands or _loopback(peer_host)
@@ -213,8 +223,12 @@ class WebMonitor:
             return "commands are JSON objects like {\"cmd\": \"pause\"}"
         if not allowed:
             return f"commands are accepted from this machine only ({peer} is remote)"
-        try:
-            self._commands.put_nowait(WebCommand(peer, command))
-        except queue.Full:
-            return "too many commands at once; this one was dropped"
+        with self._pending_lock:
+            if self._pending.get(peer, 0) >= PER_CLIENT:
+                return "too many commands at once; this one was dropped"
+            try:
+                self._commands.put_nowait(WebCommand(peer, command))
+            except queue.Full:
+                return "too many commands at once; this one was dropped"
+            self._pending[peer] = self._pending.get(peer, 0) + 1
         return None

@@ -109,6 +109,13 @@ def test_remote_pages_watch_but_cannot_command() -> None:
         assert monitor.take_commands() == []
         assert monitor._accept('{"cmd": "pause"}', "127.0.0.1:5000", allowed=True) is None
         assert [c.command for c in monitor.take_commands()] == [{"cmd": "pause"}]
+        # a flooding page loses its own commands, not another page's
+        flood = [monitor._accept('{"cmd": "pause"}', "127.0.0.1:1", allowed=True) for _ in range(40)]
+        assert flood.count(None) == 16 and all(e and "too many" in e for e in flood[16:])
+        assert monitor._accept('{"cmd": "play"}', "127.0.0.1:2", allowed=True) is None
+        taken = monitor.take_commands()
+        assert len(taken) == 17 and taken[-1].peer == "127.0.0.1:2"
+        assert monitor._accept('{"cmd": "pause"}', "127.0.0.1:1", allowed=True) is None  # drained: room again
         remote = WebMonitor("127.0.0.1", 0, allow_remote_commands=True)
         assert remote.commands_allowed("192.168.1.20")
     finally:
