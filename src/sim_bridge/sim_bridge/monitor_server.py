@@ -57,8 +57,33 @@ def _fields(args: list[Expr]) -> dict[str, list[Expr]]:
     return {a[0]: a[1:] for a in args if isinstance(a, list) and a and isinstance(a[0], str)}
 
 
-def parse_monitor_command(expr: list[Expr]) -> MonitorCommand:
-    """One monitor command (either dialect) -> a referee command or KillSim/RequestFullState."""
+def _agent_move(args: list[Expr], dialect: str) -> MoveAgent:
+    """`(agent (unum n) (team t) ...)` as each reference places the robot:
+    rcssserver3d: `(pos x y z)` carries it as it is (SoccerBase::MoveAgent); `(move x y z deg)`
+    sets its torso level and turned by deg, where 0 faces +y (MoveAndRotateAgent; a beam's
+    heading h is h - 90 there). rcsssmj: `(pos x y z)` identity orientation, `(move x y z deg)`
+    turned by deg, `(move3d x y z qw qx qy qz)`; every joint zeroed."""
+    f = _fields(args)
+    unum = integer(f["unum"][0], 0, 99)
+    team = str(f["team"][0])
+    rcsssmj = dialect == "rcsssmj"
+    if "move3d" in f:
+        if not rcsssmj:
+            raise ValueError("move3d is an rcsssmj monitor command")
+        x, y, z, qw, qx, qy, qz = (number(v) for v in f["move3d"][:7])
+        return MoveAgent(team, unum, x, y, None, z=z, orientation=(qw, qx, qy, qz), zero_joints=True)
+    if "move" in f:
+        x, y, z, deg = (number(v) for v in f["move"][:4])
+        return MoveAgent(team, unum, x, y, deg if rcsssmj else deg + 90.0, z=z, upright=True, zero_joints=rcsssmj)
+    x, y, z = (number(v) for v in f["pos"][:3])
+    if rcsssmj:
+        return MoveAgent(team, unum, x, y, None, z=z, orientation=(1.0, 0.0, 0.0, 0.0), zero_joints=True)
+    return MoveAgent(team, unum, x, y, None, z=z)
+
+
+def parse_monitor_command(expr: list[Expr], dialect: str = "simspark") -> MonitorCommand:
+    """One monitor command of a dialect ("simspark" or "rcsssmj") -> a referee command or
+    KillSim/RequestFullState."""
     name, args = expr[0], expr[1:]
     if name == "kickOff":
         side = str(args[0]).lower() if args else "none"
@@ -76,15 +101,7 @@ def parse_monitor_command(expr: list[Expr]) -> MonitorCommand:
             raise ValueError("ball needs (pos x y z) [(vel vx vy vz)]")
         return MoveBall((pos[0], pos[1], pos[2]), (vel[0], vel[1], vel[2]))
     if name == "agent":
-        f = _fields(args)
-        unum = integer(f["unum"][0], 0, 99)
-        team = str(f["team"][0])
-        if "move" in f:
-            x, y, _z, rot = (number(v) for v in f["move"][:4])
-        else:
-            x, y, _z = (number(v) for v in f["pos"][:3])
-            rot = 0.0
-        return MoveAgent(team, unum, x, y, rot)
+        return _agent_move(args, dialect)
     if name == "time":
         return SetTime(number(args[0]))
     if name == "score":
@@ -194,7 +211,7 @@ class MonitorServer:
                 continue
             for expr in exprs:
                 try:
-                    command = parse_monitor_command(expr)
+                    command = parse_monitor_command(expr, self.name)
                 except (ValueError, KeyError, IndexError, TypeError) as exc:
                     _log.warning("%s monitor %s: %s", self.name, m.peer, exc)
                     continue

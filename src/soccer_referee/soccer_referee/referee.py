@@ -162,12 +162,16 @@ class Referee:
                 mover: Side | None = "left" if cmd.side == "left" else "right" if cmd.side == "right" else None
                 if mover is None or cmd.unum not in self.registry.members.get(mover, set()):
                     return CommandResult(False, f"no player {cmd.side} #{cmd.unum}")
-                if not all(math.isfinite(v) for v in (cmd.x, cmd.y, cmd.rotation)):
+                given = [cmd.x, cmd.y, *(v for v in (cmd.rotation, cmd.z) if v is not None), *(cmd.orientation or ())]
+                if not all(math.isfinite(v) for v in given):
                     return CommandResult(False, "agent position must be finite")
-                outside = self._outside_world(cmd.x, cmd.y)
+                if cmd.orientation is not None and not 0.5 <= math.hypot(*cmd.orientation) <= 2.0:
+                    return CommandResult(False, "agent orientation must be a unit quaternion (w x y z)")
+                outside = self._outside_world(cmd.x, cmd.y, 0.0 if cmd.z is None else cmd.z)
                 if outside:
                     return CommandResult(False, outside)
-                self._world().move_player(mover, cmd.unum, cmd.x, cmd.y, cmd.rotation)
+                self._world().move_player(mover, cmd.unum, cmd.x, cmd.y, cmd.rotation, z=cmd.z, upright=cmd.upright,
+                                          orientation=cmd.orientation, zero_joints=cmd.zero_joints)
             elif isinstance(cmd, SetTime):
                 if not math.isfinite(cmd.time) or not 0 <= cmd.time <= MAX_GAME_TIME:
                     return CommandResult(False, f"invalid game time {cmd.time}: 0..{MAX_GAME_TIME:g} s")

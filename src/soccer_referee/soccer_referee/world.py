@@ -46,6 +46,11 @@ class WorldView(Protocol):
 
     def move_ball(self, position: Vec3, velocity: Vec3 = (0.0, 0.0, 0.0)) -> None: ...
 
-    def move_player(self, side: Side, unum: int, x: float, y: float, yaw_deg: float) -> None:
-        """Teleport a robot upright to (x, y) on the ground, velocities zeroed."""
+    def move_player(self, side: Side, unum: int, x: float, y: float, yaw_deg: float | None, *,
+                    z: float | None = None, upright: bool = False,
+                    orientation: tuple[float, float, float, float] | None = None,
+                    zero_joints: bool = False) -> None:
+        """Carry a robot to (x, y), velocities zeroed; by default as it is (height, posture,
+        tilt), turned to `yaw_deg` (None: its heading kept). The keywords are the trainer
+        commands' extras, as `commands.MoveAgent` documents them."""
         ...

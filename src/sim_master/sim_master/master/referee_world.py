@@ -43,10 +43,14 @@ class EngineWorld:
     def move_ball(self, position: Vec3, velocity: Vec3 = (0.0, 0.0, 0.0)) -> None:
         self.engine.set_ball(position, velocity)
 
-    def move_player(self, side: Side, unum: int, x: float, y: float, yaw_deg: float) -> None:
+    def move_player(self, side: Side, unum: int, x: float, y: float, yaw_deg: float | None, *,
+                    z: float | None = None, upright: bool = False,
+                    orientation: tuple[float, float, float, float] | None = None,
+                    zero_joints: bool = False) -> None:
         rid = self.robots.get((side, unum))
-        if rid is not None:
-            self.engine.carry_robot(rid, x, y, yaw_deg)  # the referee carries; only a beam lifts
+        if rid is not None:  # the referee carries; only a beam lifts
+            self.engine.carry_robot(rid, x, y, yaw_deg, z=z, upright=upright, orientation=orientation,
+                                    zero_joints=zero_joints)
 
 
 def _side(side: str) -> Side:

@@ -64,8 +64,9 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("traces")
     from conftest import free_tcp_port
 
-    base = free_tcp_port()
-    base = 20000 + base % 30000  # a block of ports the recorder checks for itself
+    # A block below the kernel's ephemeral range (32768..), where no client connection of the
+    # other tests can take a port between the recorder's check and the server's bind.
+    base = 20000 + (free_tcp_port() % 1100) * 10
     proc = subprocess.run(
         [sys.executable, str(FIDELITY / "record_traces.py"), "--launch", "soccersim", "--soccersim-root",
          str(ROOT), "--port", str(base), "--runs", "1", "--out", str(out), "--label", "soccersim",

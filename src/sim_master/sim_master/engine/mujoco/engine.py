@@ -26,6 +26,7 @@ import numpy as np
 from sim_contracts.percept import ForceResistance, GameStateView, Percept, Polar, SeenPlayer, Vision
 from sim_master.engine.mujoco.mjcf import PD_ARMATURE, robot_mjcf, static_world_mjcf
 from sim_master.engine.mujoco.robot import MODE_PD, MODE_VELOCITY, Robot
+from sim_master.engine.node import Quaternion
 from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.world.sdf_loader import available_models, load_model, load_world
 from sim_master.world.spec import FieldSpec, ModelSpec, WorldSpec
@@ -503,13 +504,13 @@ class MujocoEngine:
             if len(robot.act_ids) and not (robot.mode == MODE_PD).all():
                 self._write_ctrl(robot)
 
-    def _robot_to_move(self, robot_id: str, x: float, y: float, yaw_deg: float) -> Robot | None:
+    def _robot_to_move(self, robot_id: str, x: float, y: float, yaw_deg: float | None) -> Robot | None:
         """The robot a move applies to now, or None when the move was kept for the next build."""
-        if not all(math.isfinite(v) for v in (x, y, yaw_deg)):
+        if not all(math.isfinite(v) for v in (x, y, 0.0 if yaw_deg is None else yaw_deg)):
             raise ValueError("move target must be finite")
         robot = self._robot(robot_id)
         if self._dirty:
-            robot.initial_pose = (x, y, yaw_deg)
+            robot.initial_pose = (x, y, robot.initial_pose[2] if yaw_deg is None else yaw_deg)
             return None
         return robot
 
@@ -532,20 +533,34 @@ class MujocoEngine:
         self.data.qpos[root + 3:root + 7] = _yaw_quat(yaw_deg)
         self._stop(robot)
 
-    def carry_robot(self, robot_id: str, x: float, y: float, yaw_deg: float) -> None:
-        """A referee's move (rcssserver3d's SoccerBase::MoveAgent): the robot is carried to
-        (x, y) as it is, at its height, in its posture and tilt, turned to `yaw_deg`, and
-        stopped. Unlike a beam it is not lifted: a walking robot dropped from the beam height
-        in mid-stride falls."""
+    def carry_robot(self, robot_id: str, x: float, y: float, yaw_deg: float | None, *,
+                    z: float | None = None, upright: bool = False, orientation: Quaternion | None = None,
+                    zero_joints: bool = False) -> None:
+        """A referee's or trainer's move (rcssserver3d's SoccerBase::MoveAgent): the robot is
+        carried to (x, y) as it is, at its height, in its posture and tilt, turned to `yaw_deg`
+        (None: as it faces), and stopped. Unlike a beam it is not lifted: a walking robot
+        dropped from the beam height in mid-stride falls. Trainer commands may also give the
+        root's height `z`, set it `upright` at the heading (MoveAndRotateAgent), give its
+        `orientation` outright, or zero its joints (rcsssmj)."""
         robot = self._robot_to_move(robot_id, x, y, yaw_deg)
         if robot is None:
             return
         root = robot.root_qpos
-        turn = _yaw_quat(yaw_deg - self.robot_yaw(robot_id))
-        turned = np.zeros(4)
-        mujoco.mju_mulQuat(turned, turn, self.data.qpos[root + 3:root + 7].copy())
+        quat = self.data.qpos[root + 3:root + 7].copy()
+        if orientation is not None:
+            quat = np.asarray(orientation, dtype=float) / np.linalg.norm(orientation)
+        elif upright:
+            quat = _yaw_quat(self.robot_yaw(robot_id) if yaw_deg is None else yaw_deg)
+        elif yaw_deg is not None:
+            turned = np.zeros(4)
+            mujoco.mju_mulQuat(turned, _yaw_quat(yaw_deg - self.robot_yaw(robot_id)), quat)
+            quat = turned
+        if zero_joints:
+            self.data.qpos[robot.qpos_adr] = 0.0
         self.data.qpos[root:root + 2] = (x, y)
-        self.data.qpos[root + 3:root + 7] = turned
+        if z is not None:
+            self.data.qpos[root + 2] = z
+        self.data.qpos[root + 3:root + 7] = quat
         self._stop(robot)
 
     def robot_pose(self, robot_id: str) -> tuple[tuple[float, float, float], tuple[float, float, float, float]]:
