@@ -27,6 +27,9 @@ def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--simspark-monitor-port", type=int, default=3200)
     parser.add_argument("--rcsssmj-monitor-port", type=int, default=60001)
     parser.add_argument("--web-port", type=int, default=-1, help="also serve the browser monitor on this port")
+    parser.add_argument("--paused", action="store_true",
+                        help="open paused at the log's first cycle; the browser monitor's play starts it "
+                             "(needs --web-port)")
     parser.add_argument("--no-ros", action="store_true")
     parser.add_argument("--world", default="simspark_field")
     parser.add_argument("--rules", default="simspark", choices=sorted(RULE_BOOKS),
@@ -67,6 +70,10 @@ def run_replay(args: argparse.Namespace) -> int:
     from sim_master.store.replay_player import ReplayPlayer
     from soccer_referee.rules import rule_book
 
+    if args.paused and args.web_port < 0:
+        print("soccersim replay: --paused needs --web-port (the page's play button starts the replay)",
+              file=sys.stderr)
+        return 2
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
     stop = {"now": False}
     signal.signal(signal.SIGINT, lambda *_: stop.update(now=True))
@@ -93,6 +100,12 @@ def run_replay(args: argparse.Namespace) -> int:
     shows = _Shows(engine, monitors, ros, web, rule_book(args.rules), index)
     print(f"replaying {args.file} at {args.speed:g}x", flush=True)
     shown, at_end = 0, False
+    if args.paused:
+        player.pause()
+        first = player.seek(index.start)
+        if first is not None:
+            shows.show(first)
+            shown += 1
     try:
         while not stop["now"]:
             if web is not None:

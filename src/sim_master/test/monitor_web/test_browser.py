@@ -219,7 +219,7 @@ def test_replay_in_the_page_pauses_steps_resumes_and_seeks_to_the_goal(tmp_path:
 
     port = free_tcp_port()
     proc = subprocess.Popen([shutil.which("soccersim") or "soccersim", "replay", str(log), "--speed", "0.5",
-                             "--web-port", str(port), "--simspark-monitor-port", "-1",
+                             "--paused", "--web-port", str(port), "--simspark-monitor-port", "-1",
                              "--rcsssmj-monitor-port", "-1", "--no-ros"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=dict(os.environ),
                             start_new_session=True)
@@ -232,8 +232,18 @@ def test_replay_in_the_page_pauses_steps_resumes_and_seeks_to_the_goal(tmp_path:
         assert line.startswith("browser monitor:"), line
         browser = Browser(f"http://127.0.0.1:{port}/")
         assert wait_value(browser, "document.body.dataset.mode", "replay") == "replay"
-        assert wait_value(browser, "document.body.dataset.paused", "false") == "false"
+        # --paused: the page opens on the log's first cycle, and nothing moves until play
+        assert wait_value(browser, "document.body.dataset.paused", "true") == "true"
         assert browser.text("status").startswith("replay ")
+        deadline = time.monotonic() + 15
+        while not browser.value("document.body.dataset.time || ''") and time.monotonic() < deadline:
+            time.sleep(0.05)  # the first cycle's frame is on its way
+        opened = browser.value("document.body.dataset.time")
+        assert opened
+        time.sleep(0.3)
+        assert browser.value("document.body.dataset.time") == opened
+        browser.value("document.getElementById('play-pause').click()")
+        assert wait_value(browser, "document.body.dataset.paused", "false") == "false"
         # Pause: the picture stops; a step shows exactly the next cycle; play moves on again.
         browser.value("document.getElementById('play-pause').click()")
         assert wait_value(browser, "document.body.dataset.paused", "true") == "true"
