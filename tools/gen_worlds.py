@@ -106,8 +106,11 @@ def nao_links(robot_type: int) -> list[Link]:
             links[-1].size = (0.16 - 0.035518, 0.08, 0.02)
             links[-1].mass = 0.1778
             links[-1].geom_offset = sim((0, 0.03 - 0.035518 / 2, -0.035))
-            links.append(Link(f"{side}toe", f"{side}foot", sim((0, 0.03 + 0.08 - 0.035518, -0.035)),
-                              0.0222, "box", (0.035518, 0.08, 0.02), sim((0, 0.035518 / 2, 0)),
+            # The toe box is 1 cm thick, its sole flush with the foot's, and it hinges at the
+            # sole on its rear edge (naolegtoe.rsg: ToeSizeZ 0.01, ToeRelFoot_Z -0.005, the lj7
+            # anchor 0.005 below the toe's centre).
+            links.append(Link(f"{side}toe", f"{side}foot", sim((0, 0.03 + 0.08 - 0.035518, -0.045)),
+                              0.0222, "box", (0.035518, 0.08, 0.01), sim((0, 0.035518 / 2, 0.005)),
                               (f"{side}lj7", f"{side}le7", sim((1, 0, 0)), -1, 70, s),
                               frp=f"{side}f1"))
     return links

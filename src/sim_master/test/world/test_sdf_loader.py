@@ -75,6 +75,25 @@ def test_nao_legs_have_rcssserver3d_knees(model: str) -> None:
         assert shank.collisions[0].pose.pos[0] == pytest.approx(0.01)  # the box where the body is
 
 
+def test_type_4_toes_hinge_at_the_sole_as_naolegtoe() -> None:
+    """naolegtoe.rsg: the toe box is 1 cm thick with its sole flush with the foot's, directly
+    in front of it, and hinges on its rear edge at the sole (a toe hinged 1 cm higher carried
+    its load differently: S7's foot force was 2 N off rcssserver3d's)."""
+    nao = load_model("nao4")
+    for side in "lr":
+        foot, toe = nao.link(f"{side}foot"), nao.link(f"{side}toe")
+        foot_box, toe_box = foot.collisions[0], toe.collisions[0]
+        foot_centre = (foot.pose @ foot_box.pose).pos
+        toe_centre = (toe.pose @ toe_box.pose).pos
+        hinge = toe.pose.pos  # the toe's frame is at its joint
+        assert toe_box.geometry.size[2] == pytest.approx(0.01)
+        foot_sole = foot_centre[2] - foot_box.geometry.size[2] / 2
+        assert toe_centre[2] - 0.005 == pytest.approx(foot_sole, abs=1e-9)
+        assert hinge[2] == pytest.approx(foot_sole, abs=1e-9)
+        assert hinge[0] == pytest.approx(foot_centre[0] + foot_box.geometry.size[0] / 2, abs=1e-9)
+        assert toe_centre[0] - foot_centre[0] == pytest.approx(0.08, abs=1e-6)
+
+
 def test_unsupported_elements_are_named_with_the_file(tmp_path: Path) -> None:
     bad = tmp_path / "bad.sdf"
     bad.write_text('<sdf version="1.9"><model name="m"><link name="l"><collision name="c">'
