@@ -19,7 +19,7 @@ SOCCER_NS: Final = "https://soccersim.invalid/sdf"
 _ALLOWED: Final[dict[str, set[str]]] = {
     "sdf": {"world", "model"},
     "world": {"physics", "gravity", "model", "soccer:field", "soccer:landmark", "soccer:line",
-              "soccer:air"},
+              "soccer:air", "soccer:contact"},
     "physics": {"max_step_size", "real_time_factor"},
     "model": {"static", "pose", "link", "joint", "soccer:ball"},
     "link": {"pose", "inertial", "collision", "visual", "sensor", "soccer:vision_part", "soccer:frp"},
@@ -186,6 +186,13 @@ def _load_world(path: Path) -> WorldSpec:
         spec.air_viscosity = float(air.get("viscosity", "0"))
         if not (0 <= spec.air_density < 1e3 and 0 <= spec.air_viscosity < 1):
             raise SdfError(f"{path}: <soccer:air> density/viscosity out of range")
+    contact = _find(world, "soccer:contact")
+    if contact is not None:
+        timeconst, dampratio = _numbers(contact.get("solref"), 2, spec.contact_solref, path, "<soccer:contact> solref")
+        if not (0 < timeconst <= 1 and 0 < dampratio <= 10):
+            raise SdfError(f"{path}: <soccer:contact solref='time_constant damping_ratio'> needs "
+                           f"0 < time constant <= 1 s and 0 < damping ratio <= 10, got {contact.get('solref')!r}")
+        spec.contact_solref = (timeconst, dampratio)
     field_el = _find(world, "soccer:field")
     if field_el is not None:
         f = FieldSpec()

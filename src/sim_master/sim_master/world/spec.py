@@ -108,6 +108,10 @@ class WorldSpec:
     air_viscosity: float = 0.0  # Pa s (rcsssmj's world: 2e-5)
     ball_friction: tuple[float, float, float] = (0.8, 0.02, 0.0005)  # sliding, torsional, rolling
     ball_solref: tuple[float, float] = (0.005, 1.0)  # MuJoCo solref (negative: stiffness, damping)
+    # Every other contact's softness (MuJoCo solref: time constant s, damping ratio). The
+    # SimSpark field's 0.02: FC Portugal's walk falls 4-5 times a minute there, 10-12 at
+    # 0.01 and 0.025 (rcssserver3d: ODE soft contacts, none); see docs/fidelity.md.
+    contact_solref: tuple[float, float] = (0.01, 1.0)
     # rcssserver3d's ball DragController, applied once per cycle: F = -linear v, T = -angular w,
     # plus at low speed F += -linear v stillness base^-|v| (and the same on w): the ball stops.
     ball_drag: tuple[float, float] = (0.0, 0.0)  # linear N s/m, angular N m s

@@ -94,6 +94,15 @@ def test_type_4_toes_hinge_at_the_sole_as_naolegtoe() -> None:
         assert toe_centre[0] - foot_centre[0] == pytest.approx(0.08, abs=1e-6)
 
 
+def test_the_simspark_field_sets_its_contact_softness_for_every_contact_but_the_ball() -> None:
+    from sim_master.engine.mujoco.mjcf import static_world_mjcf
+
+    field, rcsssmj_field = load_world("simspark_field"), load_world("fifa7vs7_field")
+    assert field.contact_solref == (0.02, 1.0) and rcsssmj_field.contact_solref == (0.01, 1.0)
+    assert '<default><geom friction="1 0.005 0.0001" solref="0.02 1"/></default>' in static_world_mjcf(field)
+    assert '<default><geom friction="1 0.005 0.0001" solref="0.01 1"/></default>' in static_world_mjcf(rcsssmj_field)
+
+
 def test_unsupported_elements_are_named_with_the_file(tmp_path: Path) -> None:
     bad = tmp_path / "bad.sdf"
     bad.write_text('<sdf version="1.9"><model name="m"><link name="l"><collision name="c">'
@@ -119,6 +128,8 @@ def test_unsupported_elements_are_named_with_the_file(tmp_path: Path) -> None:
      "exactly one <model> with <soccer:ball/>"),
     (('drag="0.018 4e-05"', 'drag="-1 0"'), "drag must be >= 0"),
     (('stillness="1.5 3"', 'stillness="1.5 nan"'), "needs 2 finite numbers"),
+    (('<soccer:contact solref="0.02 1"/>', '<soccer:contact solref="0 1"/>'), "0 < time constant <= 1 s"),
+    (('<soccer:contact solref="0.02 1"/>', '<soccer:contact solref="0.02"/>'), "solref needs 2 finite numbers"),
 ])
 def test_bad_world_files_are_refused_with_one_line(tmp_path: Path, change: tuple[str, str], message: str) -> None:
     from sim_master.world.sdf_loader import worlds_dir

@@ -87,7 +87,7 @@ def static_world_mjcf(world: WorldSpec) -> str:
           cone="pyramidal" solver="Newton" iterations="100" ls_iterations="50"
           density="{world.air_density:g}" viscosity="{world.air_viscosity:g}"/>
   <size memory="64M"/>
-  <default><geom friction="1 0.005 0.0001" solref="0.01 1"/></default>
+  <default><geom friction="1 0.005 0.0001" solref="{_v(world.contact_solref)}"/></default>
   <worldbody>
     <light pos="0 0 20" dir="0 0 -1" directional="true"/>
     {"".join(parts)}
