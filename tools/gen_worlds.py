@@ -137,10 +137,10 @@ def fmt(v: tuple[float, ...]) -> str:
     return " ".join("%.6g" % x for x in v)
 
 
-# rcssserver3d's contacts have unbounded Coulomb friction (mu = dInfinity, with force-dependent
-# slip); MuJoCo needs a finite one. Measured with FC Portugal's get-up motions: at mu = 1 a Nao
-# on its back or front never gets up, at 2 both get-ups work in one go (docs/fidelity.md).
-NAO_FRICTION = 2.0
+# rcssserver3d's contacts have unbounded Coulomb friction (mu = dInfinity) with force-dependent
+# slip; MuJoCo needs a finite mu, so one far above any ratio of friction to normal force a
+# walking or getting-up Nao needs: the slip law (the world's <soccer:contact slip=>) rules.
+NAO_FRICTION = 100.0
 
 
 def model_sdf(name: str, links: list[Link], friction: float | None = None) -> str:
@@ -231,6 +231,8 @@ class Field:
     ball_inertia: float = 2 / 5  # I = k m r^2: solid, as both references' balls
     rcsssmj_areas: str = ""  # rcsssmj's goalie area, corner area and penalty spot, as <soccer:field> attributes
     contact_solref: tuple[float, float] | None = None  # <soccer:contact>: every other contact's softness
+    contact_cone: str = "pyramidal"  # <soccer:contact cone=>: MuJoCo's friction cone
+    contact_slip: float = 0.0  # <soccer:contact slip=>: force-dependent slip of robot contacts, (m/s)/N
 
 
 # rcsssmj's ball: friction 0.4 (sliding) 0.01 0.01, a direct spring-damper contact.
@@ -263,7 +265,9 @@ def simspark_field() -> Field:
                  dialect_of, ball_contact=SIMSPARK_BALL, ball_inertia=2 / 5,
                  # softer than MuJoCo's 0.01 (rcssserver3d's contacts are ODE-soft): FC Portugal's
                  # walk falls 4-5 times a minute at 0.02, 10-12 at 0.01 and at 0.025
-                 contact_solref=(0.02, 1.0))
+                 contact_solref=(0.02, 1.0), contact_cone="elliptic",
+                 # rcssserver3d's Nao contacts: unbounded friction, force-dependent slip 0.005 (m/s)/N
+                 contact_slip=0.005)
 
 
 def rcsssmj_markers(hl: float, hw: float, gw: float, gh: float, r: float, goalie_area: tuple[float, float],
@@ -321,8 +325,8 @@ def world_sdf(f: Field) -> str:
            "    <physics type=\"mujoco\"><max_step_size>0.005</max_step_size></physics>",
            "    <gravity>0 0 -9.81</gravity>",
            *([f'    <soccer:air density="{f.air[0]:g}" viscosity="{f.air[1]:g}"/>'] if f.air else []),
-           *([f'    <soccer:contact solref="{f.contact_solref[0]:g} {f.contact_solref[1]:g}"/>']
-             if f.contact_solref else []),
+           *([f'    <soccer:contact solref="{f.contact_solref[0]:g} {f.contact_solref[1]:g}" '
+              f'cone="{f.contact_cone}" slip="{f.contact_slip:g}"/>'] if f.contact_solref else []),
            f'    <soccer:field length="{f.length:g}" width="{f.width:g}" goal_width="{f.goal_width:g}" '
            f'goal_depth="{f.goal_depth:g}" goal_height="{f.goal_height:g}" penalty_depth="{f.penalty_depth:g}" '
            f'penalty_width="{f.penalty_width:g}" center_radius="{f.center_radius:g}" '

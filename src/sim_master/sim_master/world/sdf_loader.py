@@ -193,6 +193,15 @@ def _load_world(path: Path) -> WorldSpec:
             raise SdfError(f"{path}: <soccer:contact solref='time_constant damping_ratio'> needs "
                            f"0 < time constant <= 1 s and 0 < damping ratio <= 10, got {contact.get('solref')!r}")
         spec.contact_solref = (timeconst, dampratio)
+        cone = contact.get("cone", spec.contact_cone)
+        if cone not in ("pyramidal", "elliptic"):
+            raise SdfError(f"{path}: <soccer:contact cone=...> is pyramidal or elliptic, got {cone!r}")
+        spec.contact_cone = cone
+        slip = _numbers(contact.get("slip"), 1, (spec.contact_slip,), path, "<soccer:contact> slip")[0]
+        if not 0 <= slip <= 1 or (slip > 0 and cone != "elliptic"):
+            raise SdfError(f"{path}: <soccer:contact slip=...> is 0..1 (m/s)/N and needs cone=\"elliptic\", "
+                           f"got slip={contact.get('slip')!r} cone={cone!r}")
+        spec.contact_slip = slip
     field_el = _find(world, "soccer:field")
     if field_el is not None:
         f = FieldSpec()

@@ -112,6 +112,13 @@ class WorldSpec:
     # SimSpark field's 0.02: FC Portugal's walk falls 4-5 times a minute there, 10-12 at
     # 0.01 and 0.025 (rcssserver3d: ODE soft contacts, none); see docs/fidelity.md.
     contact_solref: tuple[float, float] = (0.01, 1.0)
+    # MuJoCo's friction cone. The SimSpark field's is elliptic: with its robots' high friction it
+    # holds planted feet as rcssserver3d's unbounded friction does (the pyramid lets them twist
+    # and lift: FC Portugal's walk start then throws the robot; docs/fidelity.md, S8).
+    contact_cone: str = "pyramidal"
+    # rcssserver3d's force-dependent slip of robot contacts ((m/s)/N; 0 = Coulomb friction only);
+    # needs the elliptic cone, whose friction rows the engine can soften one by one.
+    contact_slip: float = 0.0
     # rcssserver3d's ball DragController, applied once per cycle: F = -linear v, T = -angular w,
     # plus at low speed F += -linear v stillness base^-|v| (and the same on w): the ball stops.
     ball_drag: tuple[float, float] = (0.0, 0.0)  # linear N s/m, angular N m s

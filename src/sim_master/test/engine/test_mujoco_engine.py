@@ -303,3 +303,34 @@ def test_22_flailing_robots_stay_stable() -> None:
         engine.step()
     assert engine.data.warning[mujoco.mjtWarning.mjWARN_BADQACC].number == 0
     assert np.isfinite(engine.data.qpos).all()
+
+
+def test_robot_contacts_slip_in_proportion_to_the_force_as_rcssserver3d() -> None:
+    """ODE's force-dependent slip (the SimSpark field's <soccer:contact slip="0.005"/>, friction
+    otherwise unbounded): a Nao lying on its back, pushed along the ground, slides at a speed
+    proportional to the push, however small (Coulomb friction with mu 100 would hold it), and
+    stops when the push ends."""
+    def slide(push: float) -> tuple[float, float]:
+        engine = MujocoEngine()
+        engine.add_robot("a", "nao0", -2.0, 0.0, 0.0)
+        engine.step(0.02)
+        on_back = (math.cos(math.pi / 4), 0.0, math.sin(math.pi / 4), 0.0)
+        engine.carry_robot("a", -2.0, 0.0, None, z=0.12, orientation=on_back)
+        run(engine, 1.0)
+        names = [mujoco.mj_id2name(engine.model, mujoco.mjtObj.mjOBJ_BODY, i) or "" for i in range(engine.model.nbody)]
+        torso = next(i for i, n in enumerate(names) if n.endswith("/torso"))
+        engine.data.xfrc_applied[torso, 0] = push
+        run(engine, 0.5)
+        x0 = engine.robot_pose("a")[0][0]
+        run(engine, 0.5)
+        speed = (engine.robot_pose("a")[0][0] - x0) / 0.5
+        engine.data.xfrc_applied[torso, 0] = 0.0
+        run(engine, 0.2)
+        x2 = engine.robot_pose("a")[0][0]
+        run(engine, 0.5)
+        return speed, engine.robot_pose("a")[0][0] - x2
+
+    (slow, drift_slow), (fast, drift_fast) = slide(2.0), slide(8.0)
+    assert slow > 0.0005  # 2 N moves it
+    assert fast / slow == pytest.approx(4.0, rel=0.05)  # viscous, not Coulomb
+    assert abs(drift_slow) < 1e-4 and abs(drift_fast) < 1e-4  # and it stays where it was left

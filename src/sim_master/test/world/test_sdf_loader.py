@@ -32,10 +32,10 @@ def test_nao_joints_limits_and_masses() -> None:
 
 def test_collision_friction_from_sdf_surface(tmp_path: Path) -> None:
     nao = load_model("nao4")
-    assert {c.friction for link in nao.links for c in link.collisions} == {2.0}
+    assert {c.friction for link in nao.links for c in link.collisions} == {100.0}  # unbounded, as ODE's
     text = (Path(__file__).resolve().parents[4] / "worlds" / "models" / "nao0.sdf").read_text()
     bad = tmp_path / "nao_bad.sdf"
-    bad.write_text(text.replace("<mu>2</mu>", "<mu>nan</mu>", 1))
+    bad.write_text(text.replace("<mu>100</mu>", "<mu>nan</mu>", 1))
     with pytest.raises(SdfError, match="friction mu must be in 0..100"):
         load_model(str(bad))
 
@@ -94,11 +94,14 @@ def test_type_4_toes_hinge_at_the_sole_as_naolegtoe() -> None:
         assert toe_centre[0] - foot_centre[0] == pytest.approx(0.08, abs=1e-6)
 
 
-def test_the_simspark_field_sets_its_contact_softness_for_every_contact_but_the_ball() -> None:
+def test_the_simspark_field_sets_its_contact_softness_cone_and_slip() -> None:
     from sim_master.engine.mujoco.mjcf import static_world_mjcf
 
     field, rcsssmj_field = load_world("simspark_field"), load_world("fifa7vs7_field")
     assert field.contact_solref == (0.02, 1.0) and rcsssmj_field.contact_solref == (0.01, 1.0)
+    assert (field.contact_cone, field.contact_slip) == ("elliptic", 0.005)
+    assert (rcsssmj_field.contact_cone, rcsssmj_field.contact_slip) == ("pyramidal", 0.0)
+    assert 'cone="elliptic"' in static_world_mjcf(field) and 'cone="pyramidal"' in static_world_mjcf(rcsssmj_field)
     assert '<default><geom friction="1 0.005 0.0001" solref="0.02 1"/></default>' in static_world_mjcf(field)
     assert '<default><geom friction="1 0.005 0.0001" solref="0.01 1"/></default>' in static_world_mjcf(rcsssmj_field)
 
@@ -128,8 +131,11 @@ def test_unsupported_elements_are_named_with_the_file(tmp_path: Path) -> None:
      "exactly one <model> with <soccer:ball/>"),
     (('drag="0.018 4e-05"', 'drag="-1 0"'), "drag must be >= 0"),
     (('stillness="1.5 3"', 'stillness="1.5 nan"'), "needs 2 finite numbers"),
-    (('<soccer:contact solref="0.02 1"/>', '<soccer:contact solref="0 1"/>'), "0 < time constant <= 1 s"),
-    (('<soccer:contact solref="0.02 1"/>', '<soccer:contact solref="0.02"/>'), "solref needs 2 finite numbers"),
+    (('solref="0.02 1"', 'solref="0 1"'), "0 < time constant <= 1 s"),
+    (('solref="0.02 1"', 'solref="0.02"'), "solref needs 2 finite numbers"),
+    (('cone="elliptic"', 'cone="round"'), "pyramidal or elliptic"),
+    (('cone="elliptic"', 'cone="pyramidal"'), "needs cone=\"elliptic\""),
+    (('slip="0.005"', 'slip="-1"'), "slip=...> is 0..1"),
 ])
 def test_bad_world_files_are_refused_with_one_line(tmp_path: Path, change: tuple[str, str], message: str) -> None:
     from sim_master.world.sdf_loader import worlds_dir

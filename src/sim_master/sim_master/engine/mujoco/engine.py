@@ -226,6 +226,7 @@ class MujocoEngine:
         self._ball_dof = int(self.model.jnt_dofadr[ball_joint])
         self._ball_geom = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_GEOM, "ball")
         self._geom_robot = np.full(self.model.ngeom, -1, dtype=np.int64)
+        self._geom_slips = np.zeros(self.model.ngeom, dtype=bool)  # the world's contact slip applies
         self._robot_list = list(self._robots.values())
         self._seen_cache = None  # body ids change with the model
         self._geom_foot = np.full(self.model.ngeom, -1, dtype=np.int64)
@@ -234,6 +235,7 @@ class MujocoEngine:
         for i, robot in enumerate(self._robot_list):
             robot.bind(self.model)
             self._geom_robot[np.isin(self.model.geom_bodyid, robot.body_ids)] = i
+            self._geom_slips[np.isin(self.model.geom_bodyid, robot.body_ids)] = not robot.verbatim
             robot.frp_slots = {}
             for name, (_body, geoms) in robot.frp_geoms.items():
                 slot_bodies.append(int(geoms[0]) if len(geoms) else -1)
@@ -374,8 +376,10 @@ class MujocoEngine:
         """Which robot owns each geom (contacts, touches) and who is seen: playing robots only."""
         self._robot_list = list(self._robots.values())
         self._geom_robot = np.full(self.model.ngeom, -1, dtype=np.int64)
+        self._geom_slips = np.zeros(self.model.ngeom, dtype=bool)
         for i, robot in enumerate(self._robot_list):
             self._geom_robot[np.isin(self.model.geom_bodyid, robot.body_ids)] = i
+            self._geom_slips[np.isin(self.model.geom_bodyid, robot.body_ids)] = not robot.verbatim
         self._seen_cache = None
         self._groups_key = None
 
@@ -677,12 +681,16 @@ class MujocoEngine:
     def _substep(self) -> None:
         """One physics step. Velocity motors are dof friction constraints (bounded by the
         joint's effort) whose reference acceleration is rewritten to reach the commanded
-        speed in this step: the motor is solved together with contacts and limits, as ODE's."""
+        speed in this step: the motor is solved together with contacts and limits, as ODE's.
+        A world with contact slip rewrites its robots' contact friction rows likewise."""
         m, d = self.model, self.data
-        if not self._motor_dofs.any():
+        slip = self.world.contact_slip > 0
+        if not slip and not self._motor_dofs.any():
             mujoco.mj_step(m, d)
             return
         mujoco.mj_step1(m, d)
+        if slip:
+            self._slip_contacts()
         n = d.nefc
         rows = np.flatnonzero(d.efc_type[:n] == _FRICTION_DOF)
         if len(rows):
@@ -702,6 +710,38 @@ class MujocoEngine:
         mujoco.mj_step2(m, d)
         if len(rows):
             self._motor_force[dofs] = d.efc_force[rows]
+
+    def _slip_contacts(self) -> None:
+        """rcssserver3d's contact friction (ODE, mu unbounded, force-dependent slip s): the
+        surfaces slide at s m/s per N of friction force. A friction row of an elliptic contact
+        whose reference is zero tangential velocity and whose regularisation is R = s / h
+        gives exactly that: the solver's force f = -(J v_next) / s. SimSpark robots' contacts
+        only: the ball keeps its own friction, rcsssmj's robots their MJCF contacts."""
+        d = self.data
+        ncon = d.ncon
+        if ncon == 0:
+            return
+        con = d.contact
+        g1, g2 = con.geom1[:ncon], con.geom2[:ncon]
+        robot = self._geom_slips[g1] | self._geom_slips[g2]
+        chosen = robot & (g1 != self._ball_geom) & (g2 != self._ball_geom) & (con.efc_address[:ncon] >= 0)
+        if not chosen.any():
+            return
+        first = con.efc_address[:ncon][chosen]
+        dims = con.dim[:ncon][chosen]
+        if dims.max() < 2:  # frictionless contacts have no friction rows
+            return
+        rows = np.concatenate([first[dims > k] + k for k in range(1, int(dims.max()))])  # after each normal row
+        r = self.world.contact_slip * self._inv_h
+        aref = -d.efc_vel[rows] * self._inv_h
+        d.efc_R[rows] = r
+        d.efc_D[rows] = 1.0 / r
+        d.efc_aref[rows] = aref
+        if d.nisland > 0:
+            irows = d.map_efc2iefc[rows]
+            d.iefc_R[irows] = r
+            d.iefc_D[irows] = 1.0 / r
+            d.iefc_aref[irows] = aref
 
     def _record_contacts(self) -> None:
         n = self.data.ncon

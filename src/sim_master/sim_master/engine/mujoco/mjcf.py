@@ -84,7 +84,7 @@ def static_world_mjcf(world: WorldSpec) -> str:
     return f"""<mujoco model={quoteattr(world.name)}>
   <compiler angle="radian" autolimits="true"/>
   <option timestep="{world.timestep:g}" gravity="{gx:g} {gy:g} {gz:g}" integrator="Euler"
-          cone="pyramidal" solver="Newton" iterations="100" ls_iterations="50"
+          cone="{world.contact_cone}" solver="Newton" iterations="100" ls_iterations="50"
           density="{world.air_density:g}" viscosity="{world.air_viscosity:g}"/>
   <size memory="64M"/>
   <default><geom friction="1 0.005 0.0001" solref="{_v(world.contact_solref)}"/></default>
