@@ -225,17 +225,11 @@ class MujocoEngine:
         self._ball_qpos = int(self.model.jnt_qposadr[ball_joint])
         self._ball_dof = int(self.model.jnt_dofadr[ball_joint])
         self._ball_geom = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_GEOM, "ball")
-        self._geom_robot = np.full(self.model.ngeom, -1, dtype=np.int64)
-        self._geom_slips = np.zeros(self.model.ngeom, dtype=bool)  # the world's contact slip applies
-        self._robot_list = list(self._robots.values())
-        self._seen_cache = None  # body ids change with the model
         self._geom_foot = np.full(self.model.ngeom, -1, dtype=np.int64)
         self._foot_slot_count = 0
         slot_bodies: list[int] = []
-        for i, robot in enumerate(self._robot_list):
+        for robot in self._robots.values():
             robot.bind(self.model)
-            self._geom_robot[np.isin(self.model.geom_bodyid, robot.body_ids)] = i
-            self._geom_slips[np.isin(self.model.geom_bodyid, robot.body_ids)] = not robot.verbatim
             robot.frp_slots = {}
             for name, (_body, geoms) in robot.frp_geoms.items():
                 slot_bodies.append(int(geoms[0]) if len(geoms) else -1)
@@ -243,6 +237,7 @@ class MujocoEngine:
                 self._geom_foot[geoms] = self._foot_slot_count
                 self._foot_slot_count += 1
         self._slot_geom = np.array(slot_bodies, dtype=np.intp)  # FRP frame: the foot's box (rcssserver3d)
+        self._reindex()  # body ids change with the model
         # What was computed for this cycle before the rebuild (a robot joined mid-cycle) is
         # indexed by the old model: drop it.
         self._forces, self._readings, self._forces_cycle, self._readings_cycle = None, None, -1, -1
@@ -376,10 +371,11 @@ class MujocoEngine:
         """Which robot owns each geom (contacts, touches) and who is seen: playing robots only."""
         self._robot_list = list(self._robots.values())
         self._geom_robot = np.full(self.model.ngeom, -1, dtype=np.int64)
-        self._geom_slips = np.zeros(self.model.ngeom, dtype=bool)
+        self._geom_slips = np.zeros(self.model.ngeom, dtype=bool)  # the world's contact slip applies
         for i, robot in enumerate(self._robot_list):
-            self._geom_robot[np.isin(self.model.geom_bodyid, robot.body_ids)] = i
-            self._geom_slips[np.isin(self.model.geom_bodyid, robot.body_ids)] = not robot.verbatim
+            owned = np.isin(self.model.geom_bodyid, robot.body_ids)
+            self._geom_robot[owned] = i
+            self._geom_slips[owned] = not robot.verbatim
         self._seen_cache = None
         self._groups_key = None
 
