@@ -23,10 +23,11 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 
-from sim_contracts.percept import ForceResistance, GameStateView, Percept, Polar, SeenPlayer, Vision
+from sim_contracts.percept import ForceResistance, GameStateView, Percept, Vision
 from sim_master.engine.mujoco.mjcf import PD_ARMATURE, robot_mjcf, static_world_mjcf
-from sim_master.engine.mujoco.robot import MODE_PD, MODE_VELOCITY, Robot
+from sim_master.engine.mujoco.robot import MODE_PD, Robot, command_pd, command_speeds
 from sim_master.engine.node import Quaternion
+from sim_master.engine.vision import Eyes
 from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.world.sdf_loader import available_models, load_model, load_world
 from sim_master.world.spec import FieldSpec, ModelSpec, WorldSpec
@@ -35,19 +36,10 @@ from sim_master.world.transforms import Transform, rpy_matrix
 MODEL_ALIASES = {"nao": "nao0"}
 SIMSPARK_BEAM_HEIGHT = 0.4  # m, rcssserver3d's AgentRadius
 PARKING = (1000.0, 1000.0)  # m, where robots that left wait to be reused
-VIEW_HALF_ANGLE = 60.0  # deg, SimSpark and rcsssmj
-# Bounds of a PD motor command (q rad, dq rad/s, kp, kd, tau N m), far beyond any agent's use.
-# They keep the actuator input under MuJoCo's "huge value" limit (1e10): past it MuJoCo zeroes
-# the controls of every robot in the world for that step, so one agent would harm all others.
-PD_BOUNDS = (1e3, 1e4, 1e5, 1e5, 1e5)
-# SimSpark vision noise (RestrictedVisionPerceptor): sigma of distance (per 100 m), phi, theta;
-# calibration error per axis (uniform).
-NOISE_DIST, NOISE_PHI, NOISE_THETA, CALIBRATION = 0.0965, 0.1225, 0.1480, 0.005
 
 
 _ROBOT_ID = re.compile(r"[^\"<>&'\x00-\x1f\x7f]{1,128}")
 _FRICTION_DOF = int(mujoco.mjtConstraint.mjCNSTR_FRICTION_DOF)
-_polar_of = tuple.__new__  # _polar_of(Polar, [d, a, e]): a Polar without a Python-level call
 
 
 def _to_sim(v: np.ndarray) -> tuple[float, float, float]:
@@ -119,15 +111,9 @@ class MujocoEngine:
         self._slot_geom = np.zeros(0, dtype=np.intp)
         self._vision_cache: dict[str, Vision] = {}
         self._vision_cycle = -1
-        self._landmarks = {k: np.array(v, dtype=float) for k, v in self.field.landmarks.items()}
-        self._landmark_points = np.array(list(self._landmarks.values()), dtype=float).reshape(-1, 3)
-        dialect_of = self.field.landmark_dialects
-        self._landmark_dialect = [dialect_of.get(name, "") for name in self._landmarks] + [""]  # + the ball
+        self._eyes = Eyes(self.field, noise=vision_noise, rng=self.rng)
         self._seen_key: tuple[tuple[str, tuple[str, int] | None], ...] = ()
         self._seen_cache: tuple[list[str], list[tuple[str, int, str]], np.ndarray] | None = None
-        self._groups: list[tuple[str, int, list[tuple[str, int]]]] = []
-        self._groups_key: object = None  # the owners list the groups were made from
-        self._lines = np.array([[x1, y1, 0.0, x2, y2, 0.0] for x1, y1, x2, y2 in self.field.lines]).reshape(-1, 6)
         self._build()
 
     # ------------------------------------------------------------------ model building
@@ -305,8 +291,7 @@ class MujocoEngine:
 
     def _set_vision_dialect(self, robot: Robot, dialect: str) -> None:
         robot.vision_dialect = dialect
-        noisy = self.vision_noise and dialect == "simspark"
-        robot.calibration = self.rng.uniform(-CALIBRATION, CALIBRATION, 3) if noisy else np.zeros(3)
+        robot.calibration = self._eyes.calibration(dialect)
 
     def rename_robot(self, robot_id: str, new_id: str) -> None:
         """The robot's entity name changes (an agent's robot takes its player's name when it
@@ -377,7 +362,6 @@ class MujocoEngine:
             self._geom_robot[owned] = i
             self._geom_slips[owned] = not robot.verbatim
         self._seen_cache = None
-        self._groups_key = None
 
     def mjcf_prefix(self, robot_id: str) -> str:
         """The name prefix of the robot's bodies in the model (monitor scenes map them)."""
@@ -407,51 +391,14 @@ class MujocoEngine:
     # ------------------------------------------------------------------ effectors
     def set_joint_velocities(self, robot_id: str, speeds: dict[str, float]) -> list[str]:
         robot = self._robot(robot_id)
-        errors: list[str] = []
-        for name, value in speeds.items():
-            i = robot.names_index.get(name)
-            if i is None:
-                errors.append(f"unknown joint effector {name!r}")
-                continue
-            if not math.isfinite(value):
-                errors.append(f"non-finite speed {value!r} for {name!r} rejected")
-                continue
-            if robot.mode[i] != MODE_VELOCITY:
-                robot.mode[i] = MODE_VELOCITY
-                self._apply_gains(robot)
-            limit = float(robot.max_speed[i])
-            robot.v_cmd[i] = limit if value > limit else -limit if value < -limit else value
+        errors, mode_changed = command_speeds(robot, speeds)
+        if mode_changed:
+            self._apply_gains(robot)
         return errors
 
     def set_joint_pd(self, robot_id: str, targets: dict[str, tuple[float, float, float, float, float]]) -> list[str]:
         robot = self._robot(robot_id)
-        errors: list[str] = []
-        changed = False
-        for name, values in targets.items():
-            i = robot.names_index.get(name)
-            if i is None:
-                errors.append(f"unknown joint effector {name!r}")
-                continue
-            if len(values) != 5 or not all(math.isfinite(v) for v in values):
-                errors.append(f"PD command for {name!r} needs 5 finite numbers, got {values!r}")
-                continue
-            q, dq, kp, kd, tau = values
-            if kp < 0 or kd < 0:
-                errors.append(f"PD gains for {name!r} must not be negative (kp={kp}, kd={kd})")
-                continue
-            if any(abs(v) > bound for v, bound in zip(values, PD_BOUNDS)):
-                errors.append(f"PD command for {name!r} out of range (|q| <= {PD_BOUNDS[0]:g}, "
-                              f"|dq| <= {PD_BOUNDS[1]:g}, kp, kd <= {PD_BOUNDS[2]:g}, |tau| <= {PD_BOUNDS[4]:g}): "
-                              f"{values!r}")
-                continue
-            if robot.mode[i] != MODE_PD or robot.kp[i] != kp or robot.kd[i] != kd:
-                robot.mode[i] = MODE_PD
-                robot.kp[i], robot.kd[i] = kp, kd
-                changed = True
-            robot.q_target[i] = q
-            robot.dq_target[i] = dq
-            robot.tau[i] = tau
-            robot.v_cmd[i] = 0.0
+        errors, changed = command_pd(robot, targets)
         if changed:  # gains live in the model: only rewritten when they change (agents repeat them)
             self._apply_gains(robot)
         else:
@@ -856,33 +803,6 @@ class MujocoEngine:
         body = robot.head_body if robot.head_body >= 0 else robot.root_body
         return self.data.xpos[body], self.data.xmat[body].reshape(3, 3)
 
-    @staticmethod
-    def _polar(local: np.ndarray) -> np.ndarray:
-        """Camera-frame points (..., 3) -> (..., 3) distance, azimuth deg, elevation deg."""
-        out = np.empty_like(local)
-        x, y, z = local[..., 0], local[..., 1], local[..., 2]
-        flat = np.hypot(x, y)
-        out[..., 0] = np.hypot(flat, z)
-        out[..., 1] = np.arctan2(y, x)
-        out[..., 2] = np.arctan2(z, flat)
-        out[..., 1:] *= 180.0 / np.pi
-        return out
-
-    @staticmethod
-    def _visible(polar: np.ndarray) -> np.ndarray:
-        return ((np.abs(polar[..., 1]) <= VIEW_HALF_ANGLE) & (np.abs(polar[..., 2]) <= VIEW_HALF_ANGLE)
-                & (polar[..., 0] > 0.1))
-
-    def _noisy(self, polar: np.ndarray) -> np.ndarray:
-        if not self.vision_noise or polar.size == 0:
-            return polar
-        noise = self.rng.normal(0.0, 1.0, polar.shape)
-        out = polar.copy()
-        out[..., 0] += noise[..., 0] * NOISE_DIST * polar[..., 0] / 100.0
-        out[..., 1] += noise[..., 1] * NOISE_THETA
-        out[..., 2] += noise[..., 2] * NOISE_PHI
-        return out
-
     def _vision(self, robot: Robot, lines: bool = True) -> Vision:
         if self._vision_cycle == self.cycle and robot.robot_id in self._vision_cache:
             return self._vision_cache[robot.robot_id]
@@ -910,109 +830,16 @@ class MujocoEngine:
                     for part, body in other.part_bodies.items():
                         owners.append((other.label[0], other.label[1], part))
                         bodies.append(body)
-            self._seen_cache = ([*self._landmarks, "B"], owners, np.array(bodies, dtype=np.intp))
+            self._seen_cache = (self._eyes.names, owners, np.array(bodies, dtype=np.intp))
             self._seen_key = key
         return self._seen_cache
 
     def _vision_batch(self, robots: list[tuple[Robot, bool]]) -> list[Vision]:
         cams = [self._camera(rb) for rb, _ in robots]
-        cam_pos = np.array([c for c, _ in cams])
-        cam_rot = np.array([r for _, r in cams])
-        calib = np.array([rb.calibration for rb, _ in robots])
-        names, owners, part_bodies = self._seen_things()
-        pts = np.concatenate((self._landmark_points, self.data.xpos[part_bodies]))
-        local = np.einsum("rpi,rij->rpj", pts[None] - cam_pos[:, None], cam_rot) + calib[:, None]
-        polar = self._polar(local)
-        visible = self._visible(polar)
-        noisy = np.array([rb.vision_dialect == "simspark" for rb, _ in robots])
-        if noisy.any():
-            polar[noisy] = self._noisy(polar[noisy])
-        polar = polar.tolist()
-        n_marks = len(names)
-        shown = {d: [not own or own == d for own in self._landmark_dialect] for d in ("simspark", "rcsssmj")}
-        with_lines = [i for i, (_, lines) in enumerate(robots) if lines]
-        lines_of = self._seen_lines_batch(cam_pos[with_lines], cam_rot[with_lines], calib[with_lines]) \
-            if with_lines else []
-        line_map = dict(zip(with_lines, lines_of))
-        if self._groups_key is not owners:
-            self._groups, self._groups_key = self._seen_groups(owners, n_marks), owners
-        groups = self._groups
-        out: list[Vision] = []
-        for r, seen in enumerate(visible.tolist()):
-            row = polar[r]
-            mine = shown.get(robots[r][0].vision_dialect) or shown["simspark"]
-            objects = {names[i]: _polar_of(Polar, row[i]) for i in range(n_marks) if seen[i] and mine[i]}
-            players = []
-            for team, unum, parts in groups:  # each robot's parts are contiguous rows
-                found = {part: _polar_of(Polar, row[k]) for part, k in parts if seen[k]}
-                if found:
-                    players.append(SeenPlayer(team, unum, found))
-            out.append(Vision(objects, players, line_map.get(r, [])))
-        return out
-
-    @staticmethod
-    def _seen_groups(owners: list[tuple[str, int, str]],
-                     offset: int) -> list[tuple[str, int, list[tuple[str, int]]]]:
-        """(team, unum, [(part, row)]) per robot, rows counted after the `offset` landmarks."""
-        groups: list[tuple[str, int, list[tuple[str, int]]]] = []
-        for j, (team, unum, part) in enumerate(owners):
-            if not groups or groups[-1][:2] != (team, unum):
-                groups.append((team, unum, []))
-            groups[-1][2].append((part, offset + j))
-        return groups
-
-    def _seen_lines_batch(self, cam_pos: np.ndarray, cam_rot: np.ndarray,
-                          calib: np.ndarray) -> list[list[tuple[Polar, Polar]]]:
-        """Field lines clipped to each camera's view, exactly and for every camera at once.
-
-        In the camera frame a line is p(t) = A + t D, t in [0, 1]. The azimuth limit is two
-        half-spaces (tan60 x -+ y >= 0), each linear in t; the elevation limit
-        |z| <= tan60 hypot(x, y) is q(t) = tan60^2 (x^2 + y^2) - z^2 >= 0, quadratic in t.
-        The seen part runs from the first to the last t satisfying all of them; those are
-        among the ends of the linear interval and the roots of q."""
-        n_cams = len(cam_pos)
-        if len(self._lines) == 0 or n_cams == 0:
-            return [[] for _ in range(n_cams)]
-        tan = math.tan(math.radians(VIEW_HALF_ANGLE))
-        a, b = self._lines[:, :3], self._lines[:, 3:]
-        start = np.einsum("rli,rij->rlj", a[None] - cam_pos[:, None], cam_rot) + calib[:, None]
-        direction = np.einsum("li,rij->rlj", b - a, cam_rot)
-        (ax, ay, az), (dx, dy, dz) = np.moveaxis(start, 2, 0), np.moveaxis(direction, 2, 0)
-        lo, hi = np.zeros(ax.shape), np.ones(ax.shape)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            for sign in (-1.0, 1.0):
-                f0, fd = tan * ax + sign * ay, tan * dx + sign * dy
-                root = -f0 / fd
-                lo = np.where(fd > 0, np.maximum(lo, root), lo)
-                hi = np.where(fd < 0, np.minimum(hi, root), hi)
-                hi = np.where((fd == 0) & (f0 < 0), -1.0, hi)
-            t2 = tan * tan
-            qa = t2 * (dx * dx + dy * dy) - dz * dz
-            qb = 2 * (t2 * (ax * dx + ay * dy) - az * dz)
-            qc = t2 * (ax * ax + ay * ay) - az * az
-            sq = np.sqrt(np.maximum(qb * qb - 4 * qa * qc, 0.0))
-            has_roots = qb * qb - 4 * qa * qc >= 0
-            quadratic = np.abs(qa) > 1e-12
-            r1 = np.where(quadratic, (-qb - sq) / (2 * qa), -qc / qb)
-            r2 = np.where(quadratic, (-qb + sq) / (2 * qa), -qc / qb)
-        cands = np.stack([lo, hi, r1, r2], axis=-1)
-        q_at = (qa[..., None] * cands + qb[..., None]) * cands + qc[..., None]
-        is_root = np.zeros(cands.shape, dtype=bool)
-        is_root[..., 2:] = has_roots[..., None] & np.isfinite(cands[..., 2:])
-        ok = ((q_at >= 0) | is_root) & (cands >= lo[..., None] - 1e-12) & (cands <= hi[..., None] + 1e-12)
-        first = np.where(ok, cands, np.inf).min(axis=-1)
-        last = np.where(ok, cands, -np.inf).max(axis=-1)
-        cam_idx, line_idx = np.nonzero((lo <= hi) & (first <= last))
-        if len(cam_idx) == 0:
-            return [[] for _ in range(n_cams)]
-        t = np.concatenate([first[cam_idx, line_idx], last[cam_idx, line_idx]])
-        ci, li = np.concatenate([cam_idx, cam_idx]), np.concatenate([line_idx, line_idx])
-        ends = self._noisy(self._polar(start[ci, li] + t[:, None] * direction[ci, li])).tolist()
-        m = len(cam_idx)
-        out: list[list[tuple[Polar, Polar]]] = [[] for _ in range(n_cams)]
-        for i, cam in enumerate(cam_idx.tolist()):
-            out[cam].append((_polar_of(Polar, ends[i]), _polar_of(Polar, ends[m + i])))
-        return out
+        _, owners, part_bodies = self._seen_things()
+        return self._eyes.see([(rb.vision_dialect, rb.calibration, lines) for rb, lines in robots],
+                              np.array([c for c, _ in cams]), np.array([r for _, r in cams]),
+                              owners, self.data.xpos[part_bodies])
 
     # ------------------------------------------------------------------ snapshots
     def _entity(self, name: str) -> EntitySnapshot:

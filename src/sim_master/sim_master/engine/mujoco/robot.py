@@ -5,6 +5,7 @@ so that rebuilding the model when another robot joins or leaves changes nothing 
 one (rcsssmj resets every robot's gains on recompilation)."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import mujoco
@@ -16,6 +17,10 @@ _GROUPS = ("h", "ra", "la", "rl", "ll")  # SimSpark perception order: head, righ
 
 MODE_VELOCITY = 0
 MODE_PD = 1
+# Bounds of a PD motor command (q rad, dq rad/s, kp, kd, tau N m), far beyond any agent's use.
+# They keep the actuator input under MuJoCo's "huge value" limit (1e10): past it MuJoCo zeroes
+# the controls of every robot in the world for that step, so one agent would harm all others.
+PD_BOUNDS = (1e3, 1e4, 1e5, 1e5, 1e5)
 
 
 def perception_order(names: list[str]) -> list[int]:
@@ -186,3 +191,57 @@ class Robot:
         self.vel_prev = None
         root_link = self.spec.root_link()
         self.imu_on_root = root_link.imu
+
+
+def command_speeds(robot: Robot, speeds: dict[str, float]) -> tuple[list[str], bool]:
+    """SimSpark hinge speeds (rad/s, cut to the joint's top speed) into the robot's controller
+    state, whatever engine steps it: (errors for what was refused, whether a joint left PD)."""
+    errors: list[str] = []
+    mode_changed = False
+    for name, value in speeds.items():
+        i = robot.names_index.get(name)
+        if i is None:
+            errors.append(f"unknown joint effector {name!r}")
+            continue
+        if not math.isfinite(value):
+            errors.append(f"non-finite speed {value!r} for {name!r} rejected")
+            continue
+        if robot.mode[i] != MODE_VELOCITY:
+            robot.mode[i] = MODE_VELOCITY
+            mode_changed = True
+        limit = float(robot.max_speed[i])
+        robot.v_cmd[i] = limit if value > limit else -limit if value < -limit else value
+    return errors, mode_changed
+
+
+def command_pd(robot: Robot, targets: dict[str, tuple[float, float, float, float, float]]) -> tuple[list[str], bool]:
+    """rcsssmj PD commands (q, dq, kp, kd, tau) into the controller state: (errors, whether a
+    joint's mode or gains changed, which engines apply to their model)."""
+    errors: list[str] = []
+    changed = False
+    for name, values in targets.items():
+        i = robot.names_index.get(name)
+        if i is None:
+            errors.append(f"unknown joint effector {name!r}")
+            continue
+        if len(values) != 5 or not all(math.isfinite(v) for v in values):
+            errors.append(f"PD command for {name!r} needs 5 finite numbers, got {values!r}")
+            continue
+        q, dq, kp, kd, tau = values
+        if kp < 0 or kd < 0:
+            errors.append(f"PD gains for {name!r} must not be negative (kp={kp}, kd={kd})")
+            continue
+        if any(abs(v) > bound for v, bound in zip(values, PD_BOUNDS)):
+            errors.append(f"PD command for {name!r} out of range (|q| <= {PD_BOUNDS[0]:g}, "
+                          f"|dq| <= {PD_BOUNDS[1]:g}, kp, kd <= {PD_BOUNDS[2]:g}, |tau| <= {PD_BOUNDS[4]:g}): "
+                          f"{values!r}")
+            continue
+        if robot.mode[i] != MODE_PD or robot.kp[i] != kp or robot.kd[i] != kd:
+            robot.mode[i] = MODE_PD
+            robot.kp[i], robot.kd[i] = kp, kd
+            changed = True
+        robot.q_target[i] = q
+        robot.dq_target[i] = dq
+        robot.tau[i] = tau
+        robot.v_cmd[i] = 0.0
+    return errors, changed
