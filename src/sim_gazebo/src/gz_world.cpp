@@ -59,6 +59,7 @@ struct GzWorld::Impl {
   EnginePtr engine;
   WorldPtr world;
   dart::simulation::WorldPtr dart;
+  std::unordered_map<std::string, std::unique_ptr<sdf::Root>> parsed;
 };
 
 GzWorld::GzWorld(const std::string& world_sdf, double timestep) : impl_(new Impl), timestep_(timestep) {
@@ -93,11 +94,20 @@ void GzWorld::AddModel(const std::string& sdf, bool is_text, const std::string& 
                        const Eigen::Matrix<double, 7, 1>& pose) {
   if (impl_->dart->getSkeleton(name)) throw std::invalid_argument("model " + name + " exists");
   const Eigen::Isometry3d tf = ToIsometry(pose);
-  sdf::Root root;
-  const sdf::Errors errors = is_text ? root.LoadSdfString(sdf) : root.Load(sdf);
-  if (!errors.empty()) throw std::invalid_argument((is_text ? std::string("model SDF") : sdf) + ": " + Describe(errors));
-  if (root.Model() == nullptr) throw std::invalid_argument("the SDF has no <model>");
-  sdf::Model model = *root.Model();
+  // Parsed once per file or text: a team joining reads the robot file once, not eleven times.
+  auto& cached = impl_->parsed[(is_text ? "text:" : "file:") + sdf];
+  if (!cached) {
+    auto root = std::make_unique<sdf::Root>();
+    const sdf::Errors errors = is_text ? root->LoadSdfString(sdf) : root->Load(sdf);
+    if (!errors.empty() || root->Model() == nullptr) {
+      impl_->parsed.erase((is_text ? "text:" : "file:") + sdf);
+      if (!errors.empty())
+        throw std::invalid_argument((is_text ? std::string("model SDF") : sdf) + ": " + Describe(errors));
+      throw std::invalid_argument("the SDF has no <model>");
+    }
+    cached = std::move(root);
+  }
+  sdf::Model model = *cached->Model();
   model.SetName(name);
   const Eigen::Quaterniond q(tf.linear());
   model.SetRawPose(ignition::math::Pose3d(tf.translation().x(), tf.translation().y(), tf.translation().z(),

@@ -12,12 +12,18 @@ import sys
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[3]  # the workspace's src/
-PACKAGES = os.pathsep.join(str(SRC / p) for p in ("sim_master", "sim_contracts", "sim_bridge", "soccer_referee"))
+PACKAGES = os.pathsep.join(str(SRC / p) for p in (
+    "sim_master", "sim_contracts", "sim_bridge", "soccer_referee", "sim_gazebo"))
 
 CHECK = '''
+from sim_master.engine.gazebo.engine import GazeboEngine
 from sim_master.engine.mujoco.engine import MujocoEngine
 from sim_master.engine.node import SimulationNode, SteppedWorld
 from sim_master.engine.simpy_engine.engine import SimpyEngine
+
+
+def gazebo(engine: GazeboEngine) -> SimulationNode:
+    return engine
 
 
 def physics(engine: MujocoEngine) -> SimulationNode:

@@ -1,0 +1,1 @@
+"""The gz-physics engine node (needs the sim_gazebo C++ module)."""

@@ -1,0 +1,591 @@
+"""Gazebo engine node: the same worlds, robots, effectors and sensors as the MuJoCo engine,
+stepped by Gazebo's physics (Ignition Physics 5 with DART, the `sim_gazebo` module).
+
+What differs from MuJoCo, and why:
+- The world and SDF robots are read by SDFormat and built by gz-physics from the files
+  themselves (models registered from text are written back to SDF first).
+- One 0.02 s DART step per cycle by default, as rcssserver3d takes one 0.02 s ODE step: a
+  SimSpark hinge motor is DART's velocity actuator (the joint moves v * dt per step and holds
+  rigidly at 0, cut so it stops at its range). DART's velocity actuator has no torque bound;
+  `hinge_motor="servo"` bounds it by the joint's effort (DART's servo constraint), at about
+  twice the step cost.
+- An rcsssmj PD motor is DART's implicit joint spring (kp, rest q*) and damper (kd) plus the
+  force kd * dq* + tau, so stiff gains stay stable at the long step.
+- Robots join and leave without rebuilding anything: gz-physics adds and removes the model.
+Sensors follow the MuJoCo engine's conventions: GYR in the torso frame, SimSpark's ACC one
+cycle late, FRP in the foot box's frame, the vision of engine/vision.py."""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sim_contracts.percept import ForceResistance, GameStateView, Percept, Vision
+from sim_master.engine.mujoco.robot import MODE_PD, Robot, command_pd, command_speeds
+from sim_master.engine.node import PdTarget, Quaternion
+from sim_master.engine.vision import Eyes
+from sim_master.snapshot import EntitySnapshot, Snapshot
+from sim_master.world.sdf_loader import available_models, load_model, load_world, resolve_model, resolve_world
+from sim_master.world.sdf_writer import model_sdf
+from sim_master.world.spec import FieldSpec, ModelSpec, WorldSpec
+from sim_master.world.transforms import Transform
+
+MODEL_ALIASES = {"nao": "nao0"}
+SIMSPARK_BEAM_HEIGHT = 0.4  # m, rcssserver3d's AgentRadius
+_ROBOT_ID = re.compile(r"[^\x00-\x1f\x7f]{1,128}")
+_MOTORS = ("velocity", "servo")
+
+
+def _quat_matrix(q: np.ndarray) -> np.ndarray:
+    """(..., 4) w x y z -> (..., 3, 3) rotation matrices."""
+    w, x, y, z = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
+    return np.stack([
+        np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], -1),
+        np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], -1),
+        np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], -1)], -2)
+
+
+def _yaw_quat(yaw_deg: float) -> np.ndarray:
+    h = math.radians(yaw_deg) / 2
+    return np.array([math.cos(h), 0.0, 0.0, math.sin(h)])
+
+
+def _quat_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    aw, ax, ay, az = a
+    bw, bx, by, bz = b
+    return np.array([aw * bw - ax * bx - ay * by - az * bz, aw * bx + ax * bw + ay * bz - az * by,
+                     aw * by - ax * bz + ay * bw + az * bx, aw * bz + ax * by - ay * bx + az * bw])
+
+
+def _to_sim(v: np.ndarray) -> tuple[float, float, float]:
+    """Model axes (x forward, y left, z up) -> SimSpark body axes (x right, y forward, z up)."""
+    return (float(-v[1]), float(v[0]), float(v[2]))
+
+
+def standing_height(spec: ModelSpec) -> float:
+    """Height of the model frame above the ground when the robot stands with zero joints:
+    the lowest point of its collision shapes (link poses are in the model frame)."""
+    lowest = 0.0
+    for link in spec.links:
+        for shape in link.collisions:
+            pose = link.pose @ shape.pose
+            rot, z = pose.rot, float(pose.pos[2])
+            g = shape.geometry
+            if g.shape == "box":
+                extent = float(np.abs(rot[2]) @ (np.asarray(g.size) / 2))
+            elif g.shape == "sphere":
+                extent = g.size[0]
+            elif g.shape in ("cylinder", "capsule"):
+                extent = float(abs(rot[2, 2]) * g.size[1] / 2 + math.hypot(rot[2, 0], rot[2, 1]) * g.size[0])
+                if g.shape == "capsule":
+                    extent += g.size[0] * abs(rot[2, 2])
+            else:
+                continue
+            lowest = min(lowest, z - extent)
+    return -lowest + 0.002
+
+
+@dataclass(slots=True)
+class _Body:
+    """Where a robot's links and hinges are in the module's arrays (refreshed on reindex)."""
+
+    gz_name: str
+    hinges: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))  # perception order
+    dofs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))  # in the skeleton's positions
+    links: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
+    link_names: list[str] = field(default_factory=list)
+    root: int = 0
+    head: int = -1
+    imu: int = -1
+    parts: dict[str, int] = field(default_factory=dict)  # vision part -> link
+    feet: dict[str, tuple[int, Transform]] = field(default_factory=dict)  # FRP name -> link, box in link
+
+
+class GazeboEngine:
+    """Implements SimulationNode with gz-physics (see sim_master.engine.node)."""
+
+    def __init__(self, world: str = "simspark_field", *, substeps: int = 1, timestep: float = 0.02,
+                 vision_noise: bool = True, seed: int | None = None, hinge_motor: str = "velocity") -> None:
+        from sim_gazebo import GzWorld  # the C++ module: only needed when this engine is chosen
+
+        if hinge_motor not in _MOTORS:
+            raise ValueError(f"hinge_motor is one of {', '.join(_MOTORS)}, not {hinge_motor!r}")
+        if not (1 <= substeps <= 100 and 0 < timestep <= 0.05):
+            raise ValueError("substeps 1..100 and timestep (0, 0.05] s")
+        self.world: WorldSpec = load_world(world)
+        self.field: FieldSpec = self.world.field
+        self.substeps = substeps
+        self.cycle_dt = substeps * timestep
+        self.vision_noise = vision_noise
+        self.rng = np.random.default_rng(seed)
+        self.hinge_motor = hinge_motor
+        self._gz = GzWorld(str(resolve_world(world)), timestep)
+        self._eyes = Eyes(self.field, noise=vision_noise, rng=self.rng)
+        self._gravity = np.asarray(self.world.gravity, dtype=float)
+        self._models: dict[str, tuple[ModelSpec, float, str | None]] = {}  # key -> spec, height, SDF file
+        self._robots: dict[str, Robot] = {}
+        self._bodies: dict[str, _Body] = {}
+        self._next = 0
+        self.time = 0.0
+        self.cycle = 0
+        self._touchers: set[str] = set()
+        self._contacts: set[tuple[str, str]] = set()
+        self._last_delta: dict[str, np.ndarray] = {}
+        self._vision_cache: dict[str, Vision] = {}
+        self._vision_cycle = -1
+        self._reindex()
+
+    # ------------------------------------------------------------------ models
+    def _model(self, name: str) -> tuple[ModelSpec, float, str | None]:
+        name = MODEL_ALIASES.get(name, name)
+        if name not in self._models:
+            if name not in available_models():
+                raise ValueError(f"unknown robot model {name!r} (available: nao, {', '.join(available_models())})")
+            spec = load_model(name)
+            path = None if spec.mjcf is not None else str(resolve_model(name))
+            self._models[name] = (spec, standing_height(spec), path)
+        return self._models[name]
+
+    def register_model(self, key: str, spec: ModelSpec) -> None:
+        if key not in self._models:
+            self._models[key] = (spec, standing_height(spec), None)
+
+    def has_model(self, key: str) -> bool:
+        return MODEL_ALIASES.get(key, key) in self._models or key in available_models()
+
+    def model_spec(self, key: str) -> ModelSpec:
+        return self._model(key)[0]
+
+    # ------------------------------------------------------------------ indices
+    def _reindex(self) -> None:
+        """Array positions of the ball and of every robot's links and hinges; who owns each link."""
+        layout = {m.name: m for m in self._gz.layout()}
+        ball = layout["ball"]
+        self._ball_link = ball.first_link
+        self._link_robot = np.full(self._gz.link_count, -1, dtype=np.int64)
+        self._robot_list = list(self._robots.values())
+        for i, robot in enumerate(self._robot_list):
+            body = self._bodies[robot.robot_id]
+            m = layout[body.gz_name]
+            hinge_of = {name: m.first_hinge + k for k, name in enumerate(m.hinges)}
+            names = [robot.spec.mjcf_joints.get(n, n) for n in robot.joint_names]
+            body.hinges = np.array([hinge_of[n] for n in names], dtype=np.intp)
+            body.dofs = body.hinges - m.first_hinge + 6  # after the free root's 6 coordinates
+            body.links = np.arange(m.first_link, m.first_link + len(m.links), dtype=np.intp)
+            body.link_names = list(m.links)
+            link_of = {name: m.first_link + k for k, name in enumerate(m.links)}
+            body.root = link_of[robot.spec.root_link().name]
+            body.parts, body.feet, body.head, body.imu = {}, {}, -1, body.root
+            for link in robot.spec.links:
+                index = link_of.get(link.name, -1)
+                if link.vision_part:
+                    body.parts[link.vision_part] = index
+                if link.camera_fov:
+                    body.head = index
+                if link.imu:
+                    body.imu = index
+                if link.frp:
+                    box = link.collisions[0].pose if link.collisions else Transform.identity()
+                    body.feet[link.frp] = (index, box)
+            self._link_robot[body.links] = i
+        self._modes = np.zeros(self._gz.hinge_count, dtype=np.int32)
+        self._seen_key: object = None
+        self._owners: list[tuple[str, int, str]] = []
+        self._part_links = np.zeros(0, dtype=np.intp)
+        self._frames_key: object = None
+        self._vision_cycle = -1
+
+    def _robot(self, robot_id: str) -> Robot:
+        try:
+            return self._robots[robot_id]
+        except KeyError:
+            raise KeyError(f"no robot named {robot_id!r}") from None
+
+    # ------------------------------------------------------------------ robots
+    def add_robot(self, robot_id: str, model: str, x: float, y: float, yaw_deg: float) -> None:
+        if not _ROBOT_ID.fullmatch(robot_id):
+            raise ValueError(f"invalid robot name {robot_id[:80]!r}: 1-128 printable characters")
+        if robot_id in self._robots or robot_id == "ball":
+            raise ValueError(f"an entity named {robot_id!r} already exists")
+        if not all(math.isfinite(v) for v in (x, y, yaw_deg)):
+            raise ValueError("robot pose must be finite")
+        spec, height, path = self._model(model)
+        name = MODEL_ALIASES.get(model, model)
+        robot = Robot.create(robot_id, name, spec, self._next, height, (x, y, yaw_deg))
+        gz_name = f"robot_{self._next}"
+        self._next += 1
+        pose = np.array([x, y, height, *_yaw_quat(yaw_deg)])
+        if path is not None:
+            self._gz.add_model(path, False, gz_name, pose)
+        else:
+            self._gz.add_model(model_sdf(spec), True, gz_name, pose)
+        robot.calibration = self._eyes.calibration(robot.vision_dialect)
+        self._robots[robot_id] = robot
+        self._bodies[robot_id] = _Body(gz_name)
+        self._reindex()
+
+    def remove_robot(self, robot_id: str) -> None:
+        if robot_id not in self._robots:
+            raise KeyError(f"no robot named {robot_id!r}")
+        body = self._bodies.pop(robot_id)
+        del self._robots[robot_id]
+        self._gz.remove_model(body.gz_name)
+        self._reindex()
+
+    def rename_robot(self, robot_id: str, new_id: str) -> None:
+        if new_id == robot_id:
+            return
+        if not _ROBOT_ID.fullmatch(new_id):
+            raise ValueError(f"invalid robot name {new_id[:80]!r}: 1-128 printable characters")
+        if new_id in self._robots or new_id == "ball":
+            raise ValueError(f"an entity named {new_id!r} already exists")
+        robot = self._robot(robot_id)
+        robot.robot_id = new_id
+        self._robots = {(new_id if k == robot_id else k): r for k, r in self._robots.items()}
+        self._bodies = {(new_id if k == robot_id else k): b for k, b in self._bodies.items()}
+        self._reindex()
+
+    def robot_ids(self) -> list[str]:
+        return list(self._robots)
+
+    def robot_model(self, robot_id: str) -> str:
+        return self._robot(robot_id).model_name
+
+    def set_label(self, robot_id: str, team: str, unum: int) -> None:
+        self._robot(robot_id).label = (team, unum)
+
+    def set_vision_dialect(self, robot_id: str, dialect: str) -> None:
+        robot = self._robot(robot_id)
+        robot.vision_dialect = dialect
+        robot.calibration = self._eyes.calibration(dialect)
+
+    def joint_names(self, robot_id: str) -> list[str]:
+        return list(self._robot(robot_id).joint_names)
+
+    # ------------------------------------------------------------------ effectors
+    def set_joint_velocities(self, robot_id: str, speeds: dict[str, float]) -> list[str]:
+        return command_speeds(self._robot(robot_id), speeds)[0]
+
+    def set_joint_pd(self, robot_id: str, targets: dict[str, PdTarget]) -> list[str]:
+        return command_pd(self._robot(robot_id), targets)[0]
+
+    def _drive(self) -> None:
+        """Every robot's controller state into the module's hinge arrays (whole arrays per cycle)."""
+        n = self._gz.hinge_count
+        speed, q, dq, kp, kd, tau = (np.zeros(n) for _ in range(6))
+        motor = 1 if self.hinge_motor == "servo" else 0
+        modes = np.full(n, motor, dtype=np.int32)
+        for robot in self._robot_list:
+            h = self._bodies[robot.robot_id].hinges
+            pd = robot.mode == MODE_PD
+            modes[h] = np.where(pd, 2, motor)
+            speed[h] = robot.v_cmd
+            q[h], dq[h], kp[h], kd[h], tau[h] = robot.q_target, robot.dq_target, robot.kp, robot.kd, robot.tau
+        self._gz.set_hinge_modes(modes)
+        self._gz.set_hinge_velocities(speed)
+        self._gz.set_hinge_pd(q, dq, kp, kd, tau)
+
+    # ------------------------------------------------------------------ moving things
+    def _root_state(self, robot_id: str) -> tuple[np.ndarray, np.ndarray]:
+        """The root link's pose (x y z w x y z) and twist (linear, angular; world)."""
+        root = self._bodies[robot_id].root
+        return self._gz.link_poses()[root], self._gz.link_velocities()[root]
+
+    def _set_root(self, robot_id: str, position: np.ndarray, quat: np.ndarray, *, zero_joints: bool) -> None:
+        robot, body = self._robot(robot_id), self._bodies[robot_id]
+        if zero_joints:
+            q = self._gz.positions(body.gz_name)
+            q[body.dofs] = 0.0
+            self._gz.set_positions(body.gz_name, q)
+        self._gz.set_velocities(body.gz_name, np.zeros_like(self._gz.velocities(body.gz_name)))
+        self._gz.set_root_pose(body.gz_name, np.array([*position, *(quat / np.linalg.norm(quat))]))
+        robot.acc_prev = robot.vel_prev = None
+
+    def teleport_robot(self, robot_id: str, x: float, y: float, yaw_deg: float) -> None:
+        """A beam: upright at (x, y) facing yaw_deg, dropped from its beam height (SimSpark's
+        0.4 m for SimSpark models, as the MuJoCo engine)."""
+        if not all(math.isfinite(v) for v in (x, y, yaw_deg)):
+            raise ValueError("move target must be finite")
+        robot = self._robot(robot_id)
+        z = max(robot.standing_height, SIMSPARK_BEAM_HEIGHT) if robot.acc_lag else robot.standing_height
+        self._set_root(robot_id, np.array([x, y, z]), _yaw_quat(yaw_deg), zero_joints=not robot.acc_lag)
+
+    def carry_robot(self, robot_id: str, x: float, y: float, yaw_deg: float | None, *,
+                    z: float | None = None, upright: bool = False, orientation: Quaternion | None = None,
+                    zero_joints: bool = False) -> None:
+        """A referee's or trainer's move: see MujocoEngine.carry_robot."""
+        if not all(math.isfinite(v) for v in (x, y, 0.0 if yaw_deg is None else yaw_deg, 0.0 if z is None else z)):
+            raise ValueError("move target must be finite")
+        pose, _ = self._root_state(robot_id)
+        quat = pose[3:7].copy()
+        if orientation is not None:
+            quat = np.asarray(orientation, dtype=float)
+        elif upright:
+            quat = _yaw_quat(self.robot_yaw(robot_id) if yaw_deg is None else yaw_deg)
+        elif yaw_deg is not None:
+            quat = _quat_mul(_yaw_quat(yaw_deg - self.robot_yaw(robot_id)), quat)
+        position = np.array([x, y, pose[2] if z is None else z])
+        self._set_root(robot_id, position, quat, zero_joints=zero_joints)
+
+    def robot_pose(self, robot_id: str) -> tuple[tuple[float, float, float], tuple[float, float, float, float]]:
+        p, _ = self._root_state(robot_id)
+        return (float(p[0]), float(p[1]), float(p[2])), (float(p[3]), float(p[4]), float(p[5]), float(p[6]))
+
+    def robot_velocity(self, robot_id: str) -> tuple[float, float, float]:
+        _, v = self._root_state(robot_id)
+        return (float(v[0]), float(v[1]), float(v[2]))
+
+    def robot_yaw(self, robot_id: str) -> float:
+        _, (w, x, y, z) = self.robot_pose(robot_id)
+        return math.degrees(math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
+
+    def ball_position(self) -> tuple[float, float, float]:
+        p = self._gz.link_poses()[self._ball_link]
+        return (float(p[0]), float(p[1]), float(p[2]))
+
+    def ball_velocity(self) -> tuple[float, float, float]:
+        v = self._gz.link_velocities()[self._ball_link]
+        return (float(v[0]), float(v[1]), float(v[2]))
+
+    def set_ball(self, position: tuple[float, float, float],
+                 velocity: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> None:
+        if not all(math.isfinite(v) for v in (*position, *velocity)):
+            raise ValueError("ball position and velocity must be finite")
+        self._gz.set_root_pose("ball", np.array([*position, 1.0, 0.0, 0.0, 0.0]))
+        self._gz.set_root_velocity("ball", np.asarray(velocity, dtype=float), np.zeros(3))
+
+    def ball_touchers(self) -> list[str]:
+        return sorted(self._touchers)
+
+    def robot_contacts(self) -> list[tuple[str, str]]:
+        return sorted(self._contacts)
+
+    # ------------------------------------------------------------------ stepping
+    def step(self, dt: float | None = None) -> None:
+        if dt is not None and abs(dt - self.cycle_dt) > 1e-9:
+            raise ValueError(f"this engine steps {self.cycle_dt} s per cycle, not {dt}")
+        self._drive()
+        poses, twists = self._gz.link_poses(), self._gz.link_velocities()
+        self._lagged_accelerations(poses, twists)
+        self._ball_drag(poses, twists)
+        self._gz.step(self.substeps)
+        self._record_contacts()
+        self.cycle += 1
+        self.time = self.cycle * self.cycle_dt
+
+    def _lagged_accelerations(self, poses: np.ndarray, twists: np.ndarray) -> None:
+        """ACC: rcssserver3d's (SimSpark models) is the torso's velocity change over the
+        previous cycle, computed before the step; rcsssmj's is read after it (percept)."""
+        for robot in self._robot_list:
+            imu = self._bodies[robot.robot_id].imu
+            v = twists[imu, :3].copy()
+            world = -self._gravity if robot.vel_prev is None else (v - robot.vel_prev) / self.cycle_dt - self._gravity
+            rot = _quat_matrix(poses[imu, 3:7])
+            if robot.acc_lag:
+                robot.acc_prev = rot.T @ world
+            robot.vel_prev = v
+
+    def _ball_drag(self, poses: np.ndarray, twists: np.ndarray) -> None:
+        """rcssserver3d's ball DragController (see the MuJoCo engine), held through the cycle."""
+        linear, angular = self.world.ball_drag
+        if linear == 0.0 and angular == 0.0:
+            return
+        factor, base = self.world.ball_stillness
+        v, w = twists[self._ball_link, :3], twists[self._ball_link, 3:]
+        speed, spin = float(np.linalg.norm(v)), float(np.linalg.norm(w))
+        self._gz.set_link_wrench(self._ball_link, -linear * v * (1.0 + factor * base ** -speed),
+                                 -angular * w * (1.0 + factor * base ** -spin))
+
+    def _record_contacts(self) -> None:
+        self._touchers.clear()
+        self._contacts.clear()
+        links, _, _ = self._contact_arrays()
+        if len(links) == 0 or not self._robot_list:
+            return
+        owner = np.where(links >= 0, self._link_robot[np.maximum(links, 0)], -1)
+        ball = self._ball_link
+        for a, b in ((0, 1), (1, 0)):
+            for r in owner[(links[:, a] == ball) & (owner[:, b] >= 0), b]:
+                self._touchers.add(self._robot_list[int(r)].robot_id)
+        both = (owner[:, 0] >= 0) & (owner[:, 1] >= 0) & (owner[:, 0] != owner[:, 1])
+        for a, b in owner[both]:
+            ia, ib = self._robot_list[int(a)].robot_id, self._robot_list[int(b)].robot_id
+            self._contacts.add((ia, ib) if ia < ib else (ib, ia))
+
+    def _contact_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if getattr(self, "_contact_cycle", -1) != self.cycle:
+            self._contact_cache = self._gz.contacts()
+            self._contact_cycle = self.cycle
+        return self._contact_cache
+
+    # ------------------------------------------------------------------ sensors
+    def percept(self, robot_id: str, *, vision: bool, lines: bool = True) -> Percept:
+        robot, body = self._robot(robot_id), self._bodies[robot_id]
+        poses, twists = self._gz.link_poses(), self._gz.link_velocities()
+        states = self._gz.hinge_states()[body.hinges]
+        rot = _quat_matrix(poses[body.imu, 3:7])
+        gyro = _to_sim(np.degrees(rot.T @ twists[body.imu, 3:]))
+        if robot.acc_lag and robot.acc_prev is not None:
+            acc = _to_sim(robot.acc_prev)
+        else:
+            v_prev = robot.vel_prev if robot.vel_prev is not None else twists[body.imu, :3]
+            acc = _to_sim(rot.T @ ((twists[body.imu, :3] - v_prev) / self.cycle_dt - self._gravity))
+        root = poses[body.root]
+        return Percept(
+            time=self.time, game=GameStateView(), gyro=gyro, accel=acc,
+            joint_names=robot.joint_names, joint_angles=np.degrees(states[:, 0]).tolist(),
+            joint_velocities=np.degrees(states[:, 1]).tolist(), foot_resistance=self._frp(body, poses),
+            torso_position=(float(root[0]), float(root[1]), float(root[2])),
+            torso_quaternion=(float(root[3]), float(root[4]), float(root[5]), float(root[6])),
+            vision=self._vision(robot, lines) if vision else None)
+
+    def _frp(self, body: _Body, poses: np.ndarray) -> list[ForceResistance]:
+        """Each sensing foot's contact force and centre of pressure in its box's frame
+        (rcssserver3d's FRP), SimSpark axes; a foot without contact sends nothing."""
+        if not body.feet:
+            return []
+        links, points, forces = self._contact_arrays()
+        out = []
+        for name, (link, box) in body.feet.items():
+            force, moment = np.zeros(3), np.zeros(3)
+            for side, sign in ((0, 1.0), (1, -1.0)):  # the module gives the force on the first link
+                rows = links[:, side] == link
+                if rows.any():
+                    f = sign * forces[rows]
+                    force += f.sum(axis=0)
+                    moment += (f[:, 2:3] * points[rows]).sum(axis=0)
+            if force[2] <= 1e-6:
+                continue
+            frame = Transform(poses[link, :3], _quat_matrix(poses[link, 3:7])) @ box
+            local_c = frame.rot.T @ (moment / force[2] - frame.pos)
+            local_f = frame.rot.T @ force
+            out.append(ForceResistance(name, _to_sim(local_c), _to_sim(local_f)))
+        return out
+
+    def _seen_things(self) -> tuple[list[tuple[str, int, str]], np.ndarray]:
+        key = tuple((rb.robot_id, rb.label) for rb in self._robot_list)
+        if self._seen_key != key:
+            owners: list[tuple[str, int, str]] = []
+            links = [self._ball_link]
+            for robot in self._robot_list:
+                if robot.label is not None:
+                    for part, link in self._bodies[robot.robot_id].parts.items():
+                        owners.append((robot.label[0], robot.label[1], part))
+                        links.append(link)
+            self._owners, self._part_links, self._seen_key = owners, np.array(links, dtype=np.intp), key
+        return self._owners, self._part_links
+
+    def prepare_vision(self, requests: list[tuple[str, bool]]) -> None:
+        robots = [(self._robot(rid), lines) for rid, lines in requests]
+        visions = self._vision_batch(robots) if robots else []
+        self._vision_cache = {rb.robot_id: v for (rb, _), v in zip(robots, visions)}
+        self._vision_cycle = self.cycle
+
+    def _vision(self, robot: Robot, lines: bool) -> Vision:
+        if self._vision_cycle == self.cycle and robot.robot_id in self._vision_cache:
+            return self._vision_cache[robot.robot_id]
+        return self._vision_batch([(robot, lines)])[0]
+
+    def _vision_batch(self, robots: list[tuple[Robot, bool]]) -> list[Vision]:
+        poses = self._gz.link_poses()
+        cams = np.array([b.head if b.head >= 0 else b.root for b in (self._bodies[rb.robot_id] for rb, _ in robots)])
+        owners, links = self._seen_things()
+        return self._eyes.see([(rb.vision_dialect, rb.calibration, lines) for rb, lines in robots],
+                              poses[cams, :3], _quat_matrix(poses[cams, 3:7]), owners, poses[links, :3])
+
+    def frames(self) -> tuple[list[str], np.ndarray]:
+        key = tuple(self._robots)
+        if self._frames_key != key:
+            names, links = ["ball"], [self._ball_link]
+            for robot in self._robot_list:
+                body = self._bodies[robot.robot_id]
+                names += [f"{robot.robot_id}/{n}" for n in body.link_names]
+                links += body.links.tolist()
+            self._frame_names, self._frame_links, self._frames_key = names, np.array(links, dtype=np.intp), key
+        return list(self._frame_names), self._gz.link_poses()[self._frame_links]
+
+    # ------------------------------------------------------------------ snapshots
+    def _entity(self, name: str) -> EntitySnapshot:
+        poses, twists = self._gz.link_poses(), self._gz.link_velocities()
+        if name == "ball":
+            p, v = poses[self._ball_link], twists[self._ball_link]
+            return EntitySnapshot("ball", _vec3(p[:3]), _quat(p[3:]), _vec3(v[:3]), _vec3(v[3:]), model="ball")
+        robot, body = self._robots[name], self._bodies[name]
+        p, v = poses[body.root], twists[body.root]
+        states = self._gz.hinge_states()[body.hinges]
+        return EntitySnapshot(name, _vec3(p[:3]), _quat(p[3:]), _vec3(v[:3]), _vec3(v[3:]),
+                              tuple(robot.joint_names), tuple(map(float, states[:, 0])),
+                              tuple(map(float, states[:, 1])), model=robot.model_name)
+
+    def _state_vector(self, name: str) -> np.ndarray:
+        e = self._entity(name)
+        return np.array([*e.position, *e.orientation, *e.linear_velocity, *e.angular_velocity,
+                         *e.joint_positions, *e.joint_velocities])
+
+    def entity_names(self) -> list[str]:
+        return ["ball", *self._robots]
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(self.cycle, self.time, True, {n: self._entity(n) for n in self.entity_names()})
+
+    def delta(self, only: set[str] | None = None) -> Snapshot:
+        """Entities whose state changed since the previous delta() (all on the first call)."""
+        changed: dict[str, EntitySnapshot] = {}
+        names = self.entity_names()
+        for name in names if only is None else [n for n in names if n in only]:
+            vec = self._state_vector(name)
+            last = self._last_delta.get(name)
+            if last is None or last.shape != vec.shape or np.max(np.abs(last - vec)) > 1e-9:
+                changed[name] = self._entity(name)
+                self._last_delta[name] = vec
+        removed = tuple(n for n in list(self._last_delta) if n not in changed and n not in names)
+        for n in removed:
+            self._last_delta.pop(n, None)
+        return Snapshot(self.cycle, self.time, False, changed, removed)
+
+    def apply_snapshot(self, snapshot: Snapshot, *, only: set[str] | None = None, forward: bool = True) -> None:
+        """Set entity states (resync, ghosts); unknown robots in it are created."""
+        for name, e in snapshot.entities.items():
+            if only is not None and name not in only:
+                continue
+            if name == "ball":
+                self._gz.set_root_pose("ball", np.array([*e.position, *e.orientation]))
+                self._gz.set_root_velocity("ball", np.array(e.linear_velocity), np.array(e.angular_velocity))
+                continue
+            if name not in self._robots:
+                if not e.model or not self.has_model(e.model):
+                    continue
+                self.add_robot(name, e.model, e.position[0], e.position[1], 0.0)
+            robot, body = self._robots[name], self._bodies[name]
+            q, dq = self._gz.positions(body.gz_name), self._gz.velocities(body.gz_name)
+            index = {n: i for i, n in enumerate(robot.joint_names)}
+            for jn, qi, vi in zip(e.joint_names, e.joint_positions, e.joint_velocities):
+                i = index.get(jn)
+                if i is not None:
+                    q[body.dofs[i]], dq[body.dofs[i]] = qi, vi
+            self._gz.set_positions(body.gz_name, q)
+            self._gz.set_velocities(body.gz_name, dq)
+            self._gz.set_root_pose(body.gz_name, np.array([*e.position, *e.orientation]))
+            self._gz.set_root_velocity(body.gz_name, np.array(e.linear_velocity), np.array(e.angular_velocity))
+        if snapshot.full and only is None:
+            self.cycle, self.time = snapshot.step, snapshot.time
+
+    # ------------------------------------------------------------------ generic entities
+    def spawn_entity(self, name: str, model: str, pose: tuple[float, float, float, float]) -> None:
+        x, y, _z, yaw = pose
+        self.add_robot(name, model, x, y, yaw)
+
+    def delete_entity(self, name: str) -> None:
+        if name == "ball":
+            raise ValueError("the ball belongs to the world and cannot be deleted")
+        self.remove_robot(name)
+
+
+def _vec3(a: np.ndarray) -> tuple[float, float, float]:
+    return (float(a[0]), float(a[1]), float(a[2]))
+
+
+def _quat(a: np.ndarray) -> tuple[float, float, float, float]:
+    return (float(a[0]), float(a[1]), float(a[2]), float(a[3]))
