@@ -29,6 +29,8 @@ def add_match_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--duration", type=float, default=600.0, help="game time in s (two halves)")
     parser.add_argument("--out", default="match-out", help="output directory")
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--engine", default="mujoco", choices=("mujoco", "gazebo"),
+                        help="physics: mujoco (default) or gazebo (gz-physics 5 with DART)")
     parser.add_argument("--realtime", action="store_true", help="pace at 50 cycles/s instead of as fast as possible")
     parser.add_argument("--serve", action="store_true",
                         help="also open the legacy TCP ports (monitors, extra agents) and the ROS node")
@@ -48,8 +50,14 @@ def run_match(args: argparse.Namespace) -> int:
         simspark_port=3100 if args.serve else None, rcsssmj_port=60000 if args.serve else None,
         simspark_monitor_port=None, rcsssmj_monitor_port=None, service_port=4000 if args.serve else None,
         log_path=log_path, seed=args.seed, max_cycles=max_cycles, kickoff_after=1.0,
-        half_time=args.duration / 2, vision_noise=True)
-    server = SingleModeServer(config)
+        half_time=args.duration / 2, vision_noise=True, engine=args.engine)
+    from sim_master.engine.factory import EngineUnavailable
+
+    try:
+        server = SingleModeServer(config)
+    except EngineUnavailable as exc:
+        print(f"soccersim match: {exc}", file=sys.stderr)
+        return 2
     field = server.engine.field
     for team, side_name in ((args.left_name, "left"), (args.right_name, "right")):
         for unum in range(1, args.players + 1):

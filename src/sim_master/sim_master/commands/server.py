@@ -6,6 +6,7 @@ import logging
 import signal
 import sys
 
+from sim_master.engine.factory import PHYSICS_ENGINES
 from sim_master.master.config import ServerConfig
 
 
@@ -39,6 +40,8 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--web-port", type=port_number, default=8080,
                         help="browser monitor, HTTP + WebSocket (default %(default)s; -1: off)")
     parser.add_argument("--world", default="simspark_field", help="world name in worlds/ or an .sdf file")
+    parser.add_argument("--engine", default="mujoco", choices=PHYSICS_ENGINES,
+                        help="physics: mujoco (default) or gazebo (gz-physics 5 with DART)")
     parser.add_argument("--rules", default="simspark", help="rule book (simspark, rcssserver3d, fifa, ssim)")
     parser.add_argument("--log", dest="log_path", default=None, metavar="FILE.mcap",
                         help="write a replay log (MCAP, ROS 2 encoding)")
@@ -74,6 +77,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         service_port=port(args.service_port),
         web_port=port(args.web_port),
         world=args.world,
+        engine=args.engine,
         rules=args.rules,
         log_path=args.log_path,
         log_players=args.log_players,
@@ -104,11 +108,12 @@ def run_server(args: argparse.Namespace) -> int:
         except ParameterError as exc:
             print(f"soccersim server: {exc}", file=sys.stderr)
             return 2
+    from sim_master.engine.factory import EngineUnavailable
     from sim_master.server.single import StartupError
 
     try:
         server = SingleModeServer(config)
-    except ValueError as exc:  # an unknown world or rule book, a broken world file: one line
+    except (ValueError, EngineUnavailable) as exc:  # an unknown world, rule book or engine, a broken world file
         print(f"soccersim server: {exc}", file=sys.stderr)
         return 2
 

@@ -16,6 +16,7 @@ class ServerConfig:
     service_port: int | None = 4000
     web_port: int | None = None  # browser monitor (None: off)
     world: str = "simspark_field"
+    engine: str = "mujoco"  # physics: mujoco (embedded default) or gazebo (gz-physics with DART)
     rules: str = "simspark"
     log_path: str | None = None
     log_players: bool = False  # the replay log also holds every player's percepts and joint commands

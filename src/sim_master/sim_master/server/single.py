@@ -1,7 +1,7 @@
 """Single mode: the simulation loop with the adapters its configuration asks for.
 
 Why a module of its own: this is the one place that knows every part of the server. The
-loop core (`master.loop`) is given a MuJoCo engine, the TCP agent ports of both dialects,
+loop core (`master.loop`) is given a physics engine (MuJoCo or gz-physics), the TCP agent ports of both dialects,
 the monitor ports, the browser monitor, the text service port, the replay log and the ROS
 node, each registered as a transport, outlet or adapter; the core imports none of them.
 `soccersim server`, `soccersim match` and the tests build the server through this class.
@@ -19,7 +19,8 @@ from sim_bridge.dialects.rcsssmj import RcsssmjDialect
 from sim_bridge.dialects.simspark import SimSparkDialect
 from sim_bridge.monitor_server import MonitorServer
 from sim_bridge.service_port import ServicePort
-from sim_master.engine.mujoco.engine import MujocoEngine
+from sim_master.engine.factory import physics_engine
+from sim_master.engine.node import SimulationNode
 from sim_master.master.config import ServerConfig
 from sim_master.master.loop import AVAILABLE_MODELS, CycleStats, SimulationLoop
 from sim_master.master.players import Source
@@ -42,9 +43,9 @@ class SingleModeServer(SimulationLoop):
     """The embedded default server. Call `start()`, then `run()` (blocking) or `cycle()`."""
 
     def __init__(self, config: ServerConfig, *, log: logging.Logger = _log) -> None:
-        engine = MujocoEngine(config.world, vision_noise=config.vision_noise, seed=config.seed)
+        engine = physics_engine(config.engine, config.world, vision_noise=config.vision_noise, seed=config.seed)
         super().__init__(config, engine, log=log)
-        self.engine: MujocoEngine = engine
+        self.engine: SimulationNode = engine
         self.monitor_servers: dict[str, MonitorServer] = {}
         self.web_monitor: WebMonitor | None = None
         self.service_port: ServicePort | None = None

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from sim_bridge.clients import RcsssmjAgent, SimSparkAgent
-from sim_master.engine.mujoco.engine import MujocoEngine
+from sim_master.engine.factory import PHYSICS_ENGINES, physics_engine
 from sim_master.master.referee_world import EngineWorld
 from soccer_referee.commands import KickOff, SetPlayMode, SetTime
 from soccer_referee.play_modes import PlayMode
@@ -21,8 +21,8 @@ _spec.loader.exec_module(fixture)
 
 
 class Match:
-    def __init__(self) -> None:
-        self.engine = MujocoEngine(vision_noise=False)
+    def __init__(self, engine: str = "mujoco") -> None:
+        self.engine = physics_engine(engine, "simspark_field", vision_noise=False)
         self.robots: dict[tuple[str, int], str] = {}
         self.referee = Referee.create("simspark", EngineWorld(self.engine, self.robots))
         self.events: list = []
@@ -58,9 +58,9 @@ class Match:
         raise AssertionError(f"{side} #{unum} never touched the ball")
 
 
-@pytest.fixture
-def match() -> Match:
-    m = Match()
+@pytest.fixture(params=PHYSICS_ENGINES)
+def match(request: pytest.FixtureRequest) -> Match:
+    m = Match(request.param)
     m.player("Alpha", 1, -8.0, 0.0)
     m.player("Beta", 1, 8.0, 0.0, 180.0)
     return m
@@ -105,9 +105,8 @@ def test_a_nao_lying_on_the_ground_gets_the_fallen_foul(match: Match) -> None:
     side, unum = match.player("Alpha", 5, -4.0, 3.0)
     match.referee.command(SetPlayMode("PlayOn"))
     match.run(0.1)
-    robot = match.engine._robots[match.robots[(side, unum)]]
-    q = match.engine.data.qpos
-    q[robot.root_qpos:robot.root_qpos + 7] = (-4.0, 3.0, 0.1, math.cos(math.pi / 4), math.sin(math.pi / 4), 0, 0)
+    match.engine.carry_robot(match.robots[(side, unum)], -4.0, 3.0, None, z=0.1,
+                             orientation=(math.cos(math.pi / 4), math.sin(math.pi / 4), 0.0, 0.0))  # on its side
     match.run(14.0)
     assert not [e for e in match.events if e.kind == "foul"]
     assert match.engine.robot_pose(match.robots[(side, unum)])[0][2] < 0.15  # lying

@@ -19,7 +19,9 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+import mujoco
 import numpy as np
 
 from sim_contracts.percept import ForceResistance, GameStateView, Percept, Vision
@@ -31,6 +33,9 @@ from sim_master.world.sdf_loader import available_models, load_model, load_world
 from sim_master.world.sdf_writer import model_sdf
 from sim_master.world.spec import FieldSpec, ModelSpec, WorldSpec
 from sim_master.world.transforms import Transform
+
+if TYPE_CHECKING:
+    from sim_master.engine.mujoco.engine import MujocoEngine
 
 MODEL_ALIASES = {"nao": "nao0"}
 SIMSPARK_BEAM_HEIGHT = 0.4  # m, rcssserver3d's AgentRadius
@@ -135,6 +140,10 @@ class GazeboEngine:
         self._last_delta: dict[str, np.ndarray] = {}
         self._vision_cache: dict[str, Vision] = {}
         self._vision_cycle = -1
+        self._world_name = world
+        self._mirror_engine: MujocoEngine | None = None
+        self._mirror_cycle = -1
+        self._mirror_names: dict[str, str] = {}  # gz model -> its robot's id in the mirror
         self._reindex()
 
     # ------------------------------------------------------------------ models
@@ -507,38 +516,45 @@ class GazeboEngine:
         return list(self._frame_names), self._gz.link_poses()[self._frame_links]
 
     # ------------------------------------------------------------------ snapshots
-    def _entity(self, name: str) -> EntitySnapshot:
-        poses, twists = self._gz.link_poses(), self._gz.link_velocities()
+    def _entity(self, name: str, arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> EntitySnapshot:
+        poses, twists, hinges = arrays or self._state_arrays()
         if name == "ball":
             p, v = poses[self._ball_link], twists[self._ball_link]
             return EntitySnapshot("ball", _vec3(p[:3]), _quat(p[3:]), _vec3(v[:3]), _vec3(v[3:]), model="ball")
         robot, body = self._robots[name], self._bodies[name]
         p, v = poses[body.root], twists[body.root]
-        states = self._gz.hinge_states()[body.hinges]
+        states = hinges[body.hinges]
         return EntitySnapshot(name, _vec3(p[:3]), _quat(p[3:]), _vec3(v[:3]), _vec3(v[3:]),
                               tuple(robot.joint_names), tuple(map(float, states[:, 0])),
                               tuple(map(float, states[:, 1])), model=robot.model_name)
 
-    def _state_vector(self, name: str) -> np.ndarray:
-        e = self._entity(name)
-        return np.array([*e.position, *e.orientation, *e.linear_velocity, *e.angular_velocity,
-                         *e.joint_positions, *e.joint_velocities])
+    def _state_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self._gz.link_poses(), self._gz.link_velocities(), self._gz.hinge_states()
+
+    def _state_vector(self, name: str, arrays: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+        poses, twists, hinges = arrays
+        if name == "ball":
+            return np.concatenate((poses[self._ball_link], twists[self._ball_link]))
+        body = self._bodies[name]
+        return np.concatenate((poses[body.root], twists[body.root], hinges[body.hinges].T.reshape(-1)))
 
     def entity_names(self) -> list[str]:
         return ["ball", *self._robots]
 
     def snapshot(self) -> Snapshot:
-        return Snapshot(self.cycle, self.time, True, {n: self._entity(n) for n in self.entity_names()})
+        arrays = self._state_arrays()
+        return Snapshot(self.cycle, self.time, True, {n: self._entity(n, arrays) for n in self.entity_names()})
 
     def delta(self, only: set[str] | None = None) -> Snapshot:
         """Entities whose state changed since the previous delta() (all on the first call)."""
         changed: dict[str, EntitySnapshot] = {}
         names = self.entity_names()
+        arrays = self._state_arrays()
         for name in names if only is None else [n for n in names if n in only]:
-            vec = self._state_vector(name)
+            vec = self._state_vector(name, arrays)
             last = self._last_delta.get(name)
             if last is None or last.shape != vec.shape or np.max(np.abs(last - vec)) > 1e-9:
-                changed[name] = self._entity(name)
+                changed[name] = self._entity(name, arrays)
                 self._last_delta[name] = vec
         removed = tuple(n for n in list(self._last_delta) if n not in changed and n not in names)
         for n in removed:
@@ -571,6 +587,51 @@ class GazeboEngine:
             self._gz.set_root_velocity(body.gz_name, np.array(e.linear_velocity), np.array(e.angular_velocity))
         if snapshot.full and only is None:
             self.cycle, self.time = snapshot.step, snapshot.time
+
+    # ------------------------------------------------------------------ monitor view
+    def _mirror(self) -> MujocoEngine:
+        """A kinematic MuJoCo copy of this world, posed from this engine's state each cycle it
+        is asked for: the legacy monitor streams describe a scene as MuJoCo's body tree
+        (server/monitor_scene.py). Built only when a monitor looks; it is never stepped."""
+        from sim_master.engine.mujoco.engine import MujocoEngine
+
+        if self._mirror_engine is None:
+            self._mirror_engine = MujocoEngine(self._world_name, vision_noise=False)
+        mirror = self._mirror_engine
+        # Robots are matched by their model instance here (gz name), so a rename stays a rename.
+        wanted = {self._bodies[rid].gz_name: rid for rid in self._robots}
+        for gz_name, mirror_id in list(self._mirror_names.items()):
+            if gz_name not in wanted:
+                mirror.remove_robot(mirror_id)
+                del self._mirror_names[gz_name]
+        for gz_name, rid in wanted.items():
+            robot = self._robots[rid]
+            mirror_id = self._mirror_names.get(gz_name)
+            if mirror_id is None:
+                if not mirror.has_model(robot.model_name):
+                    mirror.register_model(robot.model_name, robot.spec)
+                # named by its gz model first: MuJoCo body names (monitor tags) keep that prefix
+                mirror.add_robot(gz_name, robot.model_name, *robot.initial_pose)
+                mirror_id = gz_name
+            if mirror_id != rid:
+                mirror.rename_robot(mirror_id, rid)
+            self._mirror_names[gz_name] = rid
+        if self._mirror_cycle != self.cycle or mirror.robot_ids() != list(self._robots):
+            mirror.apply_snapshot(self.snapshot(), forward=False)
+            mujoco.mj_kinematics(mirror.model, mirror.data)
+            self._mirror_cycle = self.cycle
+        return mirror
+
+    @property
+    def model(self) -> mujoco.MjModel:
+        return self._mirror().model
+
+    @property
+    def data(self) -> mujoco.MjData:
+        return self._mirror().data
+
+    def mjcf_prefix(self, robot_id: str) -> str:
+        return self._mirror().mjcf_prefix(robot_id)
 
     # ------------------------------------------------------------------ generic entities
     def spawn_entity(self, name: str, model: str, pose: tuple[float, float, float, float]) -> None:

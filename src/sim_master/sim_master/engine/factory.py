@@ -1,0 +1,31 @@
+"""The physics engine a server or a distributed node runs, chosen by name (`--engine`).
+
+Why here: the single-mode server, distributed nodes and benches pick an engine the same
+way, and a missing optional engine (gz-physics needs the sim_gazebo C++ module that
+`make setup` builds) is one clear error, not an ImportError deep in a start-up."""
+from __future__ import annotations
+
+from sim_master.engine.node import SimulationNode
+
+PHYSICS_ENGINES = ("mujoco", "gazebo")
+
+
+class EngineUnavailable(RuntimeError):
+    """The engine exists but cannot run here (its compiled module is missing)."""
+
+
+def physics_engine(kind: str, world: str, *, vision_noise: bool = True, seed: int | None = None) -> SimulationNode:
+    if kind == "mujoco":
+        from sim_master.engine.mujoco.engine import MujocoEngine
+
+        return MujocoEngine(world, vision_noise=vision_noise, seed=seed)
+    if kind == "gazebo":
+        try:
+            import sim_gazebo  # noqa: F401  (the C++ module, built by colcon)
+        except ImportError as exc:
+            raise EngineUnavailable(f"the gazebo engine needs the sim_gazebo module (run make setup, then "
+                                    f"source install/setup.bash): {exc}") from None
+        from sim_master.engine.gazebo.engine import GazeboEngine
+
+        return GazeboEngine(world, vision_noise=vision_noise, seed=seed)
+    raise ValueError(f"unknown physics engine {kind!r} (one of: {', '.join(PHYSICS_ENGINES)})")
