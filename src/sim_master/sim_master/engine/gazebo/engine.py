@@ -606,13 +606,13 @@ class GazeboEngine:
                 del self._mirror_names[gz_name]
         for gz_name, rid in wanted.items():
             robot = self._robots[rid]
-            mirror_id = self._mirror_names.get(gz_name)
-            if mirror_id is None:
+            known = self._mirror_names.get(gz_name)
+            if known is None:
                 if not mirror.has_model(robot.model_name):
                     mirror.register_model(robot.model_name, robot.spec)
                 # named by its gz model first: MuJoCo body names (monitor tags) keep that prefix
                 mirror.add_robot(gz_name, robot.model_name, *robot.initial_pose)
-                mirror_id = gz_name
+            mirror_id = gz_name if known is None else known
             if mirror_id != rid:
                 mirror.rename_robot(mirror_id, rid)
             self._mirror_names[gz_name] = rid
