@@ -1,6 +1,6 @@
 """A simulation node of a distributed run: simulates the assets it owns, mirrors the
 others as kinematic ghosts from the world changes each StepStart carries, and steps when the
-master says (engines: MuJoCo physics, or SimPy for kinematic swarms ticking behaviour trees).
+master says (engines: MuJoCo or gz-physics, or SimPy for kinematic swarms ticking behaviour trees).
 
 `python -m sim_master.distributed.sim_node --id B` (or `soccersim node --id B`)."""
 from __future__ import annotations
@@ -21,7 +21,7 @@ from rclpy.signals import SignalHandlerOptions
 from sim_master.distributed import topics
 from sim_master.distributed.topic_reader import TopicReader
 from sim_master.distributed.world_config import WorldConfig
-from sim_master.engine.mujoco.engine import MujocoEngine
+from sim_master.engine.factory import physics_engine
 from sim_master.engine.node import SteppedWorld
 from sim_master.ros.convert import snapshot_from_msg, snapshot_to_packed_msg, stamp
 from sim_master.ros.service_call import call_until_answered
@@ -190,7 +190,7 @@ def make_engine(kind: str, config: WorldConfig, node_id: str, bt_xml: str) -> St
         swarm.set_owned(config.owned_by(node_id))
         engine = swarm
     else:
-        engine = MujocoEngine(config.world, vision_noise=False)
+        engine = physics_engine(kind, config.world, vision_noise=False)
     for asset in config.assets:
         x, y, yaw = asset.pose
         if asset.model == "ball":
@@ -210,8 +210,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def add_node_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--id", required=True)
-    parser.add_argument("--engine", default="mujoco", choices=["mujoco", "simpy"],
-                        help="mujoco: physics; simpy: kinematic swarms driven by behaviour trees")
+    parser.add_argument("--engine", default="mujoco", choices=["mujoco", "gazebo", "simpy"],
+                        help="mujoco or gazebo (gz-physics with DART): physics; "
+                             "simpy: kinematic swarms driven by behaviour trees")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--run", default="default")
     parser.add_argument("--heartbeat", type=float, default=0.5)

@@ -26,8 +26,9 @@ def master(launch: Launch, redis: str, run: str, report: Path, *extra: str) -> s
                   "--redis", redis, "--run", run, "--report", str(report), "--trace", *extra)
 
 
-def node(launch: Launch, redis: str, run: str, node_id: str) -> subprocess.Popen[str]:
-    return launch("sim_master.distributed.sim_node", "--id", node_id, "--redis", redis, "--run", run)
+def node(launch: Launch, redis: str, run: str, node_id: str, engine: str = "mujoco") -> subprocess.Popen[str]:
+    return launch("sim_master.distributed.sim_node", "--id", node_id, "--redis", redis, "--run", run,
+                  "--engine", engine)
 
 
 def wait_for_line(proc: subprocess.Popen[str], wanted: Callable[[str], bool], what: str,
@@ -54,10 +55,10 @@ def finish(proc: subprocess.Popen[str], timeout: float = 90.0) -> None:
     assert proc.returncode == 0, out[-2000:]
 
 
-def clean_run(launch: Launch, redis: str, tmp: Path) -> dict:
+def clean_run(launch: Launch, redis: str, tmp: Path, engine_a: str = "mujoco") -> dict:
     run, report = uuid.uuid4().hex[:8], tmp / "clean.json"
     m = master(launch, redis, run, report, "--fresh", "--log", str(tmp / "run.mcap"))
-    a, b = node(launch, redis, run, "A"), node(launch, redis, run, "B")
+    a, b = node(launch, redis, run, "A", engine_a), node(launch, redis, run, "B")
     finish(m)
     for proc in (a, b):
         os.killpg(proc.pid, signal.SIGTERM)
@@ -79,6 +80,18 @@ def test_lockstep_with_equal_hashes(redis_server: str, tmp_path: Path, launch: L
     logged = list(ReplayLogReader(str(tmp_path / "run.mcap")).cycles())
     assert [c.step for c in logged] == list(range(1, STEPS + 1))
     assert logged[-1].snapshot.digest() == report["master_hashes"][str(STEPS)]
+
+
+def test_a_gazebo_node_and_a_mujoco_node_share_a_world(redis_server: str, tmp_path: Path, launch: Launch) -> None:
+    """Node A steps its pushers on gz-physics (DART), node B its pushers and the ball on MuJoCo;
+    each holds the other's assets as ghosts from the master's snapshots."""
+    report = clean_run(launch, redis_server, tmp_path, engine_a="gazebo")
+    assert report["step"] == STEPS
+    for step in ("100", "200", "300", "400"):
+        reported = report["hashes"][step]
+        assert reported["A"] == reported["B"] == report["master_hashes"][step]
+    assert math.dist(report["world"]["left_1"][:2], (-6.0, 2.0)) > 1.0  # driven on gz-physics
+    assert math.dist(report["world"]["right_1"][:2], (6.0, 7.0)) > 1.0  # driven on MuJoCo
 
 
 def test_node_killed_and_restarted_resumes(redis_server: str, tmp_path: Path, launch: Launch) -> None:

@@ -144,6 +144,7 @@ class GazeboEngine:
         self._mirror_engine: MujocoEngine | None = None
         self._mirror_cycle = -1
         self._mirror_names: dict[str, str] = {}  # gz model -> its robot's id in the mirror
+        self._had_pd = False
         self._reindex()
 
     # ------------------------------------------------------------------ models
@@ -199,7 +200,16 @@ class GazeboEngine:
                     box = link.collisions[0].pose if link.collisions else Transform.identity()
                     body.feet[link.frp] = (index, box)
             self._link_robot[body.links] = i
-        self._modes = np.zeros(self._gz.hinge_count, dtype=np.int32)
+        previous = zip(getattr(self, "_vel_prev", []), getattr(self, "_acc_lagged", []))
+        old = dict(zip(getattr(self, "_acc_ids", []), previous))  # rows of robots that stay
+        self._acc_ids = [id(robot) for robot in self._robot_list]
+        self._row = {robot.robot_id: i for i, robot in enumerate(self._robot_list)}
+        self._imu_links = np.array([self._bodies[r.robot_id].imu for r in self._robot_list], dtype=np.intp)
+        self._vel_prev = np.full((len(self._robot_list), 3), np.nan)
+        self._acc_lagged = np.tile(-self._gravity, (len(self._robot_list), 1))
+        for i, key in enumerate(self._acc_ids):
+            if key in old:
+                self._vel_prev[i], self._acc_lagged[i] = old[key]
         self._seen_key: object = None
         self._owners: list[tuple[str, int, str]] = []
         self._part_links = np.zeros(0, dtype=np.intp)
@@ -286,15 +296,20 @@ class GazeboEngine:
         speed, q, dq, kp, kd, tau = (np.zeros(n) for _ in range(6))
         motor = 1 if self.hinge_motor == "servo" else 0
         modes = np.full(n, motor, dtype=np.int32)
+        any_pd = False
         for robot in self._robot_list:
             h = self._bodies[robot.robot_id].hinges
-            pd = robot.mode == MODE_PD
-            modes[h] = np.where(pd, 2, motor)
             speed[h] = robot.v_cmd
-            q[h], dq[h], kp[h], kd[h], tau[h] = robot.q_target, robot.dq_target, robot.kp, robot.kd, robot.tau
+            pd = robot.mode == MODE_PD
+            if pd.any():  # SimSpark robots: speeds only
+                any_pd = True
+                modes[h] = np.where(pd, 2, motor)
+                q[h], dq[h], kp[h], kd[h], tau[h] = robot.q_target, robot.dq_target, robot.kp, robot.kd, robot.tau
         self._gz.set_hinge_modes(modes)
         self._gz.set_hinge_velocities(speed)
-        self._gz.set_hinge_pd(q, dq, kp, kd, tau)
+        if any_pd or self._had_pd:
+            self._gz.set_hinge_pd(q, dq, kp, kd, tau)
+        self._had_pd = any_pd
 
     # ------------------------------------------------------------------ moving things
     def _root_state(self, robot_id: str) -> tuple[np.ndarray, np.ndarray]:
@@ -310,7 +325,9 @@ class GazeboEngine:
             self._gz.set_positions(body.gz_name, q)
         self._gz.set_velocities(body.gz_name, np.zeros_like(self._gz.velocities(body.gz_name)))
         self._gz.set_root_pose(body.gz_name, np.array([*position, *(quat / np.linalg.norm(quat))]))
-        robot.acc_prev = robot.vel_prev = None
+        index = self._row[robot.robot_id]
+        self._vel_prev[index] = np.nan
+        self._acc_lagged[index] = _quat_matrix(quat / np.linalg.norm(quat)).T @ -self._gravity
 
     def teleport_robot(self, robot_id: str, x: float, y: float, yaw_deg: float) -> None:
         """A beam: upright at (x, y) facing yaw_deg, dropped from its beam height (SimSpark's
@@ -385,16 +402,18 @@ class GazeboEngine:
         self.time = self.cycle * self.cycle_dt
 
     def _lagged_accelerations(self, poses: np.ndarray, twists: np.ndarray) -> None:
-        """ACC: rcssserver3d's (SimSpark models) is the torso's velocity change over the
-        previous cycle, computed before the step; rcsssmj's is read after it (percept)."""
-        for robot in self._robot_list:
-            imu = self._bodies[robot.robot_id].imu
-            v = twists[imu, :3].copy()
-            world = -self._gravity if robot.vel_prev is None else (v - robot.vel_prev) / self.cycle_dt - self._gravity
-            rot = _quat_matrix(poses[imu, 3:7])
-            if robot.acc_lag:
-                robot.acc_prev = rot.T @ world
-            robot.vel_prev = v
+        """ACC of every robot at once. rcssserver3d's (SimSpark models) is the torso's velocity
+        change over the previous cycle, computed before the step, in torso axes; rcsssmj's is
+        the change over the last cycle, read after it (percept). A robot just placed has no
+        previous velocity (NaN): it reads gravity alone."""
+        imu = self._imu_links
+        if len(imu) == 0:
+            return
+        v = twists[imu, :3]
+        change = np.nan_to_num((v - self._vel_prev) / self.cycle_dt, nan=0.0)
+        rot = _quat_matrix(poses[imu, 3:7])
+        self._acc_lagged = np.einsum("rji,rj->ri", rot, change - self._gravity)
+        self._vel_prev = v.copy()
 
     def _ball_drag(self, poses: np.ndarray, twists: np.ndarray) -> None:
         """rcssserver3d's ball DragController (see the MuJoCo engine), held through the cycle."""
@@ -436,11 +455,13 @@ class GazeboEngine:
         states = self._gz.hinge_states()[body.hinges]
         rot = _quat_matrix(poses[body.imu, 3:7])
         gyro = _to_sim(np.degrees(rot.T @ twists[body.imu, 3:]))
-        if robot.acc_lag and robot.acc_prev is not None:
-            acc = _to_sim(robot.acc_prev)
+        index = self._row[robot.robot_id]
+        if robot.acc_lag:
+            acc = _to_sim(self._acc_lagged[index])
         else:
-            v_prev = robot.vel_prev if robot.vel_prev is not None else twists[body.imu, :3]
-            acc = _to_sim(rot.T @ ((twists[body.imu, :3] - v_prev) / self.cycle_dt - self._gravity))
+            v_prev = self._vel_prev[index]
+            change = np.zeros(3) if np.isnan(v_prev).any() else (twists[body.imu, :3] - v_prev) / self.cycle_dt
+            acc = _to_sim(rot.T @ (change - self._gravity))
         root = poses[body.root]
         return Percept(
             time=self.time, game=GameStateView(), gyro=gyro, accel=acc,
