@@ -168,3 +168,15 @@ def test_worlds_and_robots_are_valid_sdf_for_gazebo() -> None:
     for path in files:
         result = subprocess.run(["ign", "sdf", "-k", str(path)], capture_output=True, text=True, timeout=60)
         assert result.returncode == 0 and "Valid" in result.stdout, f"{Path(path).name}: {result.stdout}{result.stderr}"
+
+
+def test_an_rcsssmj_robot_without_commands_is_limp(engine: SimulationNode) -> None:
+    """rcsssmj's T1 from its MJCF (gz-physics: the same robot written back to SDF) starts with
+    zero gains, as on rcsssmj, and collapses; its joints are read in rcsssmj's order."""
+    if not engine.has_model("T1"):
+        pytest.skip("rcsssmj (its robot files) is installed by make setup")
+    engine.add_robot("t", "T1", -2.0, 0.0, 0.0)
+    start = engine.robot_pose("t")[0][2]
+    run(engine, 2.0)
+    assert start > 0.6 and engine.robot_pose("t")[0][2] < 0.3
+    assert len(engine.percept("t", vision=False).joint_names) == 23

@@ -180,7 +180,12 @@ class GazeboEngine:
             body = self._bodies[robot.robot_id]
             m = layout[body.gz_name]
             hinge_of = {name: m.first_hinge + k for k, name in enumerate(m.hinges)}
-            names = [robot.spec.mjcf_joints.get(n, n) for n in robot.joint_names]
+            # SDF files and specs written back to SDF name joints as the robot does; an MJCF's own
+            # joint names are only known through mjcf_joints
+            names = [n if n in hinge_of else robot.spec.mjcf_joints.get(n, n) for n in robot.joint_names]
+            missing = [n for n in names if n not in hinge_of]
+            if missing:
+                raise ValueError(f"model {robot.model_name!r}: gz-physics built no hinge {missing[0]!r}")
             body.hinges = np.array([hinge_of[n] for n in names], dtype=np.intp)
             body.dofs = body.hinges - m.first_hinge + 6  # after the free root's 6 coordinates
             body.links = np.arange(m.first_link, m.first_link + len(m.links), dtype=np.intp)
@@ -243,7 +248,13 @@ class GazeboEngine:
         robot.calibration = self._eyes.calibration(robot.vision_dialect)
         self._robots[robot_id] = robot
         self._bodies[robot_id] = _Body(gz_name)
-        self._reindex()
+        try:
+            self._reindex()
+        except Exception:  # nothing of a robot that cannot be driven stays in the world
+            del self._robots[robot_id], self._bodies[robot_id]
+            self._gz.remove_model(gz_name)
+            self._reindex()
+            raise
 
     def remove_robot(self, robot_id: str) -> None:
         if robot_id not in self._robots:
