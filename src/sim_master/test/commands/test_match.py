@@ -9,15 +9,17 @@ import subprocess
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from sim_master.store.mcap_log import ReplayLogReader
 
 
-def test_short_match_outputs(tmp_path: Path) -> None:
+@pytest.mark.parametrize("engine", ["mujoco", "gazebo"])
+def test_short_match_outputs(tmp_path: Path, engine: str) -> None:
     out = tmp_path / "out"
     result = subprocess.run([shutil.which("soccersim") or "soccersim", "match", "--duration", "20",
-                             "--players", "4", "--out", str(out), "--seed", "3"],
+                             "--players", "4", "--out", str(out), "--seed", "3", "--engine", engine],
                             capture_output=True, text=True, timeout=240, env=dict(os.environ))
     assert result.returncode == 0, result.stderr[-2000:]
     assert "cycles/s" in result.stdout and "final:" in result.stdout
@@ -33,6 +35,9 @@ def test_short_match_outputs(tmp_path: Path) -> None:
     blue = ((final[..., 2] > 200) & (final[..., 0] < 60)).sum()
     red = ((final[..., 0] > 200) & (final[..., 1] < 60) & (final[..., 2] < 60)).sum()
     assert blue > 100 and red > 100  # both teams drawn
+    xs = [e.position[0] for c in cycles[-50:] for n, e in c.snapshot.entities.items() if "/p" in n]
+    first = [e.position[0] for n, e in cycles[100].snapshot.entities.items() if "/p" in n]
+    assert max(abs(a - b) for a, b in zip(xs[-8:], first)) > 0.5  # the pushers drove
     heat = np.asarray(Image.open(out / "heatmap.png").convert("RGB"))
     assert heat.shape == final.shape
 
