@@ -10,6 +10,7 @@
 #include <dart/collision/CollisionObject.hpp>
 #include <dart/collision/CollisionResult.hpp>
 #include <dart/constraint/ConstraintSolver.hpp>
+#include <dart/constraint/ContactConstraint.hpp>
 #include <dart/dynamics/FreeJoint.hpp>
 #include <dart/dynamics/ShapeNode.hpp>
 #include <ignition/physics/FeatureList.hh>
@@ -273,6 +274,25 @@ void GzWorld::DriveHinges() {
       joint->setActuatorType(Joint::VELOCITY);
     }
     joint->setCommand(0, v);
+  }
+}
+
+void GzWorld::SetContactSoftness(double erp, double max_erv, double cfm) {
+  if (!(erp >= 0 && erp <= 1 && max_erv >= 0 && max_erv < 1e3 && cfm >= 0 && cfm < 1))
+    throw std::invalid_argument("contact softness: erp 0..1, max_erv >= 0 m/s, cfm 0..1");
+  dart::constraint::ContactConstraint::setErrorReductionParameter(erp);
+  dart::constraint::ContactConstraint::setMaxErrorReductionVelocity(max_erv);
+  dart::constraint::ContactConstraint::setConstraintForceMixing(cfm);
+}
+
+void GzWorld::SetSlipCompliance(const std::string& name, double slip) {
+  if (!(slip >= 0 && slip < 1)) throw std::invalid_argument("slip compliance: 0..1 (m/s)/N");
+  auto skeleton = Skeleton(name);
+  for (size_t b = 0; b < skeleton->getNumBodyNodes(); ++b) {
+    for (auto* shape : skeleton->getBodyNode(b)->getShapeNodesWith<dart::dynamics::DynamicsAspect>()) {
+      shape->getDynamicsAspect()->setPrimarySlipCompliance(slip);
+      shape->getDynamicsAspect()->setSecondarySlipCompliance(slip);
+    }
   }
 }
 
