@@ -177,6 +177,7 @@ class GazeboEngine:
     # ------------------------------------------------------------------ indices
     def _reindex(self) -> None:
         """Array positions of the ball and of every robot's links and hinges; who owns each link."""
+        self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         layout = {m.name: m for m in self._gz.layout()}
         ball = layout["ball"]
         self._ball_link = ball.first_link
@@ -334,7 +335,8 @@ class GazeboEngine:
     def _root_state(self, robot_id: str) -> tuple[np.ndarray, np.ndarray]:
         """The root link's pose (x y z w x y z) and twist (linear, angular; world)."""
         root = self._bodies[robot_id].root
-        return self._gz.link_poses()[root], self._gz.link_velocities()[root]
+        poses, twists, _ = self._state_arrays()
+        return poses[root], twists[root]
 
     def _set_root(self, robot_id: str, position: np.ndarray, quat: np.ndarray, *, zero_joints: bool) -> None:
         robot, body = self._robot(robot_id), self._bodies[robot_id]
@@ -344,6 +346,7 @@ class GazeboEngine:
             self._gz.set_positions(body.gz_name, q)
         self._gz.set_velocities(body.gz_name, np.zeros_like(self._gz.velocities(body.gz_name)))
         self._gz.set_root_pose(body.gz_name, np.array([*position, *(quat / np.linalg.norm(quat))]))
+        self._arrays = None
         index = self._row[robot.robot_id]
         self._vel_prev[index] = np.nan
         self._acc_lagged[index] = _quat_matrix(quat / np.linalg.norm(quat)).T @ -self._gravity
@@ -387,11 +390,11 @@ class GazeboEngine:
         return math.degrees(math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
 
     def ball_position(self) -> tuple[float, float, float]:
-        p = self._gz.link_poses()[self._ball_link]
+        p = self._state_arrays()[0][self._ball_link]
         return (float(p[0]), float(p[1]), float(p[2]))
 
     def ball_velocity(self) -> tuple[float, float, float]:
-        v = self._gz.link_velocities()[self._ball_link]
+        v = self._state_arrays()[1][self._ball_link]
         return (float(v[0]), float(v[1]), float(v[2]))
 
     def set_ball(self, position: tuple[float, float, float],
@@ -400,6 +403,7 @@ class GazeboEngine:
             raise ValueError("ball position and velocity must be finite")
         self._gz.set_root_pose("ball", np.array([*position, 1.0, 0.0, 0.0, 0.0]))
         self._gz.set_root_velocity("ball", np.asarray(velocity, dtype=float), np.zeros(3))
+        self._arrays = None
 
     def ball_touchers(self) -> list[str]:
         return sorted(self._touchers)
@@ -412,10 +416,11 @@ class GazeboEngine:
         if dt is not None and abs(dt - self.cycle_dt) > 1e-9:
             raise ValueError(f"this engine steps {self.cycle_dt} s per cycle, not {dt}")
         self._drive()
-        poses, twists = self._gz.link_poses(), self._gz.link_velocities()
+        poses, twists, _ = self._state_arrays()
         self._lagged_accelerations(poses, twists)
         self._ball_drag(poses, twists)
         self._gz.step(self.substeps)
+        self._arrays = None
         self._record_contacts()
         self.cycle += 1
         self.time = self.cycle * self.cycle_dt
@@ -470,8 +475,8 @@ class GazeboEngine:
     # ------------------------------------------------------------------ sensors
     def percept(self, robot_id: str, *, vision: bool, lines: bool = True) -> Percept:
         robot, body = self._robot(robot_id), self._bodies[robot_id]
-        poses, twists = self._gz.link_poses(), self._gz.link_velocities()
-        states = self._gz.hinge_states()[body.hinges]
+        poses, twists, hinges = self._state_arrays()
+        states = hinges[body.hinges]
         rot = _quat_matrix(poses[body.imu, 3:7])
         gyro = _to_sim(np.degrees(rot.T @ twists[body.imu, 3:]))
         index = self._row[robot.robot_id]
@@ -538,7 +543,7 @@ class GazeboEngine:
         return self._vision_batch([(robot, lines)])[0]
 
     def _vision_batch(self, robots: list[tuple[Robot, bool]]) -> list[Vision]:
-        poses = self._gz.link_poses()
+        poses = self._state_arrays()[0]
         cams = np.array([b.head if b.head >= 0 else b.root for b in (self._bodies[rb.robot_id] for rb, _ in robots)])
         owners, links = self._seen_things()
         return self._eyes.see([(rb.vision_dialect, rb.calibration, lines) for rb, lines in robots],
@@ -553,7 +558,7 @@ class GazeboEngine:
                 names += [f"{robot.robot_id}/{n}" for n in body.link_names]
                 links += body.links.tolist()
             self._frame_names, self._frame_links, self._frames_key = names, np.array(links, dtype=np.intp), key
-        return list(self._frame_names), self._gz.link_poses()[self._frame_links]
+        return list(self._frame_names), self._state_arrays()[0][self._frame_links]
 
     # ------------------------------------------------------------------ snapshots
     def _entity(self, name: str, arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> EntitySnapshot:
@@ -569,7 +574,11 @@ class GazeboEngine:
                               tuple(map(float, states[:, 1])), model=robot.model_name)
 
     def _state_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return self._gz.link_poses(), self._gz.link_velocities(), self._gz.hinge_states()
+        """Link poses, link twists and hinge states, read from the module once per state: the
+        referee, every percept and the monitors of a cycle share them."""
+        if self._arrays is None:
+            self._arrays = (self._gz.link_poses(), self._gz.link_velocities(), self._gz.hinge_states())
+        return self._arrays
 
     def _state_vector(self, name: str, arrays: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
         poses, twists, hinges = arrays
@@ -625,6 +634,7 @@ class GazeboEngine:
             self._gz.set_velocities(body.gz_name, dq)
             self._gz.set_root_pose(body.gz_name, np.array([*e.position, *e.orientation]))
             self._gz.set_root_velocity(body.gz_name, np.array(e.linear_velocity), np.array(e.angular_velocity))
+        self._arrays = None
         if snapshot.full and only is None:
             self.cycle, self.time = snapshot.step, snapshot.time
 
