@@ -239,8 +239,9 @@ class Field:
 RCSSSMJ_BALL = 'friction="0.4 0.01 0.01" solref="-5000 -20"'
 # rcssserver3d's ball (rsg/agent/ball.rsg): a solid sphere slowed by its DragController
 # (linear 0.018 N s/m, angular 4e-5 N m s; stillness factor 1.5 on base 3 near rest), not by
-# rolling friction; its contact slips freely (force-dependent slip 4 (m/s)/N).
-SIMSPARK_BALL = 'friction="0.8 0.02 0" drag="0.018 4e-05" stillness="1.5 3"'
+# rolling friction; its contact slips freely (force-dependent slip 4 (m/s)/N) and bounces
+# (ODE contact bounce 0.8 for contacts approaching faster than 0.8 m/s).
+SIMSPARK_BALL = 'friction="0.8 0.02 0" drag="0.018 4e-05" stillness="1.5 3" bounce="0.8 0.8"'
 
 
 def simspark_field() -> Field:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import mujoco
 import numpy as np
@@ -334,3 +335,29 @@ def test_robot_contacts_slip_in_proportion_to_the_force_as_rcssserver3d() -> Non
     assert slow > 0.0005  # 2 N moves it
     assert fast / slow == pytest.approx(4.0, rel=0.05)  # viscous, not Coulomb
     assert abs(drift_slow) < 1e-4 and abs(drift_fast) < 1e-4  # and it stays where it was left
+
+
+def test_the_simspark_ball_bounces_above_the_threshold_and_lies_still_below(engine: MujocoEngine) -> None:
+    """rcssserver3d's ball: contact bounce 0.8 for approach speeds above 0.8 m/s (ODE), none
+    below, so a dropped ball bounces a few times and then rests without jitter."""
+    assert engine.world.ball_bounce == (0.8, 0.8)
+    engine.set_ball((0.0, 0.0, 1.0))
+    heights = []
+    for _ in range(200):
+        engine.step()
+        heights.append(engine.ball_position()[2])
+    peaks = [heights[i] for i in range(1, len(heights) - 1)
+             if heights[i - 1] < heights[i] >= heights[i + 1] and heights[i] > 0.05]
+    assert len(peaks) >= 3 and 0.35 < peaks[0] < 0.7 and peaks == sorted(peaks, reverse=True)
+    rest = heights[-50:]
+    assert max(rest) - min(rest) < 1e-4 and abs(engine.ball_velocity()[2]) < 1e-3
+
+
+def test_a_ball_bounce_out_of_range_is_refused(tmp_path: Path) -> None:
+    from sim_master.world.sdf_loader import SdfError, load_world, resolve_world
+
+    text = resolve_world("simspark_field").read_text().replace('bounce="0.8 0.8"', 'bounce="1.5 0.8"')
+    bad = tmp_path / "bad.sdf"
+    bad.write_text(text)
+    with pytest.raises(SdfError, match="bounce"):
+        load_world(str(bad))

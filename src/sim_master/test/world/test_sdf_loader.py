@@ -127,7 +127,7 @@ def test_unsupported_elements_are_named_with_the_file(tmp_path: Path) -> None:
     (("<max_step_size>0.005</max_step_size>", "<max_step_size>0</max_step_size>"), "max_step_size 0.0"),
     (('length="30"', 'length="inf"'), "length=...> must be a positive finite size"),
     (('length="30"', 'length="abc"'), "could not convert"),
-    (('<soccer:ball friction="0.8 0.02 0" drag="0.018 4e-05" stillness="1.5 3"/>', ''),
+    (('<soccer:ball friction="0.8 0.02 0" drag="0.018 4e-05" stillness="1.5 3" bounce="0.8 0.8"/>', ''),
      "exactly one <model> with <soccer:ball/>"),
     (('drag="0.018 4e-05"', 'drag="-1 0"'), "drag must be >= 0"),
     (('stillness="1.5 3"', 'stillness="1.5 nan"'), "needs 2 finite numbers"),

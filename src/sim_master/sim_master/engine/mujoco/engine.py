@@ -232,6 +232,8 @@ class MujocoEngine:
         self._motor_speed = np.zeros(self.model.nv)  # their commanded speed this cycle (rad/s)
         self._motor_force = np.zeros(self.model.nv)  # their force in the last step (N m)
         self._inv_h = 1.0 / self.model.opt.timestep
+        # the ball bounces where the world asks it to and its contacts have a normal row
+        self._bounces = self.world.ball_bounce[0] > 0 and self.model.opt.cone == mujoco.mjtCone.mjCONE_ELLIPTIC
         self._has_verbatim = bool(verbatim)
         self._sensordata = self.data.sensordata
         if old_model is not None and old_data is not None:
@@ -628,12 +630,15 @@ class MujocoEngine:
         A world with contact slip rewrites its robots' contact friction rows likewise."""
         m, d = self.model, self.data
         slip = self.world.contact_slip > 0
-        if not slip and not self._motor_dofs.any():
+        bounce = self._bounces
+        if not slip and not bounce and not self._motor_dofs.any():
             mujoco.mj_step(m, d)
             return
         mujoco.mj_step1(m, d)
         if slip:
             self._slip_contacts()
+        if bounce:
+            self._bounce_ball()
         n = d.nefc
         rows = np.flatnonzero(d.efc_type[:n] == _FRICTION_DOF)
         if len(rows):
@@ -685,6 +690,38 @@ class MujocoEngine:
             d.iefc_R[irows] = r
             d.iefc_D[irows] = 1.0 / r
             d.iefc_aref[irows] = aref
+
+    def _bounce_ball(self) -> None:
+        """rcssserver3d's ball bounce (ODE's contact bounce): a ball contact whose bodies
+        approach faster than the threshold leaves the step separating at restitution times
+        that speed. The contact's normal row (the first of an elliptic contact) gets that
+        velocity as its reference and a hard regularisation; slower contacts keep the ball's
+        damped contact, so a ball at rest does not jitter."""
+        d = self.data
+        ncon = d.ncon
+        if ncon == 0:
+            return
+        con = d.contact
+        ball = self._ball_geom
+        rows = con.efc_address[:ncon][((con.geom1[:ncon] == ball) | (con.geom2[:ncon] == ball))
+                                      & (con.efc_address[:ncon] >= 0)]
+        if len(rows) == 0:
+            return
+        restitution, threshold = self.world.ball_bounce
+        v = d.efc_vel[rows]  # along the normal, > 0 separating
+        rows, v = rows[v < -threshold], v[v < -threshold]
+        if len(rows) == 0:
+            return
+        aref = -(1.0 + restitution) * v * self._inv_h
+        r = 1e-6 * d.efc_R[rows]  # hard: the solver reaches the reference velocity
+        d.efc_aref[rows] = aref
+        d.efc_R[rows] = r
+        d.efc_D[rows] = 1.0 / r
+        if d.nisland > 0:
+            irows = d.map_efc2iefc[rows]
+            d.iefc_aref[irows] = aref
+            d.iefc_R[irows] = r
+            d.iefc_D[irows] = 1.0 / r
 
     def _record_contacts(self) -> None:
         n = self.data.ncon
