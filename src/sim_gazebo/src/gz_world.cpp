@@ -10,7 +10,6 @@
 #include <dart/collision/CollisionObject.hpp>
 #include <dart/collision/CollisionResult.hpp>
 #include <dart/constraint/ConstraintSolver.hpp>
-#include <dart/constraint/ContactConstraint.hpp>
 #include <dart/dynamics/FreeJoint.hpp>
 #include <dart/dynamics/ShapeNode.hpp>
 #include <ignition/physics/FeatureList.hh>
@@ -275,14 +274,6 @@ void GzWorld::DriveHinges() {
     }
     joint->setCommand(0, v);
   }
-}
-
-void GzWorld::SetContactSoftness(double erp, double max_erv, double cfm) {
-  if (!(erp >= 0 && erp <= 1 && max_erv >= 0 && max_erv < 1e3 && cfm >= 0 && cfm < 1))
-    throw std::invalid_argument("contact softness: erp 0..1, max_erv >= 0 m/s, cfm 0..1");
-  dart::constraint::ContactConstraint::setErrorReductionParameter(erp);
-  dart::constraint::ContactConstraint::setMaxErrorReductionVelocity(max_erv);
-  dart::constraint::ContactConstraint::setConstraintForceMixing(cfm);
 }
 
 void GzWorld::SetSlipCompliance(const std::string& name, double slip) {

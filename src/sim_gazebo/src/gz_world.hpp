@@ -82,9 +82,6 @@ class GzWorld {
   void SetRootPose(const std::string& name, const Eigen::Matrix<double, 7, 1>& pose);
   void SetRootVelocity(const std::string& name, const Eigen::Vector3d& linear, const Eigen::Vector3d& angular);
 
-  // DART's contact constraint settings (process-wide in DART): error reduction parameter,
-  // its velocity cap (m/s) and constraint force mixing.
-  static void SetContactSoftness(double erp, double max_erv, double cfm);
   // Force-dependent slip (m/s per N) of every shape of a model, along both friction directions.
   void SetSlipCompliance(const std::string& name, double slip);
 

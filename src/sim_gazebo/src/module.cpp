@@ -48,8 +48,6 @@ PYBIND11_MODULE(_gz_physics, m) {
       .def("set_velocities", &GzWorld::SetVelocities, py::arg("name"), py::arg("dq"))
       .def("set_root_pose", &GzWorld::SetRootPose, py::arg("name"), py::arg("pose"))
       .def("set_root_velocity", &GzWorld::SetRootVelocity, py::arg("name"), py::arg("linear"), py::arg("angular"))
-      .def_static("set_contact_softness", &GzWorld::SetContactSoftness, py::arg("erp"), py::arg("max_erv"),
-                  py::arg("cfm"))
       .def("set_slip_compliance", &GzWorld::SetSlipCompliance, py::arg("name"), py::arg("slip"))
       .def("step", &GzWorld::Step, py::arg("n") = 1, py::call_guard<py::gil_scoped_release>())
       .def("contacts",
