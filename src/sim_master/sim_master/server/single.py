@@ -128,7 +128,8 @@ class SingleModeServer(SimulationLoop):
         mode = "sync" if self.config.sync else "real-time"
         if self.service_port is not None:
             lines.append(f"service port: {self.config.host}:{self.service_port.port}")
-        lines.append(f"mode: {mode}; world: {self.config.world}; rules: {self.config.rules}")
+        c = self.config
+        lines.append(f"mode: {mode}; world: {c.world}; engine: {c.engine}; rules: {c.rules}")
         return lines
 
     def close(self) -> None:
