@@ -1,7 +1,8 @@
 """Sync-mode throughput of `soccersim server` with N minimal SimSpark agents of our own
 (each answers every perception with a full 22-joint command and (syn)), as fast as possible.
 
-One JSON object per line: server, agents, cycles_per_s, cpu_ms_per_cycle (server process),
+One JSON object per line (`--engine gazebo`: our server on gz-physics): server, engine,
+agents, cycles_per_s, cpu_ms_per_cycle (server process),
 rss_mb (server), join_s (until every agent got its unum), and phase_ms_per_cycle: the
 server's own counters per phase of its loop (collect, apply, physics, judge, hear, vision,
 perceive, publish), read from its text service port. Targets (issue): 22 agents at
@@ -99,13 +100,14 @@ def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, join
         key.fileobj.close()
 
 
-def start_soccersim(port: int, dialect: str) -> subprocess.Popen[str]:
+def start_soccersim(port: int, dialect: str, engine: str = "mujoco") -> subprocess.Popen[str]:
     exe = shutil.which("soccersim")
     assert exe, "source install/setup.bash first"
     ports = ["--simspark-port", str(port), "--rcsssmj-port", "-1"] if dialect == "simspark" else \
         ["--simspark-port", "-1", "--rcsssmj-port", str(port)]
     service = free_port()
-    server = subprocess.Popen([exe, "server", "--sync", "--no-ros", *ports, "--simspark-monitor-port", "-1",
+    server = subprocess.Popen([exe, "server", "--sync", "--no-ros", "--engine", engine, *ports,
+                               "--simspark-monitor-port", "-1",
                                "--rcsssmj-monitor-port", "-1", "--service-port", str(service), "--web-port", "-1"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert server.stdout is not None
@@ -151,9 +153,9 @@ def start_rcsssmj(port: int) -> subprocess.Popen[str]:
 
 
 def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: str = "simspark",
-        model: str = "nao") -> dict[str, object]:
+        model: str = "nao", engine: str = "mujoco") -> dict[str, object]:
     port = free_port()
-    server = start_rcsssmj(port) if server_name == "rcsssmj" else start_soccersim(port, dialect)
+    server = start_rcsssmj(port) if server_name == "rcsssmj" else start_soccersim(port, dialect, engine)
     proc = psutil.Process(server.pid)
     window = mp.Array("d", [0.0, 0.0])
     joined: mp.Queue = mp.Queue()
@@ -199,6 +201,7 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
     cycles = min(per_agent)
     return {
         "server": server_name,
+        **({"engine": engine} if server_name == "soccersim" else {}),
         "dialect": dialect,
         "model": model,
         "agents": n_agents,
@@ -224,10 +227,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--vs-rcsssmj", action="store_true",
                         help="also run rcsssmj 0.2.1 (own venv) with the same N: rcsssmj dialect and T1 robots on both")
+    parser.add_argument("--engine", default="mujoco", choices=("mujoco", "gazebo"),
+                        help="our server's physics engine (default %(default)s)")
     args = parser.parse_args()
     for n in args.agents:
         if not args.vs_rcsssmj:
-            print(json.dumps(run(n, args.seconds)), flush=True)
+            print(json.dumps(run(n, args.seconds, engine=args.engine)), flush=True)
             continue
         ours = run(n, args.seconds, "soccersim", "rcsssmj", "T1")  # the same robot on both servers
         theirs = run(n, args.seconds, "rcsssmj", "rcsssmj", "T1")

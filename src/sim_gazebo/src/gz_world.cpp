@@ -122,6 +122,7 @@ void GzWorld::RemoveModel(const std::string& name) {
 }
 
 void GzWorld::Reindex() {
+  contacts_valid_ = false;
   // Keep every hinge's drive across the reindex (by joint), new hinges hold still.
   std::unordered_map<const dart::dynamics::Joint*, int> old_index;
   for (size_t i = 0; i < hinges_.size(); ++i) old_index[hinges_[i]] = static_cast<int>(i);
@@ -303,12 +304,13 @@ void GzWorld::Step(int n) {
     impl_->world->Step(output, state, input);
     time_ += timestep_;
   }
+  contacts_valid_ = true;
   wrenches_.clear();
 }
 
 Contacts GzWorld::LastContacts() const {
   const auto& result = impl_->dart->getLastCollisionResult();
-  const size_t n = result.getNumContacts();
+  const size_t n = contacts_valid_ ? result.getNumContacts() : 0;
   Contacts out;
   out.links.resize(n, 2);
   out.points.resize(n, 3);

@@ -107,6 +107,9 @@ class GzWorld {
   Eigen::VectorXi mode_;
   Eigen::VectorXd speed_, q_target_, dq_target_, kp_, kd_, tau_, lower_, upper_, effort_;
   std::vector<std::pair<int, Eigen::Matrix<double, 6, 1>>> wrenches_;
+  // The last step's collision result points at the collision objects of that step: after a
+  // model is added or removed it may hold freed ones, so contacts wait for the next step.
+  bool contacts_valid_ = false;
 };
 
 }  // namespace sim_gazebo

@@ -180,3 +180,21 @@ def test_an_rcsssmj_robot_without_commands_is_limp(engine: SimulationNode) -> No
     run(engine, 2.0)
     assert start > 0.6 and engine.robot_pose("t")[0][2] < 0.3
     assert len(engine.percept("t", vision=False).joint_names) == 23
+
+
+def test_a_robot_leaving_after_its_percepts_were_read(engine: SimulationNode) -> None:
+    """Agents leave between reading percepts and the next step (the loop's order): contacts
+    read for that cycle must not outlive the robots they name."""
+    for i in range(6):
+        engine.add_robot(f"r{i}", "nao", -1.0 - i, 1.0, 0.0)
+    engine.set_ball((-1.2, 1.0, engine.field.ball_radius))  # against r0's feet
+    run(engine, 0.5)
+    for i in range(6):
+        assert engine.percept(f"r{i}", vision=False).foot_resistance
+    for i in range(1, 6):
+        engine.remove_robot(f"r{i}")
+    engine.step()
+    engine.add_robot("late", "nao", 3.0, 3.0, 0.0)
+    engine.step()
+    assert {f.name for f in engine.percept("r0", vision=False).foot_resistance} == {"lf", "rf"}
+    assert engine.robot_ids() == ["r0", "late"]

@@ -112,6 +112,7 @@ class _Body:
     imu: int = -1
     parts: dict[str, int] = field(default_factory=dict)  # vision part -> link
     feet: dict[str, tuple[int, Transform]] = field(default_factory=dict)  # FRP name -> link, box in link
+    foot_slots: dict[str, int] = field(default_factory=dict)  # FRP name -> row of the engine's foot readings
 
 
 class GazeboEngine:
@@ -178,6 +179,11 @@ class GazeboEngine:
     def _reindex(self) -> None:
         """Array positions of the ball and of every robot's links and hinges; who owns each link."""
         self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        # link indices change: contacts are read again (an empty set until the next step)
+        self._contact_cache: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._readings: list[tuple[tuple[float, float, float], tuple[float, float, float]] | None] | None = None
+        self._imu_rot: np.ndarray | None = None
+        self._imu_rot_of: object = None
         layout = {m.name: m for m in self._gz.layout()}
         ball = layout["ball"]
         self._ball_link = ball.first_link
@@ -199,7 +205,7 @@ class GazeboEngine:
             body.link_names = list(m.links)
             link_of = {name: m.first_link + k for k, name in enumerate(m.links)}
             body.root = link_of[robot.spec.root_link().name]
-            body.parts, body.feet, body.head, body.imu = {}, {}, -1, body.root
+            body.parts, body.feet, body.foot_slots, body.head, body.imu = {}, {}, {}, -1, body.root
             for link in robot.spec.links:
                 index = link_of.get(link.name, -1)
                 if link.vision_part:
@@ -212,6 +218,15 @@ class GazeboEngine:
                     box = link.collisions[0].pose if link.collisions else Transform.identity()
                     body.feet[link.frp] = (index, box)
             self._link_robot[body.links] = i
+        feet = [(body, name, foot, box) for body in (self._bodies[r.robot_id] for r in self._robot_list)
+                for name, (foot, box) in body.feet.items()]
+        self._foot_links = np.array([foot for _, _, foot, _ in feet], dtype=np.intp)
+        self._foot_box_pos = np.array([box.pos for *_, box in feet], dtype=float).reshape(-1, 3)
+        self._foot_box_rot = np.array([box.rot for *_, box in feet], dtype=float).reshape(-1, 3, 3)
+        self._slot_of_link = np.full(self._gz.link_count, -1, dtype=np.intp)
+        for slot, (owner, name, foot, _) in enumerate(feet):
+            owner.foot_slots[name] = slot
+            self._slot_of_link[foot] = slot
         previous = zip(getattr(self, "_vel_prev", []), getattr(self, "_acc_lagged", []))
         old = dict(zip(getattr(self, "_acc_ids", []), previous))  # rows of robots that stay
         self._acc_ids = [id(robot) for robot in self._robot_list]
@@ -346,7 +361,7 @@ class GazeboEngine:
             self._gz.set_positions(body.gz_name, q)
         self._gz.set_velocities(body.gz_name, np.zeros_like(self._gz.velocities(body.gz_name)))
         self._gz.set_root_pose(body.gz_name, np.array([*position, *(quat / np.linalg.norm(quat))]))
-        self._arrays = None
+        self._state_changed()
         index = self._row[robot.robot_id]
         self._vel_prev[index] = np.nan
         self._acc_lagged[index] = _quat_matrix(quat / np.linalg.norm(quat)).T @ -self._gravity
@@ -403,7 +418,7 @@ class GazeboEngine:
             raise ValueError("ball position and velocity must be finite")
         self._gz.set_root_pose("ball", np.array([*position, 1.0, 0.0, 0.0, 0.0]))
         self._gz.set_root_velocity("ball", np.asarray(velocity, dtype=float), np.zeros(3))
-        self._arrays = None
+        self._state_changed()
 
     def ball_touchers(self) -> list[str]:
         return sorted(self._touchers)
@@ -420,7 +435,8 @@ class GazeboEngine:
         self._lagged_accelerations(poses, twists)
         self._ball_drag(poses, twists)
         self._gz.step(self.substeps)
-        self._arrays = None
+        self._contact_cache = None
+        self._state_changed()
         self._record_contacts()
         self.cycle += 1
         self.time = self.cycle * self.cycle_dt
@@ -467,9 +483,9 @@ class GazeboEngine:
             self._contacts.add((ia, ib) if ia < ib else (ib, ia))
 
     def _contact_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        if getattr(self, "_contact_cycle", -1) != self.cycle:
+        """The last step's contacts (link indices, points, forces), read once per step."""
+        if self._contact_cache is None:
             self._contact_cache = self._gz.contacts()
-            self._contact_cycle = self.cycle
         return self._contact_cache
 
     # ------------------------------------------------------------------ sensors
@@ -477,9 +493,9 @@ class GazeboEngine:
         robot, body = self._robot(robot_id), self._bodies[robot_id]
         poses, twists, hinges = self._state_arrays()
         states = hinges[body.hinges]
-        rot = _quat_matrix(poses[body.imu, 3:7])
-        gyro = _to_sim(np.degrees(rot.T @ twists[body.imu, 3:]))
         index = self._row[robot.robot_id]
+        rot = self._imu_rotations()[index]
+        gyro = _to_sim(np.degrees(rot.T @ twists[body.imu, 3:]))
         if robot.acc_lag:
             acc = _to_sim(self._acc_lagged[index])
         else:
@@ -487,36 +503,56 @@ class GazeboEngine:
             change = np.zeros(3) if np.isnan(v_prev).any() else (twists[body.imu, :3] - v_prev) / self.cycle_dt
             acc = _to_sim(rot.T @ (change - self._gravity))
         root = poses[body.root]
+        readings = self._foot_readings()
+        frp = [ForceResistance(name, *reading) for name, slot in body.foot_slots.items()
+               if (reading := readings[slot]) is not None]
         return Percept(
             time=self.time, game=GameStateView(), gyro=gyro, accel=acc,
             joint_names=robot.joint_names, joint_angles=np.degrees(states[:, 0]).tolist(),
-            joint_velocities=np.degrees(states[:, 1]).tolist(), foot_resistance=self._frp(body, poses),
+            joint_velocities=np.degrees(states[:, 1]).tolist(), foot_resistance=frp,
             torso_position=(float(root[0]), float(root[1]), float(root[2])),
             torso_quaternion=(float(root[3]), float(root[4]), float(root[5]), float(root[6])),
             vision=self._vision(robot, lines) if vision else None)
 
-    def _frp(self, body: _Body, poses: np.ndarray) -> list[ForceResistance]:
-        """Each sensing foot's contact force and centre of pressure in its box's frame
-        (rcssserver3d's FRP), SimSpark axes; a foot without contact sends nothing."""
-        if not body.feet:
-            return []
+    def _imu_rotations(self) -> np.ndarray:
+        """(R, 3, 3) every robot's IMU link orientation, once per state."""
+        if self._imu_rot is None or self._imu_rot_of is not self._arrays:
+            self._imu_rot = _quat_matrix(self._state_arrays()[0][self._imu_links, 3:7])
+            self._imu_rot_of = self._arrays
+        return self._imu_rot
+
+    def _foot_readings(self) -> list[tuple[tuple[float, float, float], tuple[float, float, float]] | None]:
+        """Every sensing foot's (centre of pressure, force) in its box's frame and SimSpark axes
+        (rcssserver3d's FRP), None without contact; one numpy pass over the step's contacts for
+        all robots (the module gives each contact's force on its first link)."""
+        if self._readings is not None:
+            return self._readings
+        n = len(self._foot_links)
+        if n == 0:
+            self._readings = []
+            return self._readings
         links, points, forces = self._contact_arrays()
-        out = []
-        for name, (link, box) in body.feet.items():
-            force, moment = np.zeros(3), np.zeros(3)
-            for side, sign in ((0, 1.0), (1, -1.0)):  # the module gives the force on the first link
-                rows = links[:, side] == link
-                if rows.any():
-                    f = sign * forces[rows]
-                    force += f.sum(axis=0)
-                    moment += (f[:, 2:3] * points[rows]).sum(axis=0)
-            if force[2] <= 1e-6:
-                continue
-            frame = Transform(poses[link, :3], _quat_matrix(poses[link, 3:7])) @ box
-            local_c = frame.rot.T @ (moment / force[2] - frame.pos)
-            local_f = frame.rot.T @ force
-            out.append(ForceResistance(name, _to_sim(local_c), _to_sim(local_f)))
-        return out
+        force, moment = np.zeros((n, 3)), np.zeros((n, 3))
+        for side, sign in ((0, 1.0), (1, -1.0)):
+            slot = np.where(links[:, side] >= 0, self._slot_of_link[np.maximum(links[:, side], 0)], -1)
+            on = slot >= 0
+            f = sign * forces[on]
+            np.add.at(force, slot[on], f)
+            np.add.at(moment, slot[on], f[:, 2:3] * points[on])
+        poses = self._state_arrays()[0][self._foot_links]
+        link_rot = _quat_matrix(poses[:, 3:7])
+        box_rot = np.einsum("fij,fjk->fik", link_rot, self._foot_box_rot)
+        box_pos = poses[:, :3] + np.einsum("fij,fj->fi", link_rot, self._foot_box_pos)
+        touching = force[:, 2] > 1e-6
+        with np.errstate(divide="ignore", invalid="ignore"):
+            centre = np.where(touching[:, None], moment / force[:, 2:3], 0.0) - box_pos
+        local_c = np.einsum("fji,fj->fi", box_rot, centre)
+        local_f = np.einsum("fji,fj->fi", box_rot, force)
+        sim_c = np.stack((-local_c[:, 1], local_c[:, 0], local_c[:, 2]), axis=1).tolist()
+        sim_f = np.stack((-local_f[:, 1], local_f[:, 0], local_f[:, 2]), axis=1).tolist()
+        self._readings = [(tuple(c), tuple(f)) if on else None
+                          for c, f, on in zip(sim_c, sim_f, touching.tolist())]
+        return self._readings
 
     def _seen_things(self) -> tuple[list[tuple[str, int, str]], np.ndarray]:
         key = tuple((rb.robot_id, rb.label) for rb in self._robot_list)
@@ -572,6 +608,11 @@ class GazeboEngine:
         return EntitySnapshot(name, _vec3(p[:3]), _quat(p[3:]), _vec3(v[:3]), _vec3(v[3:]),
                               tuple(robot.joint_names), tuple(map(float, states[:, 0])),
                               tuple(map(float, states[:, 1])), model=robot.model_name)
+
+    def _state_changed(self) -> None:
+        """Something moved (a step, a placement): what was read from the module is stale."""
+        self._arrays = None
+        self._readings = None
 
     def _state_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Link poses, link twists and hinge states, read from the module once per state: the
@@ -634,7 +675,7 @@ class GazeboEngine:
             self._gz.set_velocities(body.gz_name, dq)
             self._gz.set_root_pose(body.gz_name, np.array([*e.position, *e.orientation]))
             self._gz.set_root_velocity(body.gz_name, np.array(e.linear_velocity), np.array(e.angular_velocity))
-        self._arrays = None
+        self._state_changed()
         if snapshot.full and only is None:
             self.cycle, self.time = snapshot.step, snapshot.time
 
