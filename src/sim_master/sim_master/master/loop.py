@@ -31,6 +31,7 @@ from sim_contracts import names
 from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError, AgentLagging
 from sim_contracts.commands import Beam, Command, InitPlayer, JointTargets, JointVelocities, Say, Scene
 from sim_contracts.percept import GameStateView, Heard, Percept
+from sim_master.engine.common import MODEL_ALIASES
 from sim_master.engine.node import SimulationNode
 from sim_master.master.adapters import AgentTransport, LocalBrain, LoopAdapter, PerceptOutlet
 from sim_master.master.config import ServerConfig
@@ -49,7 +50,6 @@ from soccer_referee.rules import rule_book
 
 _log = logging.getLogger("soccersim")
 
-MODEL_ALIASES: dict[str, str] = {"nao": "nao0"}
 AVAILABLE_MODELS: tuple[str, ...] = ("nao", "nao0", "nao1", "nao2", "nao3", "nao4", "pusher")
 
 

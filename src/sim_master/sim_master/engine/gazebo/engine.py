@@ -17,7 +17,6 @@ cycle late, FRP in the foot box's frame, the vision of engine/vision.py."""
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -25,6 +24,19 @@ import mujoco
 import numpy as np
 
 from sim_contracts.percept import ForceResistance, GameStateView, Percept, Vision
+from sim_master.engine.common import (
+    MODEL_ALIASES,
+    SIMSPARK_BEAM_HEIGHT,
+    EntityServices,
+    ball_drag_wrench,
+    check_robot_id,
+    delta_since,
+    quat,
+    standing_height,
+    to_sim,
+    vec3,
+    yaw_quat,
+)
 from sim_master.engine.mujoco.robot import MODE_PD, Robot, command_pd, command_speeds
 from sim_master.engine.node import PdTarget, Quaternion
 from sim_master.engine.vision import Eyes
@@ -37,15 +49,12 @@ from sim_master.world.transforms import Transform
 if TYPE_CHECKING:
     from sim_master.engine.mujoco.engine import MujocoEngine
 
-MODEL_ALIASES = {"nao": "nao0"}
-SIMSPARK_BEAM_HEIGHT = 0.4  # m, rcssserver3d's AgentRadius
 # DART slip compliance of SimSpark robots' shapes in a world with rcssserver3d's slipping
 # contacts (<soccer:contact slip>). DART spreads it over a pair's contacts and its motors are
 # rigid, so rcssserver3d's figure does not carry over; chosen by FC Portugal's walk (falls in
 # 60 s, mean of 8 runs): none 20, 0.02 13, 0.1 8 (median 4.5), 0.3 12 (MuJoCo engine 4,
 # rcssserver3d 0).
 DART_ROBOT_SLIP = 0.1
-_ROBOT_ID = re.compile(r"[^\x00-\x1f\x7f]{1,128}")
 _MOTORS = ("velocity", "servo")
 
 
@@ -58,44 +67,11 @@ def _quat_matrix(q: np.ndarray) -> np.ndarray:
         np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], -1)], -2)
 
 
-def _yaw_quat(yaw_deg: float) -> np.ndarray:
-    h = math.radians(yaw_deg) / 2
-    return np.array([math.cos(h), 0.0, 0.0, math.sin(h)])
-
-
 def _quat_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     aw, ax, ay, az = a
     bw, bx, by, bz = b
     return np.array([aw * bw - ax * bx - ay * by - az * bz, aw * bx + ax * bw + ay * bz - az * by,
                      aw * by - ax * bz + ay * bw + az * bx, aw * bz + ax * by - ay * bx + az * bw])
-
-
-def _to_sim(v: np.ndarray) -> tuple[float, float, float]:
-    """Model axes (x forward, y left, z up) -> SimSpark body axes (x right, y forward, z up)."""
-    return (float(-v[1]), float(v[0]), float(v[2]))
-
-
-def standing_height(spec: ModelSpec) -> float:
-    """Height of the model frame above the ground when the robot stands with zero joints:
-    the lowest point of its collision shapes (link poses are in the model frame)."""
-    lowest = 0.0
-    for link in spec.links:
-        for shape in link.collisions:
-            pose = link.pose @ shape.pose
-            rot, z = pose.rot, float(pose.pos[2])
-            g = shape.geometry
-            if g.shape == "box":
-                extent = float(np.abs(rot[2]) @ (np.asarray(g.size) / 2))
-            elif g.shape == "sphere":
-                extent = g.size[0]
-            elif g.shape in ("cylinder", "capsule"):
-                extent = float(abs(rot[2, 2]) * g.size[1] / 2 + math.hypot(rot[2, 0], rot[2, 1]) * g.size[0])
-                if g.shape == "capsule":
-                    extent += g.size[0] * abs(rot[2, 2])
-            else:
-                continue
-            lowest = min(lowest, z - extent)
-    return -lowest + 0.002
 
 
 @dataclass(slots=True)
@@ -115,7 +91,7 @@ class _Body:
     foot_slots: dict[str, int] = field(default_factory=dict)  # FRP name -> row of the engine's foot readings
 
 
-class GazeboEngine:
+class GazeboEngine(EntityServices):
     """Implements SimulationNode with gz-physics (see sim_master.engine.node)."""
 
     def __init__(self, world: str = "simspark_field", *, substeps: int = 1, timestep: float = 0.02,
@@ -251,8 +227,7 @@ class GazeboEngine:
 
     # ------------------------------------------------------------------ robots
     def add_robot(self, robot_id: str, model: str, x: float, y: float, yaw_deg: float) -> None:
-        if not _ROBOT_ID.fullmatch(robot_id):
-            raise ValueError(f"invalid robot name {robot_id[:80]!r}: 1-128 printable characters")
+        check_robot_id(robot_id)
         if robot_id in self._robots or robot_id == "ball":
             raise ValueError(f"an entity named {robot_id!r} already exists")
         if not all(math.isfinite(v) for v in (x, y, yaw_deg)):
@@ -262,7 +237,7 @@ class GazeboEngine:
         robot = Robot.create(robot_id, name, spec, self._next, height, (x, y, yaw_deg))
         gz_name = f"robot_{self._next}"
         self._next += 1
-        pose = np.array([x, y, height, *_yaw_quat(yaw_deg)])
+        pose = np.array([x, y, height, *yaw_quat(yaw_deg)])
         if path is not None:
             self._gz.add_model(path, False, gz_name, pose)
         else:
@@ -291,8 +266,7 @@ class GazeboEngine:
     def rename_robot(self, robot_id: str, new_id: str) -> None:
         if new_id == robot_id:
             return
-        if not _ROBOT_ID.fullmatch(new_id):
-            raise ValueError(f"invalid robot name {new_id[:80]!r}: 1-128 printable characters")
+        check_robot_id(new_id)
         if new_id in self._robots or new_id == "ball":
             raise ValueError(f"an entity named {new_id!r} already exists")
         robot = self._robot(robot_id)
@@ -373,7 +347,7 @@ class GazeboEngine:
             raise ValueError("move target must be finite")
         robot = self._robot(robot_id)
         z = max(robot.standing_height, SIMSPARK_BEAM_HEIGHT) if robot.acc_lag else robot.standing_height
-        self._set_root(robot_id, np.array([x, y, z]), _yaw_quat(yaw_deg), zero_joints=not robot.acc_lag)
+        self._set_root(robot_id, np.array([x, y, z]), yaw_quat(yaw_deg), zero_joints=not robot.acc_lag)
 
     def carry_robot(self, robot_id: str, x: float, y: float, yaw_deg: float | None, *,
                     z: float | None = None, upright: bool = False, orientation: Quaternion | None = None,
@@ -386,9 +360,9 @@ class GazeboEngine:
         if orientation is not None:
             quat = np.asarray(orientation, dtype=float)
         elif upright:
-            quat = _yaw_quat(self.robot_yaw(robot_id) if yaw_deg is None else yaw_deg)
+            quat = yaw_quat(self.robot_yaw(robot_id) if yaw_deg is None else yaw_deg)
         elif yaw_deg is not None:
-            quat = _quat_mul(_yaw_quat(yaw_deg - self.robot_yaw(robot_id)), quat)
+            quat = _quat_mul(yaw_quat(yaw_deg - self.robot_yaw(robot_id)), quat)
         position = np.array([x, y, pose[2] if z is None else z])
         self._set_root(robot_id, position, quat, zero_joints=zero_joints)
 
@@ -399,10 +373,6 @@ class GazeboEngine:
     def robot_velocity(self, robot_id: str) -> tuple[float, float, float]:
         _, v = self._root_state(robot_id)
         return (float(v[0]), float(v[1]), float(v[2]))
-
-    def robot_yaw(self, robot_id: str) -> float:
-        _, (w, x, y, z) = self.robot_pose(robot_id)
-        return math.degrees(math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
 
     def ball_position(self) -> tuple[float, float, float]:
         p = self._state_arrays()[0][self._ball_link]
@@ -457,14 +427,9 @@ class GazeboEngine:
 
     def _ball_drag(self, poses: np.ndarray, twists: np.ndarray) -> None:
         """rcssserver3d's ball DragController (see the MuJoCo engine), held through the cycle."""
-        linear, angular = self.world.ball_drag
-        if linear == 0.0 and angular == 0.0:
-            return
-        factor, base = self.world.ball_stillness
-        v, w = twists[self._ball_link, :3], twists[self._ball_link, 3:]
-        speed, spin = float(np.linalg.norm(v)), float(np.linalg.norm(w))
-        self._gz.set_link_wrench(self._ball_link, -linear * v * (1.0 + factor * base ** -speed),
-                                 -angular * w * (1.0 + factor * base ** -spin))
+        wrench = ball_drag_wrench(self.world, twists[self._ball_link, :3], twists[self._ball_link, 3:])
+        if wrench is not None:
+            self._gz.set_link_wrench(self._ball_link, *wrench)
 
     def _record_contacts(self) -> None:
         self._touchers.clear()
@@ -495,13 +460,13 @@ class GazeboEngine:
         states = hinges[body.hinges]
         index = self._row[robot.robot_id]
         rot = self._imu_rotations()[index]
-        gyro = _to_sim(np.degrees(rot.T @ twists[body.imu, 3:]))
+        gyro = to_sim(np.degrees(rot.T @ twists[body.imu, 3:]))
         if robot.acc_lag:
-            acc = _to_sim(self._acc_lagged[index])
+            acc = to_sim(self._acc_lagged[index])
         else:
             v_prev = self._vel_prev[index]
             change = np.zeros(3) if np.isnan(v_prev).any() else (twists[body.imu, :3] - v_prev) / self.cycle_dt
-            acc = _to_sim(rot.T @ (change - self._gravity))
+            acc = to_sim(rot.T @ (change - self._gravity))
         root = poses[body.root]
         readings = self._foot_readings()
         frp = [ForceResistance(name, *reading) for name, slot in body.foot_slots.items()
@@ -597,15 +562,15 @@ class GazeboEngine:
         return list(self._frame_names), self._state_arrays()[0][self._frame_links]
 
     # ------------------------------------------------------------------ snapshots
-    def _entity(self, name: str, arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> EntitySnapshot:
-        poses, twists, hinges = arrays or self._state_arrays()
+    def _entity(self, name: str) -> EntitySnapshot:
+        poses, twists, hinges = self._state_arrays()
         if name == "ball":
             p, v = poses[self._ball_link], twists[self._ball_link]
-            return EntitySnapshot("ball", _vec3(p[:3]), _quat(p[3:]), _vec3(v[:3]), _vec3(v[3:]), model="ball")
+            return EntitySnapshot("ball", vec3(p[:3]), quat(p[3:]), vec3(v[:3]), vec3(v[3:]), model="ball")
         robot, body = self._robots[name], self._bodies[name]
         p, v = poses[body.root], twists[body.root]
         states = hinges[body.hinges]
-        return EntitySnapshot(name, _vec3(p[:3]), _quat(p[3:]), _vec3(v[:3]), _vec3(v[3:]),
+        return EntitySnapshot(name, vec3(p[:3]), quat(p[3:]), vec3(v[:3]), vec3(v[3:]),
                               tuple(robot.joint_names), tuple(map(float, states[:, 0])),
                               tuple(map(float, states[:, 1])), model=robot.model_name)
 
@@ -621,8 +586,8 @@ class GazeboEngine:
             self._arrays = (self._gz.link_poses(), self._gz.link_velocities(), self._gz.hinge_states())
         return self._arrays
 
-    def _state_vector(self, name: str, arrays: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
-        poses, twists, hinges = arrays
+    def _state_vector(self, name: str) -> np.ndarray:
+        poses, twists, hinges = self._state_arrays()
         if name == "ball":
             return np.concatenate((poses[self._ball_link], twists[self._ball_link]))
         body = self._bodies[name]
@@ -632,24 +597,12 @@ class GazeboEngine:
         return ["ball", *self._robots]
 
     def snapshot(self) -> Snapshot:
-        arrays = self._state_arrays()
-        return Snapshot(self.cycle, self.time, True, {n: self._entity(n, arrays) for n in self.entity_names()})
+        return Snapshot(self.cycle, self.time, True, {n: self._entity(n) for n in self.entity_names()})
 
     def delta(self, only: set[str] | None = None) -> Snapshot:
         """Entities whose state changed since the previous delta() (all on the first call)."""
-        changed: dict[str, EntitySnapshot] = {}
-        names = self.entity_names()
-        arrays = self._state_arrays()
-        for name in names if only is None else [n for n in names if n in only]:
-            vec = self._state_vector(name, arrays)
-            last = self._last_delta.get(name)
-            if last is None or last.shape != vec.shape or np.max(np.abs(last - vec)) > 1e-9:
-                changed[name] = self._entity(name, arrays)
-                self._last_delta[name] = vec
-        removed = tuple(n for n in list(self._last_delta) if n not in changed and n not in names)
-        for n in removed:
-            self._last_delta.pop(n, None)
-        return Snapshot(self.cycle, self.time, False, changed, removed)
+        return delta_since(self._last_delta, self.entity_names(), only, self._state_vector, self._entity,
+                           self.cycle, self.time)
 
     def apply_snapshot(self, snapshot: Snapshot, *, only: set[str] | None = None, forward: bool = True) -> None:
         """Set entity states (resync, ghosts); unknown robots in it are created."""
@@ -723,21 +676,3 @@ class GazeboEngine:
 
     def mjcf_prefix(self, robot_id: str) -> str:
         return self._mirror().mjcf_prefix(robot_id)
-
-    # ------------------------------------------------------------------ generic entities
-    def spawn_entity(self, name: str, model: str, pose: tuple[float, float, float, float]) -> None:
-        x, y, _z, yaw = pose
-        self.add_robot(name, model, x, y, yaw)
-
-    def delete_entity(self, name: str) -> None:
-        if name == "ball":
-            raise ValueError("the ball belongs to the world and cannot be deleted")
-        self.remove_robot(name)
-
-
-def _vec3(a: np.ndarray) -> tuple[float, float, float]:
-    return (float(a[0]), float(a[1]), float(a[2]))
-
-
-def _quat(a: np.ndarray) -> tuple[float, float, float, float]:
-    return (float(a[0]), float(a[1]), float(a[2]), float(a[3]))

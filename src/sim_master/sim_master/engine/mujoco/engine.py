@@ -17,13 +17,25 @@ controller across, so nobody else notices."""
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 import mujoco
 import numpy as np
 
 from sim_contracts.percept import ForceResistance, GameStateView, Percept, Vision
+from sim_master.engine.common import (
+    MODEL_ALIASES,
+    SIMSPARK_BEAM_HEIGHT,
+    EntityServices,
+    ball_drag_wrench,
+    check_robot_id,
+    delta_since,
+    quat,
+    standing_height,
+    to_sim,
+    vec3,
+    yaw_quat,
+)
 from sim_master.engine.mujoco.mjcf import PD_ARMATURE, robot_mjcf, static_world_mjcf
 from sim_master.engine.mujoco.robot import MODE_PD, Robot, command_pd, command_speeds
 from sim_master.engine.node import Quaternion
@@ -33,18 +45,10 @@ from sim_master.world.sdf_loader import available_models, load_model, load_world
 from sim_master.world.spec import FieldSpec, ModelSpec, WorldSpec
 from sim_master.world.transforms import Transform, rpy_matrix
 
-MODEL_ALIASES = {"nao": "nao0"}
-SIMSPARK_BEAM_HEIGHT = 0.4  # m, rcssserver3d's AgentRadius
 PARKING = (1000.0, 1000.0)  # m, where robots that left wait to be reused
 
 
-_ROBOT_ID = re.compile(r"[^\"<>&'\x00-\x1f\x7f]{1,128}")
 _FRICTION_DOF = int(mujoco.mjtConstraint.mjCNSTR_FRICTION_DOF)
-
-
-def _to_sim(v: np.ndarray) -> tuple[float, float, float]:
-    """Model axes (x forward, y left, z up) -> SimSpark body axes (x right, y forward, z up)."""
-    return (float(-v[1]), float(v[0]), float(v[2]))
 
 
 def _verbatim_spec(spec: ModelSpec) -> mujoco.MjSpec:
@@ -63,18 +67,13 @@ def _verbatim_spec(spec: ModelSpec) -> mujoco.MjSpec:
     return part
 
 
-def _yaw_quat(yaw_deg: float) -> np.ndarray:
-    h = math.radians(yaw_deg) / 2
-    return np.array([math.cos(h), 0.0, 0.0, math.sin(h)])
-
-
 @dataclass(slots=True)
 class _ModelCache:
     spec: ModelSpec
     standing_height: float
 
 
-class MujocoEngine:
+class MujocoEngine(EntityServices):
     """Implements SimulationNode with MuJoCo (see sim_master.engine.node)."""
 
     def __init__(self, world: str = "simspark_field", *, substeps: int = 4, timestep: float = 0.005,
@@ -144,15 +143,11 @@ class MujocoEngine:
 
     @staticmethod
     def _standing_height(spec: ModelSpec) -> float:
-        """Height of the root link above the ground when the robot stands with zero joints
-        (an MJCF robot: the height its file gives, where rcsssmj drops it)."""
-        if spec.mjcf is not None and spec.spawn_height > 0:
-            return spec.spawn_height
-        if spec.mjcf is not None:
-            model = _verbatim_spec(spec).compile()
-        else:
-            body, _, _ = robot_mjcf(spec, "probe", 0, Transform.identity())
-            model = mujoco.MjModel.from_xml_string(f"<mujoco><worldbody>{body}</worldbody></mujoco>")
+        """engine.common.standing_height; an MJCF robot whose file gives no height: its geoms'
+        lowest point as MuJoCo compiles them (meshes by their bounding radius)."""
+        if spec.mjcf is None or spec.spawn_height > 0:
+            return standing_height(spec)
+        model = _verbatim_spec(spec).compile()
         data = mujoco.MjData(model)
         mujoco.mj_kinematics(model, data)
         lowest = 0.0
@@ -170,8 +165,7 @@ class MujocoEngine:
             else:  # capsule / cylinder along the local z axis
                 extent = float(size[0] + abs(rot[2, 2]) * size[1])
             lowest = min(lowest, z - extent)
-        root_z = float(data.xpos[1][2]) if spec.mjcf is not None else 0.0  # an SDF robot: its model frame
-        return root_z - lowest + 0.002
+        return float(data.xpos[1][2]) - lowest + 0.002
 
     def _build(self) -> None:
         """(Re)compile the model with the current robots; keep every entity's state."""
@@ -199,7 +193,7 @@ class MujocoEngine:
                 part = self._verbatim[robot.model_name].copy()
                 root = part.body(robot.spec.root_link().name)
                 root.pos = [x, y, robot.standing_height]
-                root.quat = list(_yaw_quat(yaw))
+                root.quat = list(yaw_quat(yaw))
                 world.worldbody.add_frame().attach_body(root, f"{robot.mj_prefix}/", "")
             self.model = world.compile()
         else:
@@ -264,8 +258,7 @@ class MujocoEngine:
 
     # ------------------------------------------------------------------ robots
     def add_robot(self, robot_id: str, model: str, x: float, y: float, yaw_deg: float) -> None:
-        if not _ROBOT_ID.fullmatch(robot_id):  # it names elements of the generated MJCF
-            raise ValueError(f"invalid robot name {robot_id[:80]!r}: 1-128 printable characters, none of \"<>&'")
+        check_robot_id(robot_id)  # it names elements of the generated MJCF
         if robot_id in self._robots or robot_id == "ball":
             raise ValueError(f"an entity named {robot_id!r} already exists")
         if not all(math.isfinite(v) for v in (x, y, yaw_deg)):
@@ -300,8 +293,7 @@ class MujocoEngine:
         joins a team); the next delta reports the old name removed and the new one."""
         if new_id == robot_id:
             return
-        if not _ROBOT_ID.fullmatch(new_id):
-            raise ValueError(f"invalid robot name {new_id[:80]!r}: 1-128 printable characters, none of \"<>&'")
+        check_robot_id(new_id)
         if new_id in self._robots or new_id == "ball":
             raise ValueError(f"an entity named {new_id!r} already exists")
         robot = self._robot(robot_id)
@@ -346,7 +338,7 @@ class MujocoEngine:
     def _place(self, robot: Robot, x: float, y: float, yaw_deg: float, *, joints_to_zero: bool) -> None:
         root = robot.root_qpos
         self.data.qpos[root:root + 3] = (x, y, robot.standing_height)
-        self.data.qpos[root + 3:root + 7] = _yaw_quat(yaw_deg)
+        self.data.qpos[root + 3:root + 7] = yaw_quat(yaw_deg)
         self.data.qvel[robot.root_dof:robot.root_dof + 6] = 0.0
         if joints_to_zero:
             self.data.qpos[robot.qpos_adr] = 0.0
@@ -479,7 +471,7 @@ class MujocoEngine:
         if robot.verbatim:  # rcsssmj drops a beamed robot with every joint at zero
             self.data.qpos[robot.qpos_adr] = 0.0
         self.data.qpos[root:root + 3] = (x, y, z)
-        self.data.qpos[root + 3:root + 7] = _yaw_quat(yaw_deg)
+        self.data.qpos[root + 3:root + 7] = yaw_quat(yaw_deg)
         self._stop(robot)
 
     def carry_robot(self, robot_id: str, x: float, y: float, yaw_deg: float | None, *,
@@ -499,10 +491,10 @@ class MujocoEngine:
         if orientation is not None:
             quat = np.asarray(orientation, dtype=float) / np.linalg.norm(orientation)
         elif upright:
-            quat = _yaw_quat(self.robot_yaw(robot_id) if yaw_deg is None else yaw_deg)
+            quat = yaw_quat(self.robot_yaw(robot_id) if yaw_deg is None else yaw_deg)
         elif yaw_deg is not None:
             turned = np.zeros(4)
-            mujoco.mju_mulQuat(turned, _yaw_quat(yaw_deg - self.robot_yaw(robot_id)), quat)
+            mujoco.mju_mulQuat(turned, yaw_quat(yaw_deg - self.robot_yaw(robot_id)), quat)
             quat = turned
         if zero_joints:
             self.data.qpos[robot.qpos_adr] = 0.0
@@ -523,10 +515,6 @@ class MujocoEngine:
         robot = self._robot(robot_id)
         v = self.data.qvel[robot.root_dof:robot.root_dof + 3]
         return (float(v[0]), float(v[1]), float(v[2]))
-
-    def robot_yaw(self, robot_id: str) -> float:
-        _, (w, x, y, z) = self.robot_pose(robot_id)
-        return math.degrees(math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
 
     # ------------------------------------------------------------------ ball
     def ball_position(self) -> tuple[float, float, float]:
@@ -600,16 +588,12 @@ class MujocoEngine:
     def _ball_drag(self) -> None:
         """rcssserver3d's ball DragController, as it applies it: a force and a torque from
         the velocities at the start of the cycle, held through the cycle's physics."""
-        linear, angular = self.world.ball_drag
-        if linear == 0.0 and angular == 0.0:
-            return
-        factor, base = self.world.ball_stillness
         d = self.data
         v = d.qvel[self._ball_dof:self._ball_dof + 3]
         w = d.xmat[self._ball_body].reshape(3, 3) @ d.qvel[self._ball_dof + 3:self._ball_dof + 6]  # world axes
-        speed, spin = float(np.linalg.norm(v)), float(np.linalg.norm(w))
-        d.xfrc_applied[self._ball_body, :3] = -linear * v * (1.0 + factor * base ** -speed)
-        d.xfrc_applied[self._ball_body, 3:] = -angular * w * (1.0 + factor * base ** -spin)
+        wrench = ball_drag_wrench(self.world, v, w)
+        if wrench is not None:
+            d.xfrc_applied[self._ball_body, :3], d.xfrc_applied[self._ball_body, 3:] = wrench
 
     def _lagged_accelerations(self) -> None:
         """rcssserver3d's ACC, computed before its physics step: the torso's velocity change
@@ -747,15 +731,15 @@ class MujocoEngine:
         if robot.verbatim:  # rcsssmj reads its sensors, computed before the cycle's last substep
             sd = self._sensordata
             if robot.gyro_adr >= 0:
-                gyro = _to_sim(np.degrees(sd[robot.gyro_adr:robot.gyro_adr + 3]))
+                gyro = to_sim(np.degrees(sd[robot.gyro_adr:robot.gyro_adr + 3]))
             if robot.acc_adr >= 0:
-                acc = _to_sim(sd[robot.acc_adr:robot.acc_adr + 3])
+                acc = to_sim(sd[robot.acc_adr:robot.acc_adr + 3])
         elif robot.gyro_adr >= 0:
             if robot.imu_on_root:  # the torso's angular velocity after the step (sensordata is a substep old)
-                gyro = _to_sim(np.degrees(d.qvel[robot.root_dof + 3:robot.root_dof + 6]))
+                gyro = to_sim(np.degrees(d.qvel[robot.root_dof + 3:robot.root_dof + 6]))
             else:
-                gyro = _to_sim(np.degrees(d.sensordata[robot.gyro_adr:robot.gyro_adr + 3]))
-            acc = _to_sim(robot.acc_prev if robot.acc_lag and robot.acc_prev is not None
+                gyro = to_sim(np.degrees(d.sensordata[robot.gyro_adr:robot.gyro_adr + 3]))
+            acc = to_sim(robot.acc_prev if robot.acc_lag and robot.acc_prev is not None
                           else d.sensordata[robot.acc_adr:robot.acc_adr + 3])
         if robot.verbatim:
             q = self._sensordata[robot.q_sensor_adr]
@@ -883,11 +867,11 @@ class MujocoEngine:
         d = self.data
         if name == "ball":
             q, v = d.qpos[self._ball_qpos:self._ball_qpos + 7], d.qvel[self._ball_dof:self._ball_dof + 6]
-            return EntitySnapshot("ball", _vec3(q[:3]), _quat(q[3:7]), _vec3(v[:3]), _vec3(v[3:6]), model="ball")
+            return EntitySnapshot("ball", vec3(q[:3]), quat(q[3:7]), vec3(v[:3]), vec3(v[3:6]), model="ball")
         robot = self._robots[name]
         q = d.qpos[robot.root_qpos:robot.root_qpos + 7]
         v = d.qvel[robot.root_dof:robot.root_dof + 6]
-        return EntitySnapshot(name, _vec3(q[:3]), _quat(q[3:7]), _vec3(v[:3]), _vec3(v[3:6]),
+        return EntitySnapshot(name, vec3(q[:3]), quat(q[3:7]), vec3(v[:3]), vec3(v[3:6]),
                               tuple(robot.joint_names), tuple(map(float, d.qpos[robot.qpos_adr])),
                               tuple(map(float, d.qvel[robot.dof_adr])), model=robot.model_name)
 
@@ -913,18 +897,8 @@ class MujocoEngine:
         """Entities whose state changed since the previous delta() (all on the first call);
         `only` limits the report to those entities (a distributed node's own assets)."""
         self._ensure_built()
-        changed: dict[str, EntitySnapshot] = {}
-        names = self.entity_names()
-        for name in names if only is None else [n for n in names if n in only]:
-            vec = self._state_vector(name)
-            last = self._last_delta.get(name)
-            if last is None or last.shape != vec.shape or np.max(np.abs(last - vec)) > 1e-9:
-                changed[name] = self._entity(name)
-                self._last_delta[name] = vec
-        removed = tuple(n for n in list(self._last_delta) if n not in changed and n not in names)
-        for n in removed:
-            self._last_delta.pop(n, None)
-        return Snapshot(self.cycle, self.time, False, changed, removed)
+        return delta_since(self._last_delta, self.entity_names(), only, self._state_vector, self._entity,
+                           self.cycle, self.time)
 
     def apply_snapshot(self, snapshot: Snapshot, *, only: set[str] | None = None, forward: bool = True) -> None:
         """Set entity states (resync, ghosts). Unknown robots in a full snapshot are created.
@@ -961,22 +935,3 @@ class MujocoEngine:
             self.cycle, self.time = snapshot.step, snapshot.time
         if forward:
             mujoco.mj_forward(self.model, self.data)
-
-    # ------------------------------------------------------------------ generic entities
-    def spawn_entity(self, name: str, model: str, pose: tuple[float, float, float, float]) -> None:
-        """A robot model as a free entity: pose is (x, y, z, yaw_deg); z is ignored (stands)."""
-        x, y, _z, yaw = pose
-        self.add_robot(name, model, x, y, yaw)
-
-    def delete_entity(self, name: str) -> None:
-        if name == "ball":
-            raise ValueError("the ball belongs to the world and cannot be deleted")
-        self.remove_robot(name)
-
-
-def _vec3(a: np.ndarray) -> tuple[float, float, float]:
-    return (float(a[0]), float(a[1]), float(a[2]))
-
-
-def _quat(a: np.ndarray) -> tuple[float, float, float, float]:
-    return (float(a[0]), float(a[1]), float(a[2]), float(a[3]))

@@ -6,7 +6,9 @@ one (rcsssmj resets every robot's gains on recompilation)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import mujoco
 import numpy as np
@@ -17,6 +19,7 @@ _GROUPS = ("h", "ra", "la", "rl", "ll")  # SimSpark perception order: head, righ
 
 MODE_VELOCITY = 0
 MODE_PD = 1
+V = TypeVar("V")
 # Bounds of a PD motor command (q rad, dq rad/s, kp, kd, tau N m), far beyond any agent's use.
 # They keep the actuator input under MuJoCo's "huge value" limit (1e10): past it MuJoCo zeroes
 # the controls of every robot in the world for that step, so one agent would harm all others.
@@ -193,16 +196,23 @@ class Robot:
         self.imu_on_root = root_link.imu
 
 
+def _known_joints(robot: Robot, commands: dict[str, V], errors: list[str]) -> Iterator[tuple[int, str, V]]:
+    """(joint index, effector name, value) of each command naming one of the robot's joints;
+    an unknown name is reported in errors."""
+    for name, value in commands.items():
+        i = robot.names_index.get(name)
+        if i is None:
+            errors.append(f"unknown joint effector {name!r}")
+        else:
+            yield i, name, value
+
+
 def command_speeds(robot: Robot, speeds: dict[str, float]) -> tuple[list[str], bool]:
     """SimSpark hinge speeds (rad/s, cut to the joint's top speed) into the robot's controller
     state, whatever engine steps it: (errors for what was refused, whether a joint left PD)."""
     errors: list[str] = []
     mode_changed = False
-    for name, value in speeds.items():
-        i = robot.names_index.get(name)
-        if i is None:
-            errors.append(f"unknown joint effector {name!r}")
-            continue
+    for i, name, value in _known_joints(robot, speeds, errors):
         if not math.isfinite(value):
             errors.append(f"non-finite speed {value!r} for {name!r} rejected")
             continue
@@ -219,11 +229,7 @@ def command_pd(robot: Robot, targets: dict[str, tuple[float, float, float, float
     joint's mode or gains changed, which engines apply to their model)."""
     errors: list[str] = []
     changed = False
-    for name, values in targets.items():
-        i = robot.names_index.get(name)
-        if i is None:
-            errors.append(f"unknown joint effector {name!r}")
-            continue
+    for i, name, values in _known_joints(robot, targets, errors):
         if len(values) != 5 or not all(math.isfinite(v) for v in values):
             errors.append(f"PD command for {name!r} needs 5 finite numbers, got {values!r}")
             continue
