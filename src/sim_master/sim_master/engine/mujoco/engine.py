@@ -664,16 +664,7 @@ class MujocoEngine(EntityServices):
         if dims.max() < 2:  # frictionless contacts have no friction rows
             return
         rows = np.concatenate([first[dims > k] + k for k in range(1, int(dims.max()))])  # after each normal row
-        r = self.world.contact_slip * self._inv_h
-        aref = -d.efc_vel[rows] * self._inv_h
-        d.efc_R[rows] = r
-        d.efc_D[rows] = 1.0 / r
-        d.efc_aref[rows] = aref
-        if d.nisland > 0:
-            irows = d.map_efc2iefc[rows]
-            d.iefc_R[irows] = r
-            d.iefc_D[irows] = 1.0 / r
-            d.iefc_aref[irows] = aref
+        self._rewrite_rows(rows, -d.efc_vel[rows] * self._inv_h, self.world.contact_slip * self._inv_h)
 
     def _bounce_ball(self) -> None:
         """rcssserver3d's ball bounce (ODE's contact bounce): a ball contact whose bodies
@@ -696,8 +687,13 @@ class MujocoEngine(EntityServices):
         rows, v = rows[v < -threshold], v[v < -threshold]
         if len(rows) == 0:
             return
-        aref = -(1.0 + restitution) * v * self._inv_h
-        r = 1e-6 * d.efc_R[rows]  # hard: the solver reaches the reference velocity
+        # a hard row: the solver reaches the reference velocity
+        self._rewrite_rows(rows, -(1.0 + restitution) * v * self._inv_h, 1e-6 * d.efc_R[rows])
+
+    def _rewrite_rows(self, rows: np.ndarray, aref: np.ndarray | float, r: np.ndarray | float) -> None:
+        """Constraint rows after mj_step1 with our reference acceleration and regularisation,
+        in the solver's per-island copies too."""
+        d = self.data
         d.efc_aref[rows] = aref
         d.efc_R[rows] = r
         d.efc_D[rows] = 1.0 / r
