@@ -1,13 +1,13 @@
 """The physics engine a server or a distributed node runs, chosen by name (`--engine`).
 
 Why here: the single-mode server, distributed nodes and benches pick an engine the same
-way, and a missing optional engine (gz-physics needs the sim_gazebo C++ module that
-`make setup` builds) is one clear error, not an ImportError deep in a start-up."""
+way, and a missing optional engine (gz-physics and ODE need the sim_gazebo and sim_ode C++
+modules that `make setup` builds) is one clear error, not an ImportError deep in a start-up."""
 from __future__ import annotations
 
 from sim_master.engine.node import SimulationNode
 
-PHYSICS_ENGINES = ("mujoco", "gazebo")
+PHYSICS_ENGINES = ("mujoco", "gazebo", "ode")
 
 
 class EngineUnavailable(RuntimeError):
@@ -28,4 +28,13 @@ def physics_engine(kind: str, world: str, *, vision_noise: bool = True, seed: in
         from sim_master.engine.gazebo.engine import GazeboEngine
 
         return GazeboEngine(world, vision_noise=vision_noise, seed=seed)
+    if kind == "ode":
+        try:
+            import sim_ode  # noqa: F401  (the C++ module, built by colcon)
+        except ImportError as exc:
+            raise EngineUnavailable(f"the ode engine needs the sim_ode module (run make setup, then "
+                                    f"source install/setup.bash): {exc}") from None
+        from sim_master.engine.ode.engine import OdeEngine
+
+        return OdeEngine(world, vision_noise=vision_noise, seed=seed)
     raise ValueError(f"unknown physics engine {kind!r} (one of: {', '.join(PHYSICS_ENGINES)})")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import mujoco
 import numpy as np
@@ -96,8 +96,6 @@ class GazeboEngine(EntityServices):
 
     def __init__(self, world: str = "simspark_field", *, substeps: int = 1, timestep: float = 0.02,
                  vision_noise: bool = True, seed: int | None = None, hinge_motor: str = "velocity") -> None:
-        from sim_gazebo import GzWorld  # the C++ module: only needed when this engine is chosen
-
         if hinge_motor not in _MOTORS:
             raise ValueError(f"hinge_motor is one of {', '.join(_MOTORS)}, not {hinge_motor!r}")
         if not (1 <= substeps <= 100 and 0 < timestep <= 0.05):
@@ -109,7 +107,7 @@ class GazeboEngine(EntityServices):
         self.vision_noise = vision_noise
         self.rng = np.random.default_rng(seed)
         self.hinge_motor = hinge_motor
-        self._gz = GzWorld(str(resolve_world(world)), timestep)
+        self._gz = self._open_world(str(resolve_world(world)), timestep)
         self._eyes = Eyes(self.field, noise=vision_noise, rng=self.rng)
         self._gravity = np.asarray(self.world.gravity, dtype=float)
         self._models: dict[str, tuple[ModelSpec, float, str | None]] = {}  # key -> spec, height, SDF file
@@ -129,6 +127,17 @@ class GazeboEngine(EntityServices):
         self._mirror_names: dict[str, str] = {}  # gz model -> its robot's id in the mirror
         self._had_pd = False
         self._reindex()
+
+    def _open_world(self, path: str, timestep: float) -> Any:
+        """The physics module's world (gz-physics here; the ODE engine opens its own)."""
+        from sim_gazebo import GzWorld  # the C++ module: only needed when this engine is chosen
+
+        return GzWorld(path, timestep)
+
+    def _dress(self, name: str, robot: Robot) -> None:
+        """Contact settings of a robot just built (name: its model in the module)."""
+        if self.world.contact_slip > 0 and robot.acc_lag:  # a SimSpark robot on a SimSpark field
+            self._gz.set_slip_compliance(name, DART_ROBOT_SLIP)
 
     # ------------------------------------------------------------------ models
     def _model(self, name: str) -> tuple[ModelSpec, float, str | None]:
@@ -200,6 +209,8 @@ class GazeboEngine(EntityServices):
         self._foot_box_pos = np.array([box.pos for *_, box in feet], dtype=float).reshape(-1, 3)
         self._foot_box_rot = np.array([box.rot for *_, box in feet], dtype=float).reshape(-1, 3, 3)
         self._slot_of_link = np.full(self._gz.link_count, -1, dtype=np.intp)
+        self._last_readings: list[tuple[tuple[float, float, float], tuple[float, float, float]] | None] = \
+            [None] * len(feet)
         for slot, (owner, name, foot, _) in enumerate(feet):
             owner.foot_slots[name] = slot
             self._slot_of_link[foot] = slot
@@ -243,8 +254,7 @@ class GazeboEngine(EntityServices):
         else:
             self._gz.add_model(model_sdf(spec), True, gz_name, pose)
         robot.calibration = self._eyes.calibration(robot.vision_dialect)
-        if self.world.contact_slip > 0 and robot.acc_lag:  # a SimSpark robot on a SimSpark field
-            self._gz.set_slip_compliance(gz_name, DART_ROBOT_SLIP)
+        self._dress(gz_name, robot)
         self._robots[robot_id] = robot
         self._bodies[robot_id] = _Body(gz_name)
         try:
@@ -497,13 +507,14 @@ class GazeboEngine(EntityServices):
             self._readings = []
             return self._readings
         links, points, forces = self._contact_arrays()
-        force, moment = np.zeros((n, 3)), np.zeros((n, 3))
+        force, moment, count = np.zeros((n, 3)), np.zeros((n, 3)), np.zeros(n)
         for side, sign in ((0, 1.0), (1, -1.0)):
             slot = np.where(links[:, side] >= 0, self._slot_of_link[np.maximum(links[:, side], 0)], -1)
             on = slot >= 0
             f = sign * forces[on]
             np.add.at(force, slot[on], f)
             np.add.at(moment, slot[on], f[:, 2:3] * points[on])
+            np.add.at(count, slot[on], 1.0)
         poses = self._state_arrays()[0][self._foot_links]
         link_rot = _quat_matrix(poses[:, 3:7])
         box_rot = np.einsum("fij,fjk->fik", link_rot, self._foot_box_rot)
@@ -515,8 +526,13 @@ class GazeboEngine(EntityServices):
         local_f = np.einsum("fji,fj->fi", box_rot, force)
         sim_c = np.stack((-local_c[:, 1], local_c[:, 0], local_c[:, 2]), axis=1).tolist()
         sim_f = np.stack((-local_f[:, 1], local_f[:, 0], local_f[:, 2]), axis=1).tolist()
-        self._readings = [(tuple(c), tuple(f)) if on else None
-                          for c, f, on in zip(sim_c, sim_f, touching.tolist())]
+        # A foot in contact whose contacts carry no force is asleep (ODE's auto-disabled bodies
+        # are not stepped): rcssserver3d repeats its last reading then.
+        last = self._last_readings
+        asleep = ((count > 0) & ~touching).tolist()
+        self._readings = [(tuple(c), tuple(f)) if on else (last[i] if sleeping else None)
+                          for i, (c, f, on, sleeping) in enumerate(zip(sim_c, sim_f, touching.tolist(), asleep))]
+        self._last_readings = list(self._readings)
         return self._readings
 
     def _seen_things(self) -> tuple[list[tuple[str, int, str]], np.ndarray]:

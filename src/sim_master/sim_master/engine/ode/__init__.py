@@ -1,0 +1,1 @@
+"""The ODE engine node (rcssserver3d's physics library): see engine.py."""

@@ -1,0 +1,62 @@
+"""ODE engine node: the same worlds, robots, effectors and sensors as the other engines,
+stepped by ODE, the physics library rcssserver3d steps, built and driven as SimSpark does.
+
+What that means, and why it is its own engine: SimSpark agents are tuned on ODE's contacts
+(soft ERP/CFM, unbounded friction with force-dependent slip, up to 4 contacts per geom pair,
+dWorldStep's exact solver) and its hinge motors (a velocity constraint bounded by 10 N m);
+MuJoCo and DART approximate them (docs/fidelity.md). Here the scene is rcssserver3d's:
+- one 0.02 s `dWorldStep` per cycle, global CFM 1e-5, contact surface layer 1 mm, bodies
+  auto-disabled at rest (spark.rb);
+- hinges are ODE hinge joints with their motor, stops and CFM as nao/hingejoint.rsg; a speed
+  is taken only strictly inside the joint's range and wakes the joint (its HingeEffector);
+- contact surfaces per geom, mixed as its ContactJointHandler mixes them (engine/ode/simspark.py);
+- a DragController on every robot body.
+The node is the Gazebo engine's, over the `sim_ode` module with the same array interface:
+robots join and leave without rebuilding anything, sensors and vision are shared.
+rcsssmj robots (PD motors) run as a PD torque each step: they are tuned for MuJoCo, which
+stays their engine."""
+from __future__ import annotations
+
+from typing import Any
+
+from sim_master.engine.gazebo.engine import GazeboEngine
+from sim_master.engine.mujoco.robot import Robot
+from sim_master.engine.ode import simspark
+
+
+def _surface(figures: simspark.SurfaceFigures) -> Any:
+    from sim_ode import Surface
+
+    s = Surface()
+    if figures.soft_erp is not None:
+        s.soft_erp_on, s.soft_erp = True, figures.soft_erp
+    if figures.soft_cfm is not None:
+        s.soft_cfm_on, s.soft_cfm = True, figures.soft_cfm
+    if figures.slip is not None:
+        s.slip_on, s.slip = True, figures.slip
+    if figures.bounce is not None:
+        s.bounce_on, (s.bounce, s.bounce_vel) = True, figures.bounce
+    return s
+
+
+class OdeEngine(GazeboEngine):
+    """Implements SimulationNode with ODE (see sim_master.engine.node)."""
+
+    def _open_world(self, path: str, timestep: float) -> Any:
+        from sim_ode import OdeWorld, Settings  # the C++ module: only needed when this engine is chosen
+
+        settings = Settings()
+        settings.erp, settings.cfm = simspark.WORLD_ERP, simspark.WORLD_CFM
+        settings.surface_layer, settings.auto_disable = simspark.SURFACE_LAYER, simspark.AUTO_DISABLE
+        settings.max_contacts = simspark.MAX_CONTACTS
+        settings.hinge_cfm, settings.stop_cfm = simspark.HINGE_CFM, simspark.STOP_CFM
+        settings.stop_erp, settings.fudge = simspark.STOP_ERP, simspark.FUDGE_FACTOR
+        settings.stop_bounce = simspark.STOP_BOUNCE
+        world = OdeWorld(path, timestep, settings)
+        world.set_surface("", _surface(simspark.FIELD))  # the world file's static shapes
+        world.set_surface("ball", _surface(simspark.BALL))
+        return world
+
+    def _dress(self, name: str, robot: Robot) -> None:
+        self._gz.set_surface(name, _surface(simspark.ROBOT))
+        self._gz.set_drag(name, *simspark.ROBOT_DRAG)

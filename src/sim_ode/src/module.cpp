@@ -1,0 +1,91 @@
+// The Python face of OdeWorld: numpy arrays in and out (the Gazebo module's interface), C++
+// exceptions as ValueError / IndexError / RuntimeError, the GIL released while ODE steps.
+#include <pybind11/eigen.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "ode_world.hpp"
+
+namespace py = pybind11;
+using sim_ode::ModelLayout;
+using sim_ode::OdeWorld;
+using sim_ode::Settings;
+using sim_ode::Surface;
+
+PYBIND11_MODULE(_ode_physics, m) {
+  m.doc() = "ODE (the physics library of rcssserver3d) for the soccer engine node";
+  m.attr("VELOCITY") = 0;
+  m.attr("SERVO") = 1;
+  m.attr("PD") = 2;
+  m.attr("INFINITY") = dInfinity;
+
+  py::class_<Surface>(m, "Surface")
+      .def(py::init<>())
+      .def_readwrite("mu", &Surface::mu)
+      .def_readwrite("soft_erp_on", &Surface::soft_erp_on)
+      .def_readwrite("soft_erp", &Surface::soft_erp)
+      .def_readwrite("soft_cfm_on", &Surface::soft_cfm_on)
+      .def_readwrite("soft_cfm", &Surface::soft_cfm)
+      .def_readwrite("slip_on", &Surface::slip_on)
+      .def_readwrite("slip", &Surface::slip)
+      .def_readwrite("bounce_on", &Surface::bounce_on)
+      .def_readwrite("bounce", &Surface::bounce)
+      .def_readwrite("bounce_vel", &Surface::bounce_vel);
+
+  py::class_<Settings>(m, "Settings")
+      .def(py::init<>())
+      .def_readwrite("erp", &Settings::erp)
+      .def_readwrite("cfm", &Settings::cfm)
+      .def_readwrite("surface_layer", &Settings::surface_layer)
+      .def_readwrite("auto_disable", &Settings::auto_disable)
+      .def_readwrite("max_contacts", &Settings::max_contacts)
+      .def_readwrite("hinge_cfm", &Settings::hinge_cfm)
+      .def_readwrite("stop_cfm", &Settings::stop_cfm)
+      .def_readwrite("stop_erp", &Settings::stop_erp)
+      .def_readwrite("fudge", &Settings::fudge)
+      .def_readwrite("stop_bounce", &Settings::stop_bounce);
+
+  py::class_<ModelLayout>(m, "ModelLayout")
+      .def_readonly("name", &ModelLayout::name)
+      .def_readonly("links", &ModelLayout::links)
+      .def_readonly("hinges", &ModelLayout::hinges)
+      .def_readonly("lower", &ModelLayout::lower)
+      .def_readonly("upper", &ModelLayout::upper)
+      .def_readonly("effort", &ModelLayout::effort)
+      .def_readonly("first_link", &ModelLayout::first_link)
+      .def_readonly("first_hinge", &ModelLayout::first_hinge)
+      .def_readonly("is_static", &ModelLayout::is_static);
+
+  py::class_<OdeWorld>(m, "OdeWorld")
+      .def(py::init<const std::string&, double, const Settings&>(), py::arg("world_sdf"), py::arg("timestep"),
+           py::arg("settings"))
+      .def("add_model", &OdeWorld::AddModel, py::arg("sdf"), py::arg("is_text"), py::arg("name"), py::arg("pose"))
+      .def("remove_model", &OdeWorld::RemoveModel, py::arg("name"))
+      .def("layout", &OdeWorld::Layout)
+      .def_property_readonly("link_count", &OdeWorld::LinkCount)
+      .def_property_readonly("hinge_count", &OdeWorld::HingeCount)
+      .def("link_poses", &OdeWorld::LinkPoses)
+      .def("link_velocities", &OdeWorld::LinkVelocities)
+      .def("hinge_states", &OdeWorld::HingeStates)
+      .def("set_hinge_modes", &OdeWorld::SetHingeModes, py::arg("modes"))
+      .def("set_hinge_velocities", &OdeWorld::SetHingeVelocities, py::arg("speeds"))
+      .def("set_hinge_pd", &OdeWorld::SetHingePd, py::arg("q"), py::arg("dq"), py::arg("kp"), py::arg("kd"),
+           py::arg("tau"))
+      .def("set_link_wrench", &OdeWorld::SetLinkWrench, py::arg("link"), py::arg("force"), py::arg("torque"))
+      .def("positions", &OdeWorld::Positions, py::arg("name"))
+      .def("velocities", &OdeWorld::Velocities, py::arg("name"))
+      .def("set_positions", &OdeWorld::SetPositions, py::arg("name"), py::arg("q"))
+      .def("set_velocities", &OdeWorld::SetVelocities, py::arg("name"), py::arg("dq"))
+      .def("set_root_pose", &OdeWorld::SetRootPose, py::arg("name"), py::arg("pose"))
+      .def("set_root_velocity", &OdeWorld::SetRootVelocity, py::arg("name"), py::arg("linear"), py::arg("angular"))
+      .def("set_surface", &OdeWorld::SetSurface, py::arg("name"), py::arg("surface"))
+      .def("set_drag", &OdeWorld::SetDrag, py::arg("name"), py::arg("linear"), py::arg("angular"))
+      .def("step", &OdeWorld::Step, py::arg("n") = 1, py::call_guard<py::gil_scoped_release>())
+      .def("contacts",
+           [](const OdeWorld& world) {
+             auto c = world.LastContacts();
+             return py::make_tuple(c.links, c.points, c.forces);
+           })
+      .def_property_readonly("time", &OdeWorld::Time)
+      .def_property_readonly("timestep", &OdeWorld::Timestep);
+}
