@@ -1,9 +1,11 @@
 """Bare-engine speed: cycles per second with 1..22 Nao robots standing on the field, for
-each physics engine in one run (MuJoCo, gz-physics with DART).
+each physics engine in one run (MuJoCo, gz-physics with DART, ODE). Standing Naos on ODE fall
+asleep after a few cycles (bodies auto-disabled at rest, as on rcssserver3d), so its figures
+are those of a resting team; bench_sync.py drives every joint.
 
 One JSON object per line: engine, robots, cycles_per_s (engine.step(): physics and the
 engine's own per-cycle work), step_us (one bare physics step: mj_step, or one DART step
-through gz-physics), steps_per_cycle, overhead_pct (time outside the bare physics steps),
+through gz-physics, one dWorldStep), steps_per_cycle, overhead_pct (time outside the bare physics steps),
 rss_mb. Targets (issues): MuJoCo 22 robots >= 500 cycles/s; gz-physics 22 robots >= 200."""
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ def bare_step(engine: object) -> tuple[Callable[[], None], int]:
 
         model, data = engine.model, engine.data
         return (lambda: mujoco.mj_step(model, data)), engine.substeps
-    assert isinstance(engine, GazeboEngine)
+    assert isinstance(engine, GazeboEngine)  # and the ODE engine, its subclass
     world = engine._gz
     return (lambda: world.step(1)), engine.substeps
 
@@ -66,7 +68,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cycles", type=int, default=500)
     parser.add_argument("--robots", type=int, nargs="*", default=[1, 11, 22])
-    parser.add_argument("--engine", nargs="*", default=list(PHYSICS_ENGINES), choices=PHYSICS_ENGINES)
+    engines = [k for k in PHYSICS_ENGINES if k != "auto"]  # auto is one of these per robot league
+    parser.add_argument("--engine", nargs="*", default=engines, choices=engines)
     args = parser.parse_args()
     for kind in args.engine:
         for n in args.robots:

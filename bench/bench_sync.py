@@ -100,7 +100,7 @@ def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, join
         key.fileobj.close()
 
 
-def start_soccersim(port: int, dialect: str, engine: str = "mujoco") -> subprocess.Popen[str]:
+def start_soccersim(port: int, dialect: str, engine: str = "auto") -> subprocess.Popen[str]:
     exe = shutil.which("soccersim")
     assert exe, "source install/setup.bash first"
     ports = ["--simspark-port", str(port), "--rcsssmj-port", "-1"] if dialect == "simspark" else \
@@ -153,7 +153,7 @@ def start_rcsssmj(port: int) -> subprocess.Popen[str]:
 
 
 def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: str = "simspark",
-        model: str = "nao", engine: str = "mujoco") -> dict[str, object]:
+        model: str = "nao", engine: str = "auto") -> dict[str, object]:
     port = free_port()
     server = start_rcsssmj(port) if server_name == "rcsssmj" else start_soccersim(port, dialect, engine)
     proc = psutil.Process(server.pid)
@@ -227,7 +227,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--vs-rcsssmj", action="store_true",
                         help="also run rcsssmj 0.2.1 (own venv) with the same N: rcsssmj dialect and T1 robots on both")
-    parser.add_argument("--engine", default="mujoco", choices=("mujoco", "gazebo"),
+    parser.add_argument("--engine", default="auto", choices=("auto", "mujoco", "ode", "gazebo"),
                         help="our server's physics engine (default %(default)s)")
     args = parser.parse_args()
     for n in args.agents:

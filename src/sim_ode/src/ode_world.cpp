@@ -17,6 +17,8 @@
 #include <sdf/World.hh>
 
 #include <cmath>
+#include <cstdarg>
+#include <cstdio>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
@@ -72,6 +74,7 @@ struct Model {
   std::vector<std::unique_ptr<GeomInfo>> infos;
   std::vector<dJointID> joints;  // per joint template
   std::vector<int> hinge_joints;  // joint template index of each hinge, in hinge order
+  std::vector<char> pd;  // per hinge: its stops hold a PD target
   int first_link = 0, first_hinge = 0;
   double drag_linear = 0.0, drag_angular = 0.0;
 };
@@ -79,6 +82,16 @@ struct Model {
 namespace {
 
 std::once_flag ode_init;
+
+// ODE exits the process after its error and debug handlers return: ours throw instead, so a
+// fault becomes a Python exception. Its messages (e.g. the LCP solver giving up on a row,
+// which it recovers from) are not worth a line per step.
+[[noreturn]] void Throw(int num, const char* msg, va_list ap) {
+  char text[512];
+  vsnprintf(text, sizeof(text), msg, ap);
+  throw std::runtime_error("ODE error " + std::to_string(num) + ": " + text);
+}
+void Quiet(int, const char*, va_list) {}
 
 std::string Describe(const sdf::Errors& errors) {
   std::ostringstream out;
@@ -293,7 +306,12 @@ Eigen::Isometry3d RotationAbout(const Eigen::Vector3d& anchor, const Eigen::Vect
 OdeWorld::OdeWorld(const std::string& world_sdf, double timestep, const Settings& settings)
     : timestep_(timestep), settings_(settings) {
   if (!(timestep > 0.0 && timestep <= 0.1)) throw std::invalid_argument("timestep must be in (0, 0.1] s");
-  std::call_once(ode_init, [] { dInitODE2(0); });
+  std::call_once(ode_init, [] {
+    dInitODE2(0);
+    dSetErrorHandler(&Throw);
+    dSetDebugHandler(&Throw);
+    dSetMessageHandler(&Quiet);
+  });
   dAllocateODEDataForThread(dAllocateMaskAll);
   sdf::Root root;
   Check(root.Load(world_sdf), world_sdf);
@@ -437,6 +455,7 @@ void OdeWorld::AddModel(const std::string& sdf, bool is_text, const std::string&
       dJointSetHingeParam(joint, dParamBounce, settings_.stop_bounce);
       dJointSetHingeParam(joint, dParamVel, 0.0);
       m.hinge_joints.push_back(static_cast<int>(j));
+      m.pd.push_back(0);
     } else {
       joint = dJointCreateFixed(world_, nullptr);
       dJointAttach(joint, child, parent);
@@ -477,7 +496,7 @@ void OdeWorld::Reindex() {
     m.first_link = static_cast<int>(links_.size());
     m.first_hinge = static_cast<int>(hinges_.size());
     for (size_t i = 0; i < m.bodies.size(); ++i) links_.push_back({&m, static_cast<int>(i)});
-    for (int j : m.hinge_joints) hinges_.push_back({&m, j});
+    for (size_t k = 0; k < m.hinge_joints.size(); ++k) hinges_.push_back({&m, m.hinge_joints[k], static_cast<int>(k)});
   }
   // each geom's global link index, from its body
   for (auto& mp : models_) {
@@ -597,18 +616,56 @@ void OdeWorld::SetLinkWrench(int link, const Eigen::Vector3d& force, const Eigen
   wrenches_.emplace_back(link, w);
 }
 
+namespace {
+// A hinge's stops at lo..hi (ODE accepts a stop only on its side of the other).
+void SetStops(dJointID j, double lo, double hi) {
+  dJointSetHingeParam(j, dParamLoStop, -M_PI);
+  dJointSetHingeParam(j, dParamHiStop, hi);
+  dJointSetHingeParam(j, dParamLoStop, lo);
+}
+
+double Clamp(double v, double lo, double hi) { return std::max(lo, std::min(hi, v)); }
+}  // namespace
+
 void OdeWorld::DriveHinges() {
   for (size_t i = 0; i < hinges_.size(); ++i) {
-    const Model& m = *hinges_[i].model;
+    Model& m = *hinges_[i].model;
     dJointID j = m.joints[hinges_[i].joint];
     const JointTemplate& jt = m.tmpl->joints[hinges_[i].joint];
+    const bool limited = std::abs(jt.lower) < 1e15 && std::abs(jt.upper) < 1e15;
+    const double lower = limited ? std::max(jt.lower, -M_PI) : -dInfinity;
+    const double upper = limited ? std::min(jt.upper, M_PI) : dInfinity;
     if (mode_[i] == 2) {
+      // rcsssmj's PD motor as an implicit spring-damper: both stops at the target, with the
+      // stop's ERP and CFM that make it kp and kd at this step (ODE's manual, "ERP and CFM");
+      // kd dq* + tau as a torque.
       dJointSetHingeParam(j, dParamFMax, 0.0);
-      const double torque = kp_[i] * (q_target_[i] - dJointGetHingeAngle(j)) +
-                            kd_[i] * (dq_target_[i] - dJointGetHingeAngleRate(j)) + tau_[i];
-      dJointAddHingeTorque(j, torque);
-      if (torque != 0.0) dBodyEnable(m.bodies[jt.child]);
+      const double h = timestep_;
+      const double kp = std::max(0.0, kp_[i]), kd = std::max(0.0, kd_[i]);
+      if (kp > 0.0 || kd > 0.0) {
+        const double target = kp > 0.0 ? Clamp(q_target_[i], std::max(lower, -M_PI), std::min(upper, M_PI))
+                                       : Clamp(dJointGetHingeAngle(j), -M_PI, M_PI);
+        SetStops(j, target, target);
+        dJointSetHingeParam(j, dParamStopERP, h * kp / (h * kp + kd));
+        dJointSetHingeParam(j, dParamStopCFM, 1.0 / (h * kp + kd));
+        dJointSetHingeParam(j, dParamBounce, 0.0);
+      } else if (limited) {
+        SetStops(j, lower, upper);
+      } else {
+        SetStops(j, -dInfinity, dInfinity);
+      }
+      const double torque = kd * dq_target_[i] + tau_[i];
+      if (torque != 0.0) dJointAddHingeTorque(j, torque);
+      dBodyEnable(m.bodies[jt.child]);
+      m.pd[hinges_[i].hinge] = 1;
       continue;
+    }
+    if (m.pd[hinges_[i].hinge]) {  // back to the joint's own stops
+      SetStops(j, limited ? lower : -dInfinity, limited ? upper : dInfinity);
+      dJointSetHingeParam(j, dParamStopERP, settings_.stop_erp);
+      dJointSetHingeParam(j, dParamStopCFM, settings_.stop_cfm);
+      dJointSetHingeParam(j, dParamBounce, settings_.stop_bounce);
+      m.pd[hinges_[i].hinge] = 0;
     }
     dJointSetHingeParam(j, dParamFMax, jt.effort > 0 ? jt.effort : 0.0);
     // rcssserver3d's HingeEffector: the speed is taken only strictly inside the range (at a

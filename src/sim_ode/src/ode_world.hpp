@@ -127,7 +127,7 @@ class OdeWorld {
   std::vector<std::unique_ptr<Model>> models_;
   std::map<std::string, std::shared_ptr<const ModelTemplate>> templates_;  // parsed SDF, by file or text
   struct LinkRef { Model* model; int link; };
-  struct HingeRef { Model* model; int joint; };
+  struct HingeRef { Model* model; int joint; int hinge; };  // joint template index, hinge within the model
   std::vector<LinkRef> links_;
   std::vector<HingeRef> hinges_;
   Eigen::VectorXi mode_;

@@ -29,8 +29,9 @@ def add_match_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--duration", type=float, default=600.0, help="game time in s (two halves)")
     parser.add_argument("--out", default="match-out", help="output directory")
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--engine", default="mujoco", choices=("mujoco", "gazebo"),
-                        help="physics: mujoco (default) or gazebo (gz-physics 5 with DART)")
+    parser.add_argument("--engine", default="mujoco", choices=("mujoco", "ode", "gazebo"),
+                        help="physics: mujoco (default), ode (rcssserver3d's physics library) or gazebo "
+                             "(gz-physics 5 with DART)")
     parser.add_argument("--realtime", action="store_true", help="pace at 50 cycles/s instead of as fast as possible")
     parser.add_argument("--serve", action="store_true",
                         help="also open the legacy TCP ports (monitors, extra agents) and the ROS node")

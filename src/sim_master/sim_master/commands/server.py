@@ -40,8 +40,9 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--web-port", type=port_number, default=8080,
                         help="browser monitor, HTTP + WebSocket (default %(default)s; -1: off)")
     parser.add_argument("--world", default="simspark_field", help="world name in worlds/ or an .sdf file")
-    parser.add_argument("--engine", default="mujoco", choices=PHYSICS_ENGINES,
-                        help="physics: mujoco (default) or gazebo (gz-physics 5 with DART)")
+    parser.add_argument("--engine", default="auto", choices=PHYSICS_ENGINES,
+                        help="physics: auto (default: ODE, as rcssserver3d, for SimSpark robots; MuJoCo, as "
+                             "rcsssmj, for rcsssmj robots), mujoco, ode, or gazebo (gz-physics 5 with DART)")
     parser.add_argument("--rules", default="simspark", help="rule book (simspark, rcssserver3d, fifa, ssim)")
     parser.add_argument("--log", dest="log_path", default=None, metavar="FILE.mcap",
                         help="write a replay log (MCAP, ROS 2 encoding)")

@@ -210,8 +210,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def add_node_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--id", required=True)
-    parser.add_argument("--engine", default="mujoco", choices=["mujoco", "gazebo", "simpy"],
-                        help="mujoco or gazebo (gz-physics with DART): physics; "
+    parser.add_argument("--engine", default="mujoco", choices=["mujoco", "ode", "gazebo", "simpy"],
+                        help="mujoco, ode (rcssserver3d's physics library) or gazebo (gz-physics with DART): physics; "
                              "simpy: kinematic swarms driven by behaviour trees")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--run", default="default")

@@ -5,16 +5,40 @@ way, and a missing optional engine (gz-physics and ODE need the sim_gazebo and s
 modules that `make setup` builds) is one clear error, not an ImportError deep in a start-up."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
 from sim_master.engine.node import SimulationNode
 
-PHYSICS_ENGINES = ("mujoco", "gazebo", "ode")
+PHYSICS_ENGINES = ("auto", "mujoco", "gazebo", "ode")
 
 
 class EngineUnavailable(RuntimeError):
     """The engine exists but cannot run here (its compiled module is missing)."""
 
 
-def physics_engine(kind: str, world: str, *, vision_noise: bool = True, seed: int | None = None) -> SimulationNode:
+def physics_engine(kind: str, world: str, *, vision_noise: bool = True, seed: int | None = None,
+                   log: Callable[[str], None] | None = None) -> SimulationNode:
+    """`auto`: each league's reference physics (engine/league.py), MuJoCo alone when the ODE
+    module is not built; log hears which engine a joining robot chose."""
+    if kind == "auto":
+        from sim_master.engine.league import LeagueEngine
+
+        available = {"mujoco"}
+        try:
+            import sim_ode
+            available.add("ode")
+        except ImportError:
+            pass
+
+        def switched(chosen: str) -> None:
+            if log is not None:
+                why = "ODE for SimSpark robots" if chosen == "ode" else "MuJoCo for rcsssmj robots"
+                log(f"physics: {chosen} (engine auto: {why})")
+
+        league = LeagueEngine(lambda k: physics_engine(k, world, vision_noise=vision_noise, seed=seed),
+                              available, switched)
+        return cast(SimulationNode, league)
     if kind == "mujoco":
         from sim_master.engine.mujoco.engine import MujocoEngine
 

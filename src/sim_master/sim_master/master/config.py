@@ -16,7 +16,8 @@ class ServerConfig:
     service_port: int | None = 4000
     web_port: int | None = None  # browser monitor (None: off)
     world: str = "simspark_field"
-    engine: str = "mujoco"  # physics: mujoco (embedded default) or gazebo (gz-physics with DART)
+    # physics: auto (each league's: ODE for SimSpark robots, MuJoCo for rcsssmj), mujoco, ode, gazebo
+    engine: str = "auto"
     rules: str = "simspark"
     log_path: str | None = None
     log_players: bool = False  # the replay log also holds every player's percepts and joint commands

@@ -42,7 +42,8 @@ SETTINGS: Final = (
     Setting("service_port", int, f"text service port: {PORT}", -1, -1, 65535),
     Setting("web_port", int, f"browser monitor: {PORT}", -1, -1, 65535),
     Setting("world", str, "world name in worlds/ or an .sdf file"),
-    Setting("engine", str, "physics engine: mujoco (default) or gazebo (gz-physics with DART)"),
+    Setting("engine", str, "physics engine: auto (default: ODE for SimSpark robots, MuJoCo for rcsssmj robots), "
+            "mujoco, ode or gazebo"),
     Setting("rules", str, "rule book: simspark, rcssserver3d, fifa, ssim"),
     Setting("log_path", str, "replay log (MCAP) to write; empty: none", ""),
     Setting("log_players", bool, "the replay log also holds every player's percepts and joint commands"),

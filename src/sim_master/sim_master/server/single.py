@@ -43,7 +43,8 @@ class SingleModeServer(SimulationLoop):
     """The embedded default server. Call `start()`, then `run()` (blocking) or `cycle()`."""
 
     def __init__(self, config: ServerConfig, *, log: logging.Logger = _log) -> None:
-        engine = physics_engine(config.engine, config.world, vision_noise=config.vision_noise, seed=config.seed)
+        engine = physics_engine(config.engine, config.world, vision_noise=config.vision_noise, seed=config.seed,
+                                log=log.info)
         super().__init__(config, engine, log=log)
         self.engine: SimulationNode = engine
         self.monitor_servers: dict[str, MonitorServer] = {}

@@ -1,4 +1,4 @@
-"""What every physics engine must do, run on both (MuJoCo, gz-physics with DART): a Nao
+"""What every physics engine must do, run on each (MuJoCo, gz-physics with DART, ODE): a Nao
 stands, falls when pushed, its hinges reach and hold their commanded speed, its feet carry
 its weight, PD targets are reached; the ball rolls and slows; robots join and leave mid-run
 without disturbing the others. Same world file, same robot file, same numbers asserted."""
@@ -16,6 +16,7 @@ import pytest
 from sim_master.engine.gazebo.engine import GazeboEngine
 from sim_master.engine.mujoco.engine import MujocoEngine
 from sim_master.engine.node import SimulationNode
+from sim_master.engine.ode.engine import OdeEngine
 from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.world.sdf_loader import load_model, worlds_dir
 
@@ -23,6 +24,7 @@ G = 9.81
 ENGINES: dict[str, Callable[[], SimulationNode]] = {
     "mujoco": lambda: MujocoEngine(vision_noise=False, seed=3),
     "gazebo": lambda: GazeboEngine(vision_noise=False, seed=3),
+    "ode": lambda: OdeEngine(vision_noise=False, seed=3),
 }
 
 
@@ -144,7 +146,7 @@ def test_robots_join_and_leave_mid_run_without_disturbing_others(engine: Simulat
     assert "b" in engine.delta().removed or "b" not in engine.snapshot().entities
 
 
-def test_vision_sees_the_same_landmarks_in_both_engines() -> None:
+def test_vision_sees_the_same_landmarks_in_every_engine() -> None:
     seen = {}
     for name, make in ENGINES.items():
         engine = make()
@@ -154,11 +156,12 @@ def test_vision_sees_the_same_landmarks_in_both_engines() -> None:
         vision = engine.percept("a", vision=True).vision
         assert vision is not None
         seen[name] = vision.objects
-    assert set(seen["mujoco"]) == set(seen["gazebo"])
-    for key, polar in seen["mujoco"].items():
-        other = seen["gazebo"][key]
-        assert other.distance == pytest.approx(polar.distance, rel=0.01)
-        assert other.azimuth == pytest.approx(polar.azimuth, abs=0.5)
+    for engine_name in ("gazebo", "ode"):
+        assert set(seen["mujoco"]) == set(seen[engine_name])
+        for key, polar in seen["mujoco"].items():
+            other = seen[engine_name][key]
+            assert other.distance == pytest.approx(polar.distance, rel=0.01)
+            assert other.azimuth == pytest.approx(polar.azimuth, abs=0.5)
 
 
 @pytest.mark.skipif(shutil.which("ign") is None, reason="ignition-tools is installed by make setup")

@@ -126,6 +126,7 @@ class GazeboEngine(EntityServices):
         self._mirror_cycle = -1
         self._mirror_names: dict[str, str] = {}  # gz model -> its robot's id in the mirror
         self._had_pd = False
+        self.builds = 0  # world rebuilds: none, robots are added to and removed from the running world
         self._reindex()
 
     def _open_world(self, path: str, timestep: float) -> Any:
@@ -209,8 +210,12 @@ class GazeboEngine(EntityServices):
         self._foot_box_pos = np.array([box.pos for *_, box in feet], dtype=float).reshape(-1, 3)
         self._foot_box_rot = np.array([box.rot for *_, box in feet], dtype=float).reshape(-1, 3, 3)
         self._slot_of_link = np.full(self._gz.link_count, -1, dtype=np.intp)
+        # the last reading of every sensing foot, kept for robots that stay
+        keys = [(id(owner), name) for owner, name, _, _ in feet]
+        kept = dict(zip(getattr(self, "_foot_keys", []), getattr(self, "_last_readings", [])))
+        self._foot_keys = keys
         self._last_readings: list[tuple[tuple[float, float, float], tuple[float, float, float]] | None] = \
-            [None] * len(feet)
+            [kept.get(key) for key in keys]
         for slot, (owner, name, foot, _) in enumerate(feet):
             owner.foot_slots[name] = slot
             self._slot_of_link[foot] = slot
@@ -418,6 +423,8 @@ class GazeboEngine(EntityServices):
         self._contact_cache = None
         self._state_changed()
         self._record_contacts()
+        if self._foot_keys:
+            self._foot_readings()  # every step: a foot that falls asleep repeats this reading
         self.cycle += 1
         self.time = self.cycle * self.cycle_dt
 
@@ -507,21 +514,23 @@ class GazeboEngine(EntityServices):
             self._readings = []
             return self._readings
         links, points, forces = self._contact_arrays()
-        force, moment, count = np.zeros((n, 3)), np.zeros((n, 3)), np.zeros(n)
+        force, moment, weight, count = np.zeros((n, 3)), np.zeros((n, 3)), np.zeros(n), np.zeros(n)
         for side, sign in ((0, 1.0), (1, -1.0)):
             slot = np.where(links[:, side] >= 0, self._slot_of_link[np.maximum(links[:, side], 0)], -1)
             on = slot >= 0
             f = sign * forces[on]
+            w = np.linalg.norm(f, axis=1)  # rcssserver3d weighs each contact point by |f|
             np.add.at(force, slot[on], f)
-            np.add.at(moment, slot[on], f[:, 2:3] * points[on])
+            np.add.at(moment, slot[on], w[:, None] * points[on])
+            np.add.at(weight, slot[on], w)
             np.add.at(count, slot[on], 1.0)
         poses = self._state_arrays()[0][self._foot_links]
         link_rot = _quat_matrix(poses[:, 3:7])
         box_rot = np.einsum("fij,fjk->fik", link_rot, self._foot_box_rot)
         box_pos = poses[:, :3] + np.einsum("fij,fj->fi", link_rot, self._foot_box_pos)
-        touching = force[:, 2] > 1e-6
+        touching = weight > 1e-12
         with np.errstate(divide="ignore", invalid="ignore"):
-            centre = np.where(touching[:, None], moment / force[:, 2:3], 0.0) - box_pos
+            centre = np.where(touching[:, None], moment / weight[:, None], 0.0) - box_pos
         local_c = np.einsum("fji,fj->fi", box_rot, centre)
         local_f = np.einsum("fji,fj->fi", box_rot, force)
         sim_c = np.stack((-local_c[:, 1], local_c[:, 0], local_c[:, 2]), axis=1).tolist()

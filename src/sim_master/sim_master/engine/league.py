@@ -1,0 +1,83 @@
+"""The server's default engine (`--engine auto`): the physics of each league's reference
+server, chosen by the robots that play — ODE, as rcssserver3d, for SimSpark robots; MuJoCo, as
+rcsssmj, for rcsssmj robots.
+
+Why: agents are tuned on their reference server's physics; the ODE engine reproduces
+rcssserver3d's traces to 0.01 deg and MuJoCo loads rcsssmj's robots verbatim, while neither
+carries the other league's robots as well (docs/engines.md). A world holds one physics at a
+time: the first robot to join an empty world picks it, robots of the other league joining
+later run on the same physics, and the next robot to join an empty world picks again. Only
+the ball, the clock and registered models carry over a switch, because no robot exists then.
+Everything else is the chosen engine's (attribute access is forwarded)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sim_master.engine.node import SimulationNode
+from sim_master.world.spec import ModelSpec
+
+LEAGUE_ENGINES = {"simspark": "ode", "rcsssmj": "mujoco"}
+
+
+class LeagueEngine:
+    """A SimulationNode that forwards to the engine of the league of the robots in it."""
+
+    def __init__(self, make: Callable[[str], SimulationNode], available: set[str],
+                 on_switch: Callable[[str], None] | None = None) -> None:
+        self._make = make
+        self._available = available
+        self._on_switch = on_switch
+        self._engines: dict[str, SimulationNode] = {}
+        self._registered: dict[str, ModelSpec] = {}
+        self.kind = "mujoco"
+        self._engine = self._engine_of("mujoco")
+
+    def _engine_of(self, kind: str) -> SimulationNode:
+        if kind not in self._engines:
+            engine = self._make(kind)
+            for key, spec in self._registered.items():
+                engine.register_model(key, spec)
+            self._engines[kind] = engine
+        return self._engines[kind]
+
+    def league_of(self, model: str) -> str:
+        """'rcsssmj' for models driven by PD commands in rcsssmj's joint order, else 'simspark'."""
+        return "rcsssmj" if self._engine.model_spec(model).joint_order else "simspark"
+
+    def _choose(self, model: str) -> None:
+        if self._engine.robot_ids():
+            return
+        try:
+            kind = LEAGUE_ENGINES[self.league_of(model)]
+        except (KeyError, ValueError):
+            return  # an unknown model: add_robot reports it
+        if kind == self.kind or kind not in self._available:
+            return
+        old, new = self._engine, self._engine_of(kind)
+        new.set_ball(old.ball_position(), old.ball_velocity())
+        new.cycle, new.time = old.cycle, old.time
+        self._engine, self.kind = new, kind
+        if self._on_switch is not None:
+            self._on_switch(kind)
+
+    # ------------------------------------------------------------------ what picks or carries over
+    def add_robot(self, robot_id: str, model: str, x: float, y: float, yaw_deg: float) -> None:
+        self._choose(model)
+        self._engine.add_robot(robot_id, model, x, y, yaw_deg)
+
+    def spawn_entity(self, name: str, model: str, pose: tuple[float, float, float, float]) -> None:
+        if name != "ball":
+            self._choose(model)
+        self._engine.spawn_entity(name, model, pose)
+
+    def register_model(self, key: str, spec: ModelSpec) -> None:
+        self._registered.setdefault(key, spec)
+        for engine in self._engines.values():
+            engine.register_model(key, spec)
+
+    # ------------------------------------------------------------------ everything else
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name in ("_engine", "_engines"):
+            raise AttributeError(name)
+        return getattr(self._engine, name)

@@ -1,0 +1,56 @@
+"""The default engine (`auto`) gives each league its reference server's physics: ODE for
+SimSpark robots, MuJoCo for rcsssmj robots; the first robot to join an empty world picks it,
+and the ball and the clock carry over the switch."""
+from __future__ import annotations
+
+import pytest
+
+from sim_master.engine.factory import physics_engine
+from sim_master.engine.league import LeagueEngine
+from sim_master.engine.mujoco.engine import MujocoEngine
+from sim_master.engine.ode.engine import OdeEngine
+
+
+def league() -> LeagueEngine:
+    engine = physics_engine("auto", "simspark_field", vision_noise=False, seed=1)
+    assert isinstance(engine, LeagueEngine)
+    return engine
+
+
+def test_a_simspark_robot_plays_on_ode_and_keeps_the_ball_and_the_clock() -> None:
+    engine = league()
+    engine.set_ball((1.0, 2.0, 0.042), (0.5, 0.0, 0.0))
+    for _ in range(5):
+        engine.step()
+    ball, clock = engine.ball_position(), engine.cycle
+    engine.add_robot("a", "nao", -3.0, 0.0, 0.0)
+    assert engine.kind == "ode" and isinstance(engine._engine, OdeEngine)
+    assert engine.cycle == clock and engine.ball_position() == pytest.approx(ball, abs=1e-9)
+    engine.set_joint_velocities("a", {"he1": 1.0})
+    engine.step()  # ODE's motor: exactly v * dt in the first cycle
+    engine.step()
+    percept = engine.percept("a", vision=False)
+    angles = dict(zip(percept.joint_names, percept.joint_angles))
+    assert angles["hj1"] == pytest.approx(2 * 0.02 * 57.29578, abs=0.01)
+
+
+def test_an_rcsssmj_robot_plays_on_mujoco_and_the_other_league_joins_the_same_physics() -> None:
+    engine = league()
+    if not engine.has_model("T1"):
+        pytest.skip("rcsssmj (its robot files) is installed by make setup")
+    engine.add_robot("t", "T1", -2.0, 0.0, 0.0)
+    assert engine.kind == "mujoco" and isinstance(engine._engine, MujocoEngine)
+    engine.add_robot("n", "nao", 2.0, 0.0, 0.0)  # a SimSpark robot in a world already playing
+    assert engine.kind == "mujoco" and sorted(engine.robot_ids()) == ["n", "t"]
+    engine.remove_robot("t")
+    engine.remove_robot("n")
+    engine.step()
+    engine.add_robot("m", "nao", 0.0, 3.0, 0.0)  # an empty world picks again
+    assert engine.kind == "ode" and engine.robot_ids() == ["m"]
+
+
+def test_an_unknown_model_is_refused_by_the_engine_without_a_switch() -> None:
+    engine = league()
+    with pytest.raises(ValueError, match="unknown robot model"):
+        engine.add_robot("x", "no_such_robot", 0.0, 0.0, 0.0)
+    assert engine.kind == "mujoco" and engine.robot_ids() == []
