@@ -26,6 +26,8 @@ class Settings:
     surface_layer: float
     auto_disable: bool
     max_contacts: int
+    pile_models: int
+    pile_contacts: int
     hinge_cfm: float
     stop_cfm: float
     stop_erp: float
@@ -71,6 +73,8 @@ class OdeWorld:
     def set_drag(self, name: str, linear: float, angular: float) -> None: ...
     def step(self, n: int = 1) -> None: ...
     def contacts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+    @property
+    def pile_steps(self) -> int: ...
     @property
     def time(self) -> float: ...
     @property

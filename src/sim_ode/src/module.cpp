@@ -39,6 +39,8 @@ PYBIND11_MODULE(_ode_physics, m) {
       .def_readwrite("surface_layer", &Settings::surface_layer)
       .def_readwrite("auto_disable", &Settings::auto_disable)
       .def_readwrite("max_contacts", &Settings::max_contacts)
+      .def_readwrite("pile_models", &Settings::pile_models)
+      .def_readwrite("pile_contacts", &Settings::pile_contacts)
       .def_readwrite("hinge_cfm", &Settings::hinge_cfm)
       .def_readwrite("stop_cfm", &Settings::stop_cfm)
       .def_readwrite("stop_erp", &Settings::stop_erp)
@@ -86,6 +88,7 @@ PYBIND11_MODULE(_ode_physics, m) {
              auto c = world.LastContacts();
              return py::make_tuple(c.links, c.points, c.forces);
            })
+      .def_property_readonly("pile_steps", &OdeWorld::PileSteps)
       .def_property_readonly("time", &OdeWorld::Time)
       .def_property_readonly("timestep", &OdeWorld::Timestep);
 }

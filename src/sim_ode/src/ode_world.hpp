@@ -38,6 +38,8 @@ struct Settings {
   double erp = 0.2, cfm = 1e-5, surface_layer = 0.001;
   bool auto_disable = true;
   int max_contacts = 4;  // per geom pair
+  int pile_models = 3;  // models touching in one island from which it is solved iteratively
+  int pile_contacts = 40;  // or contacts between its models beyond which it is
   // every hinge
   double hinge_cfm = 1e-8, stop_cfm = 1e-8, stop_erp = 0.8, fudge = 1e-5, stop_bounce = 1.0;
 };
@@ -105,6 +107,7 @@ class OdeWorld {
   Contacts LastContacts() const { return contacts_; }
   double Time() const { return time_; }
   double Timestep() const { return timestep_; }
+  long PileSteps() const { return pile_steps_; }  // steps that solved a pile iteratively
 
   // for the collision callback
   void Collide(dGeomID a, dGeomID b);
@@ -113,6 +116,7 @@ class OdeWorld {
   Model& Find(const std::string& name) const;
   void Reindex();
   void DriveHinges();
+  void SolveIslands();
   void Pose(Model& model, const Eigen::Isometry3d& root, const Eigen::VectorXd& angles);
   void Move(Model& model, const Eigen::Vector3d& linear, const Eigen::Vector3d& angular, const Eigen::VectorXd& rates);
   Eigen::VectorXd Angles(const Model& model) const;
@@ -120,6 +124,7 @@ class OdeWorld {
 
   double timestep_;
   double time_ = 0.0;
+  long pile_steps_ = 0;
   Settings settings_;
   dWorldID world_ = nullptr;
   dSpaceID space_ = nullptr;

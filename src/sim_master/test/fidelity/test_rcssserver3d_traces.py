@@ -10,7 +10,7 @@ joints 0.1 deg and GYR 1 deg/s from cycle 25; S5 foot force total 5 N and GYR 5 
 torso tilt past 70 deg within 5 cycles of the reference; latencies equal. The default engine
 (rcssserver3d's own physics library, its scene built as SimSpark builds it) in every scenario
 and every row: joints 0.05 deg, GYR 0.5 deg/s, FRP force 0.5 N, ACC 0.2 m/s^2 and FRP centre
-5 mm (these two from row 5, after the landing from the beam)."""
+one wire step, 1 cm (these two from row 5, after the landing from the beam)."""
 from __future__ import annotations
 
 import csv
@@ -143,7 +143,8 @@ def test_the_default_engine_reproduces_rcssserver3d_row_by_row(recorded: Path, s
     ref, ours = _load(recorded, scenario)
     common = [c for c in sorted(set(ref) & set(ours)) if c >= 0]
     assert len(common) >= 30
-    limits = {"joint": 0.05, "gyr": 0.5, "acc": 0.2, "force": 0.5, "centre": 0.005}
+    # FRP centres go on the wire in centimetres: a point on a rounding edge may show 1 cm apart
+    limits = {"joint": 0.05, "gyr": 0.5, "acc": 0.2, "force": 0.5, "centre": 0.0101}
     worst: dict[str, tuple[float, str, int]] = {}
     for c in common:
         for col, value in ref[c].items():

@@ -49,6 +49,7 @@ class OdeEngine(GazeboEngine):
         settings.erp, settings.cfm = simspark.WORLD_ERP, simspark.WORLD_CFM
         settings.surface_layer, settings.auto_disable = simspark.SURFACE_LAYER, simspark.AUTO_DISABLE
         settings.max_contacts = simspark.MAX_CONTACTS
+        settings.pile_models, settings.pile_contacts = simspark.PILE_MODELS, simspark.PILE_CONTACTS
         settings.hinge_cfm, settings.stop_cfm = simspark.HINGE_CFM, simspark.STOP_CFM
         settings.stop_erp, settings.fudge = simspark.STOP_ERP, simspark.FUDGE_FACTOR
         settings.stop_bounce = simspark.STOP_BOUNCE

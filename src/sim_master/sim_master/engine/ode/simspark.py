@@ -29,6 +29,11 @@ WORLD_CFM = 1e-5
 SURFACE_LAYER = 0.001
 AUTO_DISABLE = True
 MAX_CONTACTS = 4  # oxygen's collision callback: dCollide(..., 4, ...)
+# Not rcssserver3d's: its exact solver costs the cube of an island's rows, so robots piled
+# into one island (3 or more, or 2 touching at more than 40 points) stall it for up to a
+# second per step; here such an island alone is solved iteratively (OdeWorld::SolveIslands).
+PILE_MODELS = 3
+PILE_CONTACTS = 40
 # nao/hingejoint.rsg: motor FMax comes from each joint's effort (10 N m there)
 HINGE_CFM = 1e-8
 STOP_CFM = 1e-8
