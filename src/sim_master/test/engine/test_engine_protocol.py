@@ -1,4 +1,4 @@
-"""Both engines satisfy the protocols the server drives them through, checked by mypy.
+"""The engines satisfy the protocols the server drives them through, checked by mypy.
 
 Why a static check: a Protocol is structural, so an engine that drops or changes a method
 the loop calls would only fail at run time, in the cycle that calls it. mypy reads the
@@ -13,16 +13,21 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[3]  # the workspace's src/
 PACKAGES = os.pathsep.join(str(SRC / p) for p in (
-    "sim_master", "sim_contracts", "sim_bridge", "soccer_referee", "sim_gazebo"))
+    "sim_master", "sim_contracts", "sim_bridge", "soccer_referee", "sim_gazebo", "sim_ode"))
 
 CHECK = '''
 from sim_master.engine.gazebo.engine import GazeboEngine
 from sim_master.engine.mujoco.engine import MujocoEngine
 from sim_master.engine.node import SimulationNode, SteppedWorld
+from sim_master.engine.ode.engine import OdeEngine
 from sim_master.engine.simpy_engine.engine import SimpyEngine
 
 
 def gazebo(engine: GazeboEngine) -> SimulationNode:
+    return engine
+
+
+def ode(engine: OdeEngine) -> SimulationNode:
     return engine
 
 
