@@ -1,5 +1,6 @@
 """Sync-mode throughput of `soccersim server` with N minimal SimSpark agents of our own
-(each answers every perception with a full 22-joint command and (syn)), as fast as possible.
+(each answers every perception with a full 22-joint command, every joint swinging +-0.2 rad/s
+so no robot falls asleep, and (syn)), as fast as possible.
 
 One JSON object per line (`--engine gazebo`: our server on gz-physics): server, engine,
 agents, cycles_per_s, cpu_ms_per_cycle (server process),
@@ -29,10 +30,18 @@ T1_ACTUATORS = ("he1", "he2", "lae1", "lae2", "lae3", "lae4", "rae1", "rae2", "r
                 "lle2", "lle3", "lle4", "lle5", "lle6", "rle1", "rle2", "rle3", "rle4", "rle5", "rle6")
 NAO_PD = ("he1", "he2", "lae1", "lae2", "lae3", "lae4", "rae1", "rae2", "rae3", "rae4", "lle1", "lle2", "lle3",
           "lle4", "lle5", "lle6", "rle1", "rle2", "rle3", "rle4", "rle5", "rle6")
-REPLY = ("".join(f"({e} 0.0)" for e in ("he1", "he2", "lae1", "lae2", "lae3", "lae4", "rae1", "rae2", "rae3",
-                                           "rae4", "lle1", "lle2", "lle3", "lle4", "lle5", "lle6", "rle1",
-                                           "rle2", "rle3", "rle4", "rle5", "rle6")) + "(syn)").encode()
-FRAME = struct.pack(">I", len(REPLY)) + REPLY
+NAO_HINGES = ("he1", "he2", "lae1", "lae2", "lae3", "lae4", "rae1", "rae2", "rae3", "rae4", "lle1", "lle2",
+              "lle3", "lle4", "lle5", "lle6", "rle1", "rle2", "rle3", "rle4", "rle5", "rle6")
+
+
+def speed_frame(speed: float) -> bytes:
+    reply = ("".join(f"({e} {speed:.1f})" for e in NAO_HINGES) + "(syn)").encode()
+    return struct.pack(">I", len(reply)) + reply
+
+
+# Every joint swings +-0.2 rad/s, one cycle each way: the robots stay awake (a team at rest
+# would be asleep on ODE, as on rcssserver3d, and cost no physics) and stay where they are.
+FRAMES = (speed_frame(0.2), speed_frame(-0.2))
 
 
 def pd_frame(actuators: tuple[str, ...]) -> bytes:
@@ -50,7 +59,7 @@ def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, join
                   counts: mp.Queue, dialect: str = "simspark", model: str = "nao") -> None:
     """Runs `count` agents; counts perceptions received inside the measuring window."""
     sel = selectors.DefaultSelector()
-    reply = FRAME if dialect == "simspark" else pd_frame(T1_ACTUATORS if model == "T1" else NAO_PD)
+    pd_reply = pd_frame(T1_ACTUATORS if model == "T1" else NAO_PD)
     for i in range(count):
         s = socket.create_connection(("127.0.0.1", port))
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -63,7 +72,7 @@ def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, join
         s.sendall(struct.pack(">I", len(msg)) + msg)
         s.setblocking(False)
         sel.register(s, selectors.EVENT_READ, {"buf": bytearray(), "team": team, "unum": unum,
-                                               "inited": False, "joined": False, "n": 0})
+                                               "inited": False, "joined": False, "n": 0, "replies": 0})
     while True:
         start, end = window[0], window[1]
         if end and time.monotonic() > end:
@@ -94,7 +103,8 @@ def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, join
                 if not st["joined"] and (b"(unum" in payload or dialect == "rcsssmj"):
                     st["joined"] = True
                     joined.put(now)
-                key.fileobj.sendall(reply)
+                st["replies"] += 1
+                key.fileobj.sendall(FRAMES[st["replies"] % 2] if dialect == "simspark" else pd_reply)
     counts.put([k.data["n"] for k in sel.get_map().values() if k.data is not None])
     for key in list(sel.get_map().values()):
         key.fileobj.close()
