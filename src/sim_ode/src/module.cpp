@@ -81,6 +81,7 @@ PYBIND11_MODULE(_ode_physics, m) {
       .def("set_root_pose", &OdeWorld::SetRootPose, py::arg("name"), py::arg("pose"))
       .def("set_root_velocity", &OdeWorld::SetRootVelocity, py::arg("name"), py::arg("linear"), py::arg("angular"))
       .def("set_surface", &OdeWorld::SetSurface, py::arg("name"), py::arg("surface"))
+      .def("set_static_surfaces", &OdeWorld::SetStaticSurfaces, py::arg("planes"), py::arg("solids"))
       .def("set_drag", &OdeWorld::SetDrag, py::arg("name"), py::arg("linear"), py::arg("angular"))
       .def("step", &OdeWorld::Step, py::arg("n") = 1, py::call_guard<py::gil_scoped_release>())
       .def("contacts",

@@ -144,6 +144,13 @@ std::shared_ptr<ModelTemplate> ReadModel(const sdf::Model& model) {
     for (int r = 0; r < 3; ++r)
       for (int c = 0; c < 3; ++c) principal(r, c) = moi(r, c);
     lt.inertia = frame.linear() * principal * frame.linear().transpose();
+    if (!model.Static()) {  // checked here, before any ODE object exists (ODE asserts on it)
+      dMass check;
+      const Eigen::Matrix3d& I = lt.inertia;
+      dMassSetParameters(&check, lt.mass, 0, 0, 0, I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2));
+      if (!(std::isfinite(lt.mass) && lt.mass > 0.0 && I.allFinite() && lt.com.allFinite() && dMassCheck(&check)))
+        throw std::invalid_argument("link " + lt.name + ": its mass and inertia are not physical");
+    }
     for (uint64_t k = 0; k < link->CollisionCount(); ++k) {
       const sdf::Collision* col = link->CollisionByIndex(k);
       ignition::math::Pose3d cp;
@@ -178,6 +185,13 @@ std::shared_ptr<ModelTemplate> ReadModel(const sdf::Model& model) {
           throw std::invalid_argument("collision " + col->Name() + ": ODE engine takes box, sphere, capsule, "
                                       "cylinder and plane shapes");
       }
+      const bool sized = gt.shape == Shape::kPlane ? gt.size.norm() > 1e-9
+                         : gt.shape == Shape::kBox  ? (gt.size.array() > 0.0).all()
+                                                    : gt.size.x() > 0.0 && gt.size.y() >= 0.0;
+      if (!gt.size.allFinite() || !sized)
+        throw std::invalid_argument("collision " + col->Name() + ": its size must be positive");
+      if (gt.shape == Shape::kPlane && !model.Static())
+        throw std::invalid_argument("collision " + col->Name() + ": a plane must be static");
       lt.geoms.push_back(gt);
     }
     index[lt.name] = static_cast<int>(t->links.size());
@@ -401,12 +415,13 @@ void OdeWorld::AddModel(const std::string& sdf, bool is_text, const std::string&
   m.tmpl = cached;
   m.space = dSimpleSpaceCreate(space_);
   dSpaceSetCleanup(m.space, 1);
+  try {
   for (size_t i = 0; i < t.links.size(); ++i) {
     const LinkTemplate& lt = t.links[i];
     dBodyID body = dBodyCreate(world_);
     dMass mass;
     const Eigen::Matrix3d& I = lt.inertia;
-    dMassSetParameters(&mass, lt.mass > 0 ? lt.mass : 1e-3, 0, 0, 0, I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2));
+    dMassSetParameters(&mass, lt.mass, 0, 0, 0, I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2));
     dBodySetMass(body, &mass);
     PlaceBody(body, lt, tf * lt.pose);
     m.bodies.push_back(body);
@@ -463,6 +478,12 @@ void OdeWorld::AddModel(const std::string& sdf, bool is_text, const std::string&
       dJointSetFixed(joint);
     }
     m.joints.push_back(joint);
+  }
+  } catch (...) {  // nothing of a model that could not be built stays in the world
+    for (dJointID j : m.joints) dJointDestroy(j);
+    for (dBodyID b : m.bodies) dBodyDestroy(b);
+    dSpaceDestroy(m.space);
+    throw;
   }
   models_.push_back(std::move(model));
   Reindex();
@@ -650,10 +671,11 @@ void OdeWorld::DriveHinges() {
         dJointSetHingeParam(j, dParamStopERP, h * kp / (h * kp + kd));
         dJointSetHingeParam(j, dParamStopCFM, 1.0 / (h * kp + kd));
         dJointSetHingeParam(j, dParamBounce, 0.0);
-      } else if (limited) {
-        SetStops(j, lower, upper);
-      } else {
-        SetStops(j, -dInfinity, dInfinity);
+      } else {  // limp: the joint's own stops
+        SetStops(j, limited ? lower : -dInfinity, limited ? upper : dInfinity);
+        dJointSetHingeParam(j, dParamStopERP, settings_.stop_erp);
+        dJointSetHingeParam(j, dParamStopCFM, settings_.stop_cfm);
+        dJointSetHingeParam(j, dParamBounce, settings_.stop_bounce);
       }
       const double torque = kd * dq_target_[i] + tau_[i];
       if (torque != 0.0) dJointAddHingeTorque(j, torque);
@@ -707,7 +729,23 @@ void OdeWorld::Collide(dGeomID a, dGeomID b) {
 
 void OdeWorld::Step(int n) {
   if (n < 1 || n > 1000) throw std::invalid_argument("steps: 1..1000");
+  if (!failure_.empty()) throw std::runtime_error("the ODE world cannot step after an error: " + failure_);
   dAllocateODEDataForThread(dAllocateMaskAll);
+  try {
+    Steps(n);
+  } catch (const std::exception& e) {
+    // ODE threw out of a collision or a step: its spaces may stay locked and the contact
+    // joints point at feedback freed below, so the world refuses to step again
+    dJointGroupEmpty(contact_group_);
+    pending_links_.clear();
+    pending_points_.clear();
+    feedback_.clear();
+    failure_ = e.what();
+    throw;
+  }
+}
+
+void OdeWorld::Steps(int n) {
   for (int s = 0; s < n; ++s) {
     DriveHinges();
     for (auto& mp : models_) {
@@ -754,7 +792,8 @@ void OdeWorld::Step(int n) {
 // by contacts into a pile of settings_.pile_models or more, or touching each other at more
 // than settings_.pile_contacts points, are stepped by the iterative solver (dWorldQuickStep), the rest
 // exactly as rcssserver3d: each group steps alone while the other's bodies are held disabled
-// (no joint connects them, so this is the step ODE would take island by island).
+// (no joint connects them, so this is the step ODE would take island by island). Enabling a
+// body again restarts its idle count, so while a pile lasts no robot falls asleep.
 void OdeWorld::SolveIslands() {
   std::map<const Model*, const Model*> parent;
   std::function<const Model*(const Model*)> root = [&](const Model* m) {
@@ -928,14 +967,16 @@ void OdeWorld::SetRootVelocity(const std::string& name, const Eigen::Vector3d& l
 }
 
 void OdeWorld::SetSurface(const std::string& name, const Surface& surface) {
-  bool found = false;
+  Model& m = Find(name);
+  for (auto& info : m.infos) info->surface = surface;
+}
+
+void OdeWorld::SetStaticSurfaces(const Surface& planes, const Surface& solids) {
   for (auto& mp : models_) {
-    const bool is_static = mp->space == nullptr;
-    if (name.empty() ? !is_static : mp->name != name) continue;
-    found = true;
-    for (auto& info : mp->infos) info->surface = surface;
+    if (mp->space != nullptr) continue;
+    for (size_t g = 0; g < mp->geoms.size(); ++g)
+      mp->infos[g]->surface = dGeomGetClass(mp->geoms[g]) == dPlaneClass ? planes : solids;
   }
-  if (!found) throw std::out_of_range("no model " + name);
 }
 
 void OdeWorld::SetDrag(const std::string& name, double linear, double angular) {

@@ -98,8 +98,10 @@ class OdeWorld {
   void SetRootPose(const std::string& name, const Pose7& pose);
   void SetRootVelocity(const std::string& name, const Eigen::Vector3d& linear, const Eigen::Vector3d& angular);
 
-  // Every geom of a model; "" = every static geom of the world file.
+  // Every geom of a model.
   void SetSurface(const std::string& name, const Surface& surface);
+  // The world file's static geoms: planes (the field) and the rest (goals).
+  void SetStaticSurfaces(const Surface& planes, const Surface& solids);
   // SimSpark's DragController on every body of a model: F = -linear v, T = -angular w.
   void SetDrag(const std::string& name, double linear, double angular);
 
@@ -117,6 +119,7 @@ class OdeWorld {
   void Reindex();
   void DriveHinges();
   void SolveIslands();
+  void Steps(int n);
   void Pose(Model& model, const Eigen::Isometry3d& root, const Eigen::VectorXd& angles);
   void Move(Model& model, const Eigen::Vector3d& linear, const Eigen::Vector3d& angular, const Eigen::VectorXd& rates);
   Eigen::VectorXd Angles(const Model& model) const;
@@ -125,6 +128,7 @@ class OdeWorld {
   double timestep_;
   double time_ = 0.0;
   long pile_steps_ = 0;
+  std::string failure_;  // an ODE error while stepping: the world does not step again
   Settings settings_;
   dWorldID world_ = nullptr;
   dSpaceID space_ = nullptr;

@@ -50,8 +50,8 @@ class LeagueEngine:
             return
         try:
             kind = LEAGUE_ENGINES[self.league_of(model)]
-        except (KeyError, ValueError):
-            return  # an unknown model: add_robot reports it
+        except (KeyError, ValueError, OSError):
+            return  # an unknown or unreadable model: add_robot reports it
         if kind == self.kind or kind not in self._available:
             return
         old, new = self._engine, self._engine_of(kind)

@@ -52,3 +52,23 @@ def test_two_robots_standing_apart_take_the_exact_step() -> None:
     engine.add_robot("b", "nao", 0.5, 3.0, 0.0)
     run(engine, 20)
     assert engine._gz.pile_steps == 0
+
+
+@pytest.mark.parametrize("link, problem", [
+    ('<inertial><mass>1</mass></inertial><collision name="c"><geometry><plane><normal>0 0 1</normal></plane>'
+     '</geometry></collision>', "a plane must be static"),
+    ('<inertial><mass>1</mass><inertia><ixx>0</ixx><iyy>0</iyy><izz>0</izz></inertia></inertial>'
+     '<collision name="c"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></collision>', "not physical"),
+    ('<inertial><mass>1</mass></inertial><collision name="c"><geometry><box><size>0 0.1 0.1</size></box>'
+     '</geometry></collision>', "size must be positive"),
+])
+def test_a_robot_file_ode_cannot_build_is_refused_and_the_world_plays_on(link: str, problem: str) -> None:
+    """Checked before any ODE object exists: ODE itself would assert (and exit) on them."""
+    engine = OdeEngine(vision_noise=False)
+    engine.add_robot("a", "nao", -2.0, 0.0, 0.0)
+    sdf = f'<sdf version="1.9"><model name="m"><link name="l">{link}</link></model></sdf>'
+    with pytest.raises(ValueError, match=problem):
+        engine._gz.add_model(sdf, True, "x", np.array([0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0]))
+    run(engine, 50)
+    assert [m.name for m in engine._gz.layout()] == ["ball", "robot_0"]
+    assert engine.robot_pose("a")[0][2] == pytest.approx(0.3839, abs=0.001)

@@ -259,10 +259,10 @@ class GazeboEngine(EntityServices):
         else:
             self._gz.add_model(model_sdf(spec), True, gz_name, pose)
         robot.calibration = self._eyes.calibration(robot.vision_dialect)
-        self._dress(gz_name, robot)
         self._robots[robot_id] = robot
         self._bodies[robot_id] = _Body(gz_name)
         try:
+            self._dress(gz_name, robot)
             self._reindex()
         except Exception:  # nothing of a robot that cannot be driven stays in the world
             del self._robots[robot_id], self._bodies[robot_id]
@@ -539,7 +539,8 @@ class GazeboEngine(EntityServices):
         # are not stepped): rcssserver3d repeats its last reading then.
         last = self._last_readings
         asleep = ((count > 0) & ~touching).tolist()
-        self._readings = [(tuple(c), tuple(f)) if on else (last[i] if sleeping else None)
+        zero = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))  # asleep before its first reading: rcssserver3d's zeros
+        self._readings = [(tuple(c), tuple(f)) if on else ((last[i] or zero) if sleeping else None)
                           for i, (c, f, on, sleeping) in enumerate(zip(sim_c, sim_f, touching.tolist(), asleep))]
         self._last_readings = list(self._readings)
         return self._readings

@@ -54,7 +54,7 @@ class OdeEngine(GazeboEngine):
         settings.stop_erp, settings.fudge = simspark.STOP_ERP, simspark.FUDGE_FACTOR
         settings.stop_bounce = simspark.STOP_BOUNCE
         world = OdeWorld(path, timestep, settings)
-        world.set_surface("", _surface(simspark.FIELD))  # the world file's static shapes
+        world.set_static_surfaces(_surface(simspark.FIELD), _surface(simspark.GOAL))  # the field, the goals
         world.set_surface("ball", _surface(simspark.BALL))
         return world
 

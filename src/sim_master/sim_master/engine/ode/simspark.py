@@ -42,9 +42,11 @@ FUDGE_FACTOR = 1e-5
 STOP_BOUNCE = 1.0
 # nao/contactjointhandler.rsg (every robot part) and touchperceptorhandler.rsg (feet): the same
 ROBOT = SurfaceFigures(soft_erp=0.6, soft_cfm=1e-4, slip=5e-3)
-# nao/soccer.rsg: the field plane (slip stays the default 5e-3, CFM mode off, see above); the
-# goals' colliders are taken as the field's
+# nao/soccer.rsg: the field plane (slip stays the default 5e-3, CFM mode off, see above)
 FIELD = SurfaceFigures(soft_erp=0.2, slip=5e-3)
+# nao/goal.rsg's posts, bar and walls have no handler of their own: a collider without one gets
+# oxygen's default ContactJointHandler (bounce 0.8 above 2 m/s, nothing soft, no slip)
+GOAL = SurfaceFigures(bounce=(0.8, 2.0))
 # ball.rsg
 BALL = SurfaceFigures(soft_erp=0.5, soft_cfm=0.05, slip=0.6, bounce=(0.8, 0.8))
 # nao/dragcontroller.rsg: on every robot body, F = -0.01 v, T = -0.01 w
