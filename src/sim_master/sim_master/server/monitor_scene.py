@@ -8,6 +8,8 @@ The structure is rebuilt when the model is (a robot joined or left). The SimSpar
 names Nao meshes, materials, ball, field and goals as rcssserver3d does (simspark_meshes.py)."""
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass, field
 
 import mujoco
@@ -169,7 +171,7 @@ class MonitorScene:
         if full:
             inner += body.geoms
         else:
-            inner += ["(nd(nd))" if self.dialect == "rcsssmj" else "(nd (nd))"] * len(body.geoms)
+            inner += [_skeleton(g, self.dialect) for g in body.geoms]
         inner += [self._node(c, trf, changed, full) for c in body.children]
         sep = "" if self.dialect == "rcsssmj" else " "
         if full or changed[body.index]:
@@ -183,6 +185,24 @@ class MonitorScene:
                 return f"(nd DSC({body.tag}){node})" if self.dialect == "rcsssmj" else f"(nd DSC ({body.tag}) {node})"
             return f"(nd{node})" if self.dialect == "rcsssmj" else f"(nd {node})"
         return node
+
+
+@functools.lru_cache(maxsize=1024)
+def _skeleton(look: str, dialect: str) -> str:
+    """A static node in an incremental frame: its nodes, nested as in the full frame, empty.
+    Monitors match incremental frames to the full one node by node (the ball's look is one
+    node, a Nao part's two: a transform and its mesh)."""
+    sep = "" if dialect == "rcsssmj" else " "
+    stack: list[list[str]] = [[]]
+    nodes: list[bool] = []
+    for i, c in enumerate(look):
+        if c == "(":
+            nodes.append(look.startswith("nd", i + 1) and not look[i + 3:i + 4].isalnum())
+            stack.append([])
+        elif c == ")" and nodes:
+            kids = stack.pop()
+            stack[-1].extend(["(nd" + "".join(sep + k for k in kids) + ")"] if nodes.pop() else kids)
+    return sep.join(stack[0])
 
 
 def _slt(rot: np.ndarray, pos: np.ndarray, dialect: str) -> str:

@@ -117,3 +117,43 @@ def test_rsmp_stream_draws_t1_and_k1_as_rcsssmj_does() -> None:
     reference = (SAMPLES / "rcsssmj_monitor_frame_full_T1_K1.txt").read_text()
     expected = [p for p in _rsmp_parts(reference) if p[2] != "jersey_mat"]
     assert _rsmp_parts(ours) == expected
+
+
+def _node_tree(scene: str) -> list:
+    """The nesting of the (nd ...) nodes of a scene text, nothing else."""
+    stack: list[list] = [[]]
+    nodes: list[bool] = []
+    for i, c in enumerate(scene):
+        if c == "(":
+            nodes.append(scene.startswith("nd", i + 1) and not scene[i + 3:i + 4].isalnum())
+            stack.append([])
+        elif c == ")":
+            kids = stack.pop()
+            if nodes.pop():
+                stack[-1].append(kids)
+            else:
+                stack[-1].extend(kids)
+    return stack[0]
+
+
+def test_incremental_frames_have_the_full_frames_nodes() -> None:
+    """Monitors (RoboViz, the recorder, agents' own) apply an incremental frame to the scene of
+    the last full one node by node: both must nest the same nodes, ball and robots included
+    (the ball's look is one node; it was sent as two, so every incremental frame was refused)."""
+    from sim_master.engine.mujoco.engine import MujocoEngine
+    from sim_master.server.monitor_scene import MonitorScene
+
+    engine = MujocoEngine("simspark_field", vision_noise=False)
+    engine.add_robot("a1", "nao0", -3.0, 2.0, 0.0)
+    engine.add_robot("b1", "nao4", 3.0, 2.0, 180.0)
+    engine.step()
+    labels = {engine.mjcf_prefix("a1"): ("Alpha", 1, "left"), engine.mjcf_prefix("b1"): ("Beta", 1, "right")}
+    models = {engine.mjcf_prefix(r): engine.robot_model(r) for r in ("a1", "b1")}
+    for x, dialect in enumerate(("simspark", "rcsssmj")):
+        scene = MonitorScene(engine.model, labels, dialect, models=models, field=engine.field)
+        full = scene.scene(engine.data, True)
+        engine.set_ball((1.0 + x, 1.0, 0.5))
+        engine.step()
+        incremental = scene.scene(engine.data, False)
+        assert "(SLT" in incremental  # the ball moved
+        assert _node_tree(incremental) == _node_tree(full), dialect
