@@ -9,7 +9,6 @@ names Nao meshes, materials, ball, field and goals as rcssserver3d does (simspar
 from __future__ import annotations
 
 import functools
-
 from dataclasses import dataclass, field
 
 import mujoco
