@@ -62,7 +62,7 @@ struct ModelTemplate {
 // What a geom's user data points at: who owns it, for the collision filter and contacts.
 struct GeomInfo {
   Model* model;
-  int link;  // global link index, -1: static
+  int link;  // its link within its model, -1: static (global index: model->first_link + link)
   Surface surface;
 };
 
@@ -520,16 +520,6 @@ void OdeWorld::Reindex() {
     for (size_t i = 0; i < m.bodies.size(); ++i) links_.push_back({&m, static_cast<int>(i)});
     for (size_t k = 0; k < m.hinge_joints.size(); ++k) hinges_.push_back({&m, m.hinge_joints[k], static_cast<int>(k)});
   }
-  // each geom's global link index, from its body
-  for (auto& mp : models_) {
-    Model& m = *mp;
-    if (m.space == nullptr) continue;
-    for (size_t g = 0; g < m.geoms.size(); ++g) {
-      dBodyID body = dGeomGetBody(m.geoms[g]);
-      for (size_t i = 0; i < m.bodies.size(); ++i)
-        if (m.bodies[i] == body) m.infos[g]->link = m.first_link + static_cast<int>(i);
-    }
-  }
   const Eigen::Index h = static_cast<Eigen::Index>(hinges_.size());
   mode_ = Eigen::VectorXi::Zero(h);
   speed_ = q_target_ = dq_target_ = kp_ = kd_ = tau_ = Eigen::VectorXd::Zero(h);
@@ -572,17 +562,18 @@ RowMatrix OdeWorld::LinkPoses() const {
   return out;
 }
 
+Eigen::Matrix<double, 6, 1> OdeWorld::LinkTwist(const Model& m, int link) const {
+  dBodyID body = m.bodies[link];
+  const Eigen::Vector3d origin = LinkPose(body, m.tmpl->links[link]).translation();
+  dVector3 v;
+  dBodyGetPointVel(body, origin.x(), origin.y(), origin.z(), v);
+  const dReal* w = dBodyGetAngularVel(body);
+  return (Eigen::Matrix<double, 6, 1>() << v[0], v[1], v[2], w[0], w[1], w[2]).finished();
+}
+
 RowMatrix OdeWorld::LinkVelocities() const {
   RowMatrix out(links_.size(), 6);
-  for (size_t i = 0; i < links_.size(); ++i) {
-    const Model& m = *links_[i].model;
-    dBodyID body = m.bodies[links_[i].link];
-    const Eigen::Vector3d origin = LinkPose(body, m.tmpl->links[links_[i].link]).translation();
-    dVector3 v;
-    dBodyGetPointVel(body, origin.x(), origin.y(), origin.z(), v);
-    const dReal* w = dBodyGetAngularVel(body);
-    out.row(i) << v[0], v[1], v[2], w[0], w[1], w[2];
-  }
+  for (size_t i = 0; i < links_.size(); ++i) out.row(i) = LinkTwist(*links_[i].model, links_[i].link).transpose();
   return out;
 }
 
@@ -722,7 +713,8 @@ void OdeWorld::Collide(dGeomID a, dGeomID b) {
     dJointAttach(joint, ba, bb);
     feedback_.emplace_back();
     dJointSetFeedback(joint, &feedback_.back());
-    pending_links_.emplace_back(ia->link, ib->link);
+    pending_links_.emplace_back(ia->link < 0 ? -1 : ia->model->first_link + ia->link,
+                                ib->link < 0 ? -1 : ib->model->first_link + ib->link);
     pending_points_.push_back(Vec(contacts[k].geom.pos));
   }
 }
@@ -873,10 +865,9 @@ Eigen::VectorXd OdeWorld::Positions(const std::string& name) const {
 
 Eigen::VectorXd OdeWorld::Velocities(const std::string& name) const {
   const Model& m = Find(name);
-  const int root = m.tmpl->root;
-  const RowMatrix twist = LinkVelocities().row(m.first_link + root);
+  const Eigen::Matrix<double, 6, 1> twist = LinkTwist(m, m.tmpl->root);
   Eigen::VectorXd dq(6 + m.hinge_joints.size());
-  dq << twist(0, 3), twist(0, 4), twist(0, 5), twist(0, 0), twist(0, 1), twist(0, 2), Rates(m);
+  dq << twist.tail<3>(), twist.head<3>(), Rates(m);
   return dq;
 }
 
@@ -937,10 +928,7 @@ void OdeWorld::SetPositions(const std::string& name, const Eigen::VectorXd& q) {
   if (q.size() != static_cast<Eigen::Index>(6 + m.hinge_joints.size()))
     throw std::invalid_argument("positions: 6 root entries and one per hinge");
   if (!q.allFinite()) throw std::invalid_argument("positions must be finite");
-  const Eigen::VectorXd rates = Rates(m);
-  const RowMatrix twist = LinkVelocities().row(m.first_link + m.tmpl->root);
-  Pose(m, LinkPose(m.bodies[m.tmpl->root], m.tmpl->links[m.tmpl->root]), q.tail(m.hinge_joints.size()));
-  Move(m, twist.row(0).head<3>().transpose(), twist.row(0).tail<3>().transpose(), rates);
+  Repose(m, LinkPose(m.bodies[m.tmpl->root], m.tmpl->links[m.tmpl->root]), q.tail(m.hinge_joints.size()));
 }
 
 void OdeWorld::SetVelocities(const std::string& name, const Eigen::VectorXd& dq) {
@@ -953,11 +941,14 @@ void OdeWorld::SetVelocities(const std::string& name, const Eigen::VectorXd& dq)
 
 void OdeWorld::SetRootPose(const std::string& name, const Pose7& pose) {
   Model& m = Find(name);
-  const Eigen::Isometry3d tf = ToIsometry(pose);
-  const Eigen::VectorXd rates = Rates(m);
-  const RowMatrix twist = LinkVelocities().row(m.first_link + m.tmpl->root);
-  Pose(m, tf, Angles(m));
-  Move(m, twist.row(0).head<3>().transpose(), twist.row(0).tail<3>().transpose(), rates);
+  Repose(m, ToIsometry(pose), Angles(m));
+}
+
+void OdeWorld::Repose(Model& m, const Eigen::Isometry3d& root, const Eigen::VectorXd& angles) {
+  const Eigen::VectorXd rates = Rates(m);  // the motion is kept: the root's twist and every rate
+  const Eigen::Matrix<double, 6, 1> twist = LinkTwist(m, m.tmpl->root);
+  Pose(m, root, angles);
+  Move(m, twist.head<3>(), twist.tail<3>(), rates);
 }
 
 void OdeWorld::SetRootVelocity(const std::string& name, const Eigen::Vector3d& linear, const Eigen::Vector3d& angular) {

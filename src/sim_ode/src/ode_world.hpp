@@ -121,6 +121,8 @@ class OdeWorld {
   void SolveIslands();
   void Steps(int n);
   void Pose(Model& model, const Eigen::Isometry3d& root, const Eigen::VectorXd& angles);
+  void Repose(Model& model, const Eigen::Isometry3d& root, const Eigen::VectorXd& angles);
+  Eigen::Matrix<double, 6, 1> LinkTwist(const Model& model, int link) const;
   void Move(Model& model, const Eigen::Vector3d& linear, const Eigen::Vector3d& angular, const Eigen::VectorXd& rates);
   Eigen::VectorXd Angles(const Model& model) const;
   Eigen::VectorXd Rates(const Model& model) const;
