@@ -5,6 +5,7 @@ way, and a missing optional engine (gz-physics and ODE need the sim_gazebo and s
 modules that `make setup` builds) is one clear error, not an ImportError deep in a start-up."""
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import cast
 
@@ -17,6 +18,18 @@ class EngineUnavailable(RuntimeError):
     """The engine exists but cannot run here (its compiled module is missing)."""
 
 
+_COMPILED_MODULES = {"gazebo": "sim_gazebo", "ode": "sim_ode"}  # engine -> its C++ module, built by colcon
+
+
+def _require_module(kind: str) -> None:
+    module = _COMPILED_MODULES[kind]
+    try:
+        importlib.import_module(module)
+    except ImportError as exc:
+        raise EngineUnavailable(f"the {kind} engine needs the {module} module (run make setup, then "
+                                f"source install/setup.bash): {exc}") from None
+
+
 def physics_engine(kind: str, world: str, *, vision_noise: bool = True, seed: int | None = None,
                    log: Callable[[str], None] | None = None) -> SimulationNode:
     """`auto`: each league's reference physics (engine/league.py), MuJoCo alone when the ODE
@@ -26,9 +39,9 @@ def physics_engine(kind: str, world: str, *, vision_noise: bool = True, seed: in
 
         available = {"mujoco"}
         try:
-            import sim_ode
+            _require_module("ode")
             available.add("ode")
-        except ImportError:
+        except EngineUnavailable:
             pass
 
         def switched(chosen: str) -> None:
@@ -44,20 +57,12 @@ def physics_engine(kind: str, world: str, *, vision_noise: bool = True, seed: in
 
         return MujocoEngine(world, vision_noise=vision_noise, seed=seed)
     if kind == "gazebo":
-        try:
-            import sim_gazebo  # noqa: F401  (the C++ module, built by colcon)
-        except ImportError as exc:
-            raise EngineUnavailable(f"the gazebo engine needs the sim_gazebo module (run make setup, then "
-                                    f"source install/setup.bash): {exc}") from None
+        _require_module(kind)
         from sim_master.engine.gazebo.engine import GazeboEngine
 
         return GazeboEngine(world, vision_noise=vision_noise, seed=seed)
     if kind == "ode":
-        try:
-            import sim_ode  # noqa: F401  (the C++ module, built by colcon)
-        except ImportError as exc:
-            raise EngineUnavailable(f"the ode engine needs the sim_ode module (run make setup, then "
-                                    f"source install/setup.bash): {exc}") from None
+        _require_module(kind)
         from sim_master.engine.ode.engine import OdeEngine
 
         return OdeEngine(world, vision_noise=vision_noise, seed=seed)
