@@ -1,13 +1,16 @@
 """Sync-mode throughput of `soccersim server` with N minimal SimSpark agents of our own
-(each answers every perception with a full 22-joint command, every joint swinging +-0.2 rad/s
-so no robot falls asleep, and (syn)), as fast as possible.
+(Nao types 0,1,1,1,2,3,3,3,4,4,4 per team; each answers every perception with a full
+command, every joint swinging +-0.2 rad/s so no robot falls asleep, and (syn)), as fast as
+possible.
 
 One JSON object per line (`--engine gazebo`: our server on gz-physics): server, engine,
 agents, cycles_per_s, cpu_ms_per_cycle (server process),
 rss_mb (server), join_s (until every agent got its unum), and phase_ms_per_cycle: the
 server's own counters per phase of its loop (collect, apply, physics, judge, hear, vision,
-perceive, publish), read from its text service port. Targets (issue): 22 agents at
->= 250 cycles/s, < 600 MB, joined in < 3 s. Agents run in worker processes (selectors), so
+perceive, publish), read from its text service port; `--profile DIR`: py-spy's samples of
+the server, summarised per phase and per function. Targets (issue 17): 22 agents at
+>= 250 cycles/s, server CPU per cycle <= 1.3x the engine's step, < 300 MB, joined in < 1 s;
+1 agent >= 1500 cycles/s. Agents run in worker processes (selectors), so
 the client side is not the bottleneck... as far as the cores allow: the agents' own CPU per
 cycle is printed too (agents_cpu_ms_per_cycle), with the machine's core count."""
 from __future__ import annotations
@@ -34,14 +37,21 @@ NAO_HINGES = ("he1", "he2", "lae1", "lae2", "lae3", "lae4", "rae1", "rae2", "rae
               "lle3", "lle4", "lle5", "lle6", "rle1", "rle2", "rle3", "rle4", "rle5", "rle6")
 
 
-def speed_frame(speed: float) -> bytes:
-    reply = ("".join(f"({e} {speed:.1f})" for e in NAO_HINGES) + "(syn)").encode()
+# The issue's team: heterogeneous Nao types, one team's eleven, repeated for the other.
+HETERO_TEAM = (0, 1, 1, 1, 2, 3, 3, 3, 4, 4, 4)
+
+
+def speed_frame(speed: float, hinges: tuple[str, ...] = NAO_HINGES) -> bytes:
+    reply = ("".join(f"({e} {speed:.1f})" for e in hinges) + "(syn)").encode()
     return struct.pack(">I", len(reply)) + reply
 
 
-# Every joint swings +-0.2 rad/s, one cycle each way: the robots stay awake (a team at rest
-# would be asleep on ODE, as on rcssserver3d, and cost no physics) and stay where they are.
-FRAMES = (speed_frame(0.2), speed_frame(-0.2))
+def frames_for(robot_type: int) -> tuple[bytes, bytes]:
+    """Every joint swings +-0.2 rad/s, one cycle each way: the robots stay awake (a team at
+    rest would be asleep on ODE, as on rcssserver3d, and cost no physics) and stay where they
+    are. Type 4 has toes (lle7, rle7)."""
+    hinges = NAO_HINGES + ("lle7", "rle7") if robot_type == 4 else NAO_HINGES
+    return speed_frame(0.2, hinges), speed_frame(-0.2, hinges)
 
 
 def pd_frame(actuators: tuple[str, ...]) -> bytes:
@@ -65,14 +75,16 @@ def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, join
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         n = first_unum + i
         team, unum = ("Alpha", n) if n <= 11 else ("Beta", n - 11)
+        robot_type = HETERO_TEAM[(n - 1) % len(HETERO_TEAM)]
         if dialect == "simspark":
-            msg = b"(scene rsg/agent/nao/nao_hetero.rsg 0)"
+            msg = f"(scene rsg/agent/nao/nao_hetero.rsg {robot_type})".encode()
         else:
             msg = f"(init {model} {team} {unum})".encode()
         s.sendall(struct.pack(">I", len(msg)) + msg)
         s.setblocking(False)
         sel.register(s, selectors.EVENT_READ, {"buf": bytearray(), "team": team, "unum": unum,
-                                               "inited": False, "joined": False, "n": 0, "replies": 0})
+                                               "frames": frames_for(robot_type), "inited": False, "joined": False,
+                                               "n": 0, "replies": 0})
     while True:
         start, end = window[0], window[1]
         if end and time.monotonic() > end:
@@ -104,7 +116,7 @@ def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, join
                     st["joined"] = True
                     joined.put(now)
                 st["replies"] += 1
-                key.fileobj.sendall(FRAMES[st["replies"] % 2] if dialect == "simspark" else pd_reply)
+                key.fileobj.sendall(st["frames"][st["replies"] % 2] if dialect == "simspark" else pd_reply)
     counts.put([k.data["n"] for k in sel.get_map().values() if k.data is not None])
     for key in list(sel.get_map().values()):
         key.fileobj.close()
@@ -163,7 +175,7 @@ def start_rcsssmj(port: int) -> subprocess.Popen[str]:
 
 
 def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: str = "simspark",
-        model: str = "nao", engine: str = "auto") -> dict[str, object]:
+        model: str = "nao", engine: str = "auto", profile: str | None = None) -> dict[str, object]:
     port = free_port()
     server = start_rcsssmj(port) if server_name == "rcsssmj" else start_soccersim(port, dialect, engine)
     proc = psutil.Process(server.pid)
@@ -193,6 +205,7 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
     cpu0 = sum(proc.cpu_times()[:2])
     counters = getattr(server, "service_port", None)
     stats0 = server_stats(counters) if counters else None
+    spy = start_profile(server.pid, seconds, profile) if profile else None
     window[0] = time.monotonic()
     window[1] = window[0] + seconds
     time.sleep(seconds)
@@ -209,6 +222,8 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
     except subprocess.TimeoutExpired:
         server.kill()
     cycles = min(per_agent)
+    if spy is not None:
+        spy.wait(60)
     return {
         "server": server_name,
         **({"engine": engine} if server_name == "soccersim" else {}),
@@ -222,7 +237,54 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
         "agents_cpu_ms_per_cycle": round(1000 * (agents1 - agents0) / max(cycles, 1), 2),
         "cores": os.cpu_count(),
         **({"phase_ms_per_cycle": phase_ms(stats0, stats1)} if stats0 and stats1 else {}),
+        **({"profile": profile_summary(profile)} if spy is not None and profile else {}),
     }
+
+
+def start_profile(pid: int, seconds: float, path: str) -> subprocess.Popen[bytes]:
+    """py-spy sampling the server (native frames too, so it pauses the server for each sample:
+    the cycles/s of a profiled run are a little lower) over the measured window."""
+    exe = shutil.which("py-spy")
+    assert exe, "py-spy is in the venv (scripts/requirements.txt)"
+    return subprocess.Popen([exe, "record", "--pid", str(pid), "--duration", str(int(seconds)), "--rate", "200",
+                             "--native", "--format", "raw", "--output", path],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+# Which loop phase a sampled stack is in: the first of these functions, searched from the root
+# (physics: the engine's step).
+PROFILE_PHASES = {"_collect_agents": "collect", "_take_due_effectors": "collect", "_apply_effector": "apply",
+                  "_judge": "judge", "_hear": "hear", "prepare_vision": "vision", "_perceive": "perceive",
+                  "_publish": "publish", "_poll_services": "services"}
+
+
+def profile_summary(path: str, top: int = 25) -> dict[str, object]:
+    """The sampled stacks (py-spy's collapsed format) as shares per loop phase and the
+    functions that take the most time themselves."""
+    phases: dict[str, int] = {}
+    own: dict[str, int] = {}
+    total = 0
+    with open(path) as f:
+        for line in f:
+            stack, _, count_text = line.rstrip().rpartition(" ")
+            if not stack:
+                continue
+            count = int(count_text)
+            total += count
+            frames = stack.split(";")
+            phase = "other"
+            for frame in frames:
+                name = frame.split(" (")[0].rsplit(".", 1)[-1]  # "Class.method (file:line)"
+                if name in PROFILE_PHASES or name == "step" and "engine" in frame:
+                    phase = PROFILE_PHASES.get(name, "physics")
+                    break
+            phases[phase] = phases.get(phase, 0) + count
+            leaf = frames[-1]
+            own[leaf] = own.get(leaf, 0) + count
+    share = {k: round(100 * v / max(total, 1), 1) for k, v in sorted(phases.items(), key=lambda kv: -kv[1])}
+    leaves = sorted(own.items(), key=lambda kv: -kv[1])[:top]
+    return {"samples": total, "phase_percent": share,
+            "top_self_percent": {k: round(100 * v / max(total, 1), 1) for k, v in leaves}}
 
 
 def phase_ms(before: dict, after: dict) -> dict[str, float]:
@@ -239,10 +301,15 @@ def main() -> None:
                         help="also run rcsssmj 0.2.1 (own venv) with the same N: rcsssmj dialect and T1 robots on both")
     parser.add_argument("--engine", default="auto", choices=("auto", "mujoco", "ode", "gazebo"),
                         help="our server's physics engine (default %(default)s)")
+    parser.add_argument("--profile", metavar="DIR",
+                        help="sample our server with py-spy during each run; raw stacks in DIR, a summary in the JSON")
     args = parser.parse_args()
+    if args.profile:
+        os.makedirs(args.profile, exist_ok=True)
     for n in args.agents:
         if not args.vs_rcsssmj:
-            print(json.dumps(run(n, args.seconds, engine=args.engine)), flush=True)
+            profile = os.path.join(args.profile, f"sync-{args.engine}-{n}.txt") if args.profile else None
+            print(json.dumps(run(n, args.seconds, engine=args.engine, profile=profile)), flush=True)
             continue
         ours = run(n, args.seconds, "soccersim", "rcsssmj", "T1")  # the same robot on both servers
         theirs = run(n, args.seconds, "rcsssmj", "rcsssmj", "T1")

@@ -18,6 +18,7 @@ the loop's thread; other threads hand work in through LoopCalls.
 """
 from __future__ import annotations
 
+import gc
 import hashlib
 import logging
 import math
@@ -164,7 +165,14 @@ class SimulationLoop:
         pacer = RealTimePacer() if self.config.realtime and not self.config.sync else None
         idle: RealTimePacer | None = None
         self.calls.bind_to_current_thread()
+        heap_settled_at = -1  # player count when the long-lived heap was last frozen
         while not self.stop_event.is_set():
+            if len(self.players) != heap_settled_at:
+                # What exists now (engine, models, players) lives for the match: the cyclic
+                # collector stops re-scanning it. Its full passes over the whole heap were
+                # 6 % of a 22-agent cycle; a cycle's own garbage is still collected.
+                gc.freeze()
+                heap_settled_at = len(self.players)
             if self.config.max_cycles is not None and self.stats.cycles >= self.config.max_cycles:
                 break
             if pacer is not None:
