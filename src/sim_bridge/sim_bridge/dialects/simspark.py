@@ -2,49 +2,21 @@
 
 Perception order and number format follow the captured samples: time, GS, hear, GYR,
 ACC, HJ hj1, HJ hj2, See, the other HJ with each foot's FRP after its lj5 (toe FRP after
-lj7), two decimals everywhere."""
+lj7), two decimals everywhere. The text is made by sim_hotpath's compiled encoder (its
+Python reference, test/dialects/simspark_reference.py, checks it byte for byte); hinge speed
+messages, every agent's every cycle, are read by its compiled parser, everything else here."""
 from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
-from itertools import chain
 from typing import Final
 
 from sim_bridge.sexp import integer, number, predicates
 from sim_contracts.commands import Beam, Command, InitPlayer, JointVelocities, Pass, Say, Scene, Syn
-from sim_contracts.percept import Percept, Vision
+from sim_contracts.percept import Percept
+from sim_hotpath import encode_simspark_percept, parse_simspark_hinges
 
 _RSG_TYPE: Final = re.compile(r"nao_hetero\.rsg$|nao\.rsg$")
-_FRP_AFTER: Final = {"rlj5": "rf", "llj5": "lf", "rlj7": "rf1", "llj7": "lf1"}
-
-
-def encode_vision(vision: Vision) -> str:
-    """The See of one vision: one template (names in place, %.2f for the numbers) and one
-    %-format over all of its numbers, since a See holds about a hundred items."""
-    pieces = [_item(name) for name in vision.objects]
-    values = list(chain.from_iterable(vision.objects.values()))
-    for player in vision.players:
-        pieces.append(_player(player.team, player.unum) + " ".join([_item(part) for part in player.parts]) + ")")
-        values.extend(chain.from_iterable(player.parts.values()))
-    for a, b in vision.lines:
-        pieces.append(_LINE)
-        values.extend(a)
-        values.extend(b)
-    return ("(See " + " ".join(pieces) + ")") % tuple(values)
-
-
-@lru_cache(maxsize=1024)
-def _item(name: str) -> str:
-    return "(%s (pol %%.2f %%.2f %%.2f))" % name.replace("%", "%%")
-
-
-@lru_cache(maxsize=1024)
-def _player(team: str, unum: int) -> str:
-    return ("(P (team %s) (id %d) " % (team, unum)).replace("%", "%%")  # a template piece: % escaped
-
-
-_LINE: Final = "(L (pol %.2f %.2f %.2f) (pol %.2f %.2f %.2f))"
 
 
 _NAMED: Final = frozenset(("syn", "scene", "init", "beam", "say", "pass"))  # not hinge effectors
@@ -57,6 +29,18 @@ class SimSparkDialect:
     effector_delay: Final = 1  # measured on the reference (see Dialect)
 
     def parse_actions(self, payload: bytes) -> tuple[list[Command], list[str]]:
+        hinges = parse_simspark_hinges(payload)  # the message of every cycle, compiled
+        if hinges is not None:
+            speeds, syns = hinges
+            commands: list[Command] = [Syn() for _ in range(syns)]
+            if speeds:
+                commands.append(JointVelocities(speeds))
+            return commands, []
+        return self.parse_any(payload)
+
+    def parse_any(self, payload: bytes) -> tuple[list[Command], list[str]]:
+        """parse_actions for every message, errors included (the compiled path reads a subset
+        of messages and gives the same commands for them)."""
         pairs, errors = predicates(payload, "ascii")
         commands: list[Command] = []
         speeds: dict[str, float] = {}
@@ -106,46 +90,7 @@ class SimSparkDialect:
         return commands, errors
 
     def encode_percept(self, p: Percept) -> bytes:
-        g = p.game
-        out = ["(time (now %.2f))" % p.time, "(GS "]
-        if g.unum:
-            out.append(f"(unum {g.unum}) (team {g.side}) ")
-        out.append("(sl %d) (sr %d) (t %.2f) (pm %s))" % (g.score_left, g.score_right, g.game_time, g.play_mode))
-        for h in p.heard:
-            where = "self" if h.from_self else "%.2f" % h.direction
-            out.append(f"(hear {h.team} {h.time:.2f} {where} {h.message})")
-        out.append("(GYR (n torso) (rt %.2f %.2f %.2f))" % p.gyro)
-        out.append("(ACC (n torso) (a %.2f %.2f %.2f))" % p.accel)
-        frp = {f.name: f for f in p.foot_resistance}
-        segments = _joint_segments(tuple(p.joint_names))
-        angles = p.joint_angles
-        for start, end, template, after in segments:
-            out.append(template % tuple(angles[start:end]))
-            if after == "See":
-                if p.vision is not None:
-                    out.append(encode_vision(p.vision))
-            elif after in frp:
-                f = frp[after]
-                out.append("(FRP (n %s) (c %.2f %.2f %.2f) (f %.2f %.2f %.2f))" % (after, *f.center, *f.force))
-        return "".join(out).encode()
-
-
-@lru_cache(maxsize=64)
-def _joint_segments(names: tuple[str, ...]) -> list[tuple[int, int, str, str]]:
-    """The HJ list cut where See (after the 2nd joint) or an FRP (after lj5/lj7) goes:
-    (start, end, one %-template for the angles of joints start..end-1, what follows)."""
-    cuts: list[tuple[int, str]] = [] if len(names) >= 2 else [(len(names), "See")]
-    for i, name in enumerate(names):
-        if i == 1:
-            cuts.append((i + 1, "See"))
-        if name in _FRP_AFTER:
-            cuts.append((i + 1, _FRP_AFTER[name]))
-    segments, start = [], 0
-    for end, after in sorted(cuts) + [(len(names), "")]:
-        template = "".join("(HJ (n %s) (ax %%.2f))" % n for n in names[start:end])
-        segments.append((start, end, template, after))
-        start = end
-    return segments
+        return encode_simspark_percept(p)  # compiled (sim_hotpath); reference: test/dialects
 
 
 def robot_type_of(rsg: str, robot_type: int) -> int:

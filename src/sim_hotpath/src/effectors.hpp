@@ -1,0 +1,15 @@
+// The effector message every agent sends every cycle, parsed without Python objects per
+// token: SimSpark's `(he1 1.5)(he2 -0.3)...(syn)`.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace sim_hotpath {
+
+// (speeds {name: rad/s}, number of (syn)) when the message holds only hinge speeds and
+// (syn); None for anything else (init, beam, say, an odd number, odd characters), which the
+// dialect's full parser then reads, errors included. Names other than the dialect's named
+// effectors with one finite number are hinge speeds, exactly as that parser takes them.
+pybind11::object parse_simspark_hinges(pybind11::bytes payload);
+
+}  // namespace sim_hotpath

@@ -1,0 +1,41 @@
+// _hotpath: the per-agent work of a cycle, compiled (see CMakeLists.txt for why a module).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "effectors.hpp"
+#include "simspark_text.hpp"
+#include "vision.hpp"
+
+namespace py = pybind11;
+using sim_hotpath::Figures;
+using sim_hotpath::VisionKernel;
+
+PYBIND11_MODULE(_hotpath, m) {
+  m.doc() = "The per-agent hot path: vision for all cameras, SimSpark perception text, hinge speed messages.";
+
+  py::class_<Figures>(m, "Figures")
+      .def(py::init([](double view_half_angle_deg, double min_distance, double sigma_distance_per_100m,
+                       double sigma_azimuth_deg, double sigma_elevation_deg) {
+             return Figures{view_half_angle_deg, min_distance, sigma_distance_per_100m, sigma_azimuth_deg,
+                            sigma_elevation_deg};
+           }),
+           py::arg("view_half_angle_deg"), py::arg("min_distance"), py::arg("sigma_distance_per_100m"),
+           py::arg("sigma_azimuth_deg"), py::arg("sigma_elevation_deg"));
+
+  py::class_<VisionKernel>(m, "VisionKernel")
+      .def(py::init<py::list, py::array_t<double, py::array::c_style | py::array::forcecast>,
+                    py::array_t<double, py::array::c_style | py::array::forcecast>,
+                    py::array_t<bool, py::array::c_style | py::array::forcecast>, py::object, py::object, py::object,
+                    Figures, bool, std::uint64_t>(),
+           py::arg("names"), py::arg("landmarks"), py::arg("lines"), py::arg("shown"), py::arg("polar"),
+           py::arg("seen_player"), py::arg("vision"), py::arg("figures"), py::arg("noise"), py::arg("seed"))
+      .def("set_owners", &VisionKernel::set_owners, py::arg("groups"))
+      .def("see", &VisionKernel::see, py::arg("cam_pos"), py::arg("cam_rot"), py::arg("calib"), py::arg("noisy"),
+           py::arg("lines"), py::arg("dialect"), py::arg("points"));
+
+  m.def("encode_simspark_percept", &sim_hotpath::encode_simspark_percept, py::arg("percept"),
+        "A sim_contracts Percept as rcssserver3d 0.7's perception text.");
+  m.def("parse_simspark_hinges", &sim_hotpath::parse_simspark_hinges, py::arg("payload"),
+        "({hinge: speed}, number of (syn)) of a message of hinge speeds and (syn) only, else None.");
+}

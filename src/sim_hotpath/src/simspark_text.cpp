@@ -1,0 +1,228 @@
+// SimSpark perception text: the order of rcssserver3d 0.7's messages (time, GS, hear, GYR,
+// ACC, HJ, See after the second joint, each foot's FRP after its lj5, toe FRP after lj7),
+// every number with two decimals.
+#include "simspark_text.hpp"
+
+#include <algorithm>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "pytext.hpp"
+
+namespace sim_hotpath {
+namespace {
+
+// A Polar (distance, azimuth, elevation): any 3-sequence of numbers.
+void put_pol(std::string& out, PyObject* polar) {
+  py::object seq = py::reinterpret_steal<py::object>(PySequence_Fast(polar, "a polar is 3 numbers"));
+  if (!seq) throw py::error_already_set();
+  if (PySequence_Fast_GET_SIZE(seq.ptr()) != 3) throw py::type_error("a polar is 3 numbers");
+  PyObject** items = PySequence_Fast_ITEMS(seq.ptr());
+  out += "(pol ";
+  put_f2(out, items[0]);
+  out += ' ';
+  put_f2(out, items[1]);
+  out += ' ';
+  put_f2(out, items[2]);
+  out += ')';
+}
+
+void put_vec3(std::string& out, PyObject* vec) {
+  py::object seq = py::reinterpret_steal<py::object>(PySequence_Fast(vec, "expected 3 numbers"));
+  if (!seq) throw py::error_already_set();
+  if (PySequence_Fast_GET_SIZE(seq.ptr()) != 3) throw py::type_error("expected 3 numbers");
+  PyObject** items = PySequence_Fast_ITEMS(seq.ptr());
+  put_f2(out, items[0]);
+  out += ' ';
+  put_f2(out, items[1]);
+  out += ' ';
+  put_f2(out, items[2]);
+}
+
+// Where an FRP follows a joint: after lj5 the foot, after lj7 the toe.
+const char* frp_after(std::string_view joint) {
+  if (joint == "rlj5") return "rf";
+  if (joint == "llj5") return "lf";
+  if (joint == "rlj7") return "rf1";
+  if (joint == "llj7") return "lf1";
+  return nullptr;
+}
+
+py::object fast_list(PyObject* obj, const char* what) {
+  py::object seq = py::reinterpret_steal<py::object>(PySequence_Fast(obj, what));
+  if (!seq) throw py::error_already_set();
+  return seq;
+}
+
+}  // namespace
+
+void put_simspark_vision(std::string& out, PyObject* vision) {
+  out += "(See ";
+  bool first = true;
+  auto sep = [&]() {
+    out += first ? "" : " ";
+    first = false;
+  };
+  py::object objects = attr(vision, "objects");
+  if (!PyDict_Check(objects.ptr())) throw py::type_error("Vision.objects is a dict");
+  PyObject *key, *value;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(objects.ptr(), &pos, &key, &value)) {
+    sep();
+    out += '(';
+    put_str(out, key);
+    out += ' ';
+    put_pol(out, value);
+    out += ')';
+  }
+  py::object players = fast_list(attr(vision, "players").ptr(), "Vision.players is a list");
+  const Py_ssize_t n_players = PySequence_Fast_GET_SIZE(players.ptr());
+  for (Py_ssize_t i = 0; i < n_players; ++i) {
+    PyObject* player = PySequence_Fast_GET_ITEM(players.ptr(), i);
+    sep();
+    out += "(P (team ";
+    put_str(out, attr(player, "team").ptr());
+    out += ") (id ";
+    put_int(out, attr(player, "unum").ptr());
+    out += ") ";
+    py::object parts = attr(player, "parts");
+    if (!PyDict_Check(parts.ptr())) throw py::type_error("SeenPlayer.parts is a dict");
+    Py_ssize_t ppos = 0;
+    bool first_part = true;
+    while (PyDict_Next(parts.ptr(), &ppos, &key, &value)) {
+      if (!first_part) out += ' ';
+      first_part = false;
+      out += '(';
+      put_str(out, key);
+      out += ' ';
+      put_pol(out, value);
+      out += ')';
+    }
+    out += ')';
+  }
+  py::object lines = fast_list(attr(vision, "lines").ptr(), "Vision.lines is a list");
+  const Py_ssize_t n_lines = PySequence_Fast_GET_SIZE(lines.ptr());
+  for (Py_ssize_t i = 0; i < n_lines; ++i) {
+    py::object ends = fast_list(PySequence_Fast_GET_ITEM(lines.ptr(), i), "a seen line is two polars");
+    if (PySequence_Fast_GET_SIZE(ends.ptr()) != 2) throw py::type_error("a seen line is two polars");
+    sep();
+    out += "(L ";
+    put_pol(out, PySequence_Fast_GET_ITEM(ends.ptr(), 0));
+    out += ' ';
+    put_pol(out, PySequence_Fast_GET_ITEM(ends.ptr(), 1));
+    out += ')';
+  }
+  out += ')';
+}
+
+py::bytes encode_simspark_percept(py::handle percept) {
+  PyObject* p = percept.ptr();
+  std::string out;
+  out.reserve(4096);
+  out += "(time (now ";
+  put_f2(out, attr(p, "time").ptr());
+  out += "))(GS ";
+  py::object game = attr(p, "game");
+  py::object unum = attr(game.ptr(), "unum");
+  const int has_unum = PyObject_IsTrue(unum.ptr());
+  if (has_unum < 0) throw py::error_already_set();
+  if (has_unum) {
+    out += "(unum ";
+    put_str(out, unum.ptr());
+    out += ") (team ";
+    put_str(out, attr(game.ptr(), "side").ptr());
+    out += ") ";
+  }
+  out += "(sl ";
+  put_int(out, attr(game.ptr(), "score_left").ptr());
+  out += ") (sr ";
+  put_int(out, attr(game.ptr(), "score_right").ptr());
+  out += ") (t ";
+  put_f2(out, attr(game.ptr(), "game_time").ptr());
+  out += ") (pm ";
+  put_str(out, attr(game.ptr(), "play_mode").ptr());
+  out += "))";
+
+  py::object heard = fast_list(attr(p, "heard").ptr(), "Percept.heard is a list");
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(heard.ptr()); ++i) {
+    PyObject* h = PySequence_Fast_GET_ITEM(heard.ptr(), i);
+    out += "(hear ";
+    put_str(out, attr(h, "team").ptr());
+    out += ' ';
+    put_f2(out, attr(h, "time").ptr());
+    out += ' ';
+    const int from_self = PyObject_IsTrue(attr(h, "from_self").ptr());
+    if (from_self < 0) throw py::error_already_set();
+    if (from_self) {
+      out += "self";
+    } else {
+      put_f2(out, attr(h, "direction").ptr());
+    }
+    out += ' ';
+    put_str(out, attr(h, "message").ptr());
+    out += ')';
+  }
+  out += "(GYR (n torso) (rt ";
+  put_vec3(out, attr(p, "gyro").ptr());
+  out += "))(ACC (n torso) (a ";
+  put_vec3(out, attr(p, "accel").ptr());
+  out += "))";
+
+  // Each foot's reading by name (the last one of a name counts, as in a dict).
+  std::vector<std::pair<std::string, py::object>> frp;
+  py::object feet = fast_list(attr(p, "foot_resistance").ptr(), "Percept.foot_resistance is a list");
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(feet.ptr()); ++i) {
+    PyObject* f = PySequence_Fast_GET_ITEM(feet.ptr(), i);
+    std::string name;
+    put_str(name, attr(f, "name").ptr());
+    auto it = std::find_if(frp.begin(), frp.end(), [&](const auto& e) { return e.first == name; });
+    if (it != frp.end()) {
+      it->second = py::reinterpret_borrow<py::object>(f);
+    } else {
+      frp.emplace_back(std::move(name), py::reinterpret_borrow<py::object>(f));
+    }
+  }
+
+  py::object names = fast_list(attr(p, "joint_names").ptr(), "Percept.joint_names is a list");
+  py::object angles = fast_list(attr(p, "joint_angles").ptr(), "Percept.joint_angles is a list");
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(names.ptr());
+  if (PySequence_Fast_GET_SIZE(angles.ptr()) < n) throw py::type_error("not enough joint angles for the joint names");
+  py::object vision = attr(p, "vision");
+  auto put_after = [&](std::string_view what) {
+    if (what == "See") {
+      if (!vision.is_none()) put_simspark_vision(out, vision.ptr());
+      return;
+    }
+    for (const auto& [name, f] : frp) {
+      if (name == what) {
+        out += "(FRP (n ";
+        out += name;
+        out += ") (c ";
+        put_vec3(out, attr(f.ptr(), "center").ptr());
+        out += ") (f ";
+        put_vec3(out, attr(f.ptr(), "force").ptr());
+        out += "))";
+        return;
+      }
+    }
+  };
+  // See goes after the second joint (after the last with fewer than two): "See" sorts before
+  // every foot name, so it comes first where both follow one joint.
+  const Py_ssize_t see_after = n >= 2 ? 1 : n - 1;
+  if (n == 0) put_after("See");
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    std::string name;
+    put_str(name, PySequence_Fast_GET_ITEM(names.ptr(), i));
+    out += "(HJ (n ";
+    out += name;
+    out += ") (ax ";
+    put_f2(out, PySequence_Fast_GET_ITEM(angles.ptr(), i));
+    out += "))";
+    if (i == see_after) put_after("See");
+    if (const char* foot = frp_after(name)) put_after(foot);
+  }
+  return py::bytes(out);
+}
+
+}  // namespace sim_hotpath
