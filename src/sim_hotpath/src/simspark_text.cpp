@@ -64,7 +64,7 @@ void put_simspark_vision(std::string& out, PyObject* vision) {
     out += first ? "" : " ";
     first = false;
   };
-  py::object objects = attr(vision, "objects");
+  py::object objects = SIM_HOTPATH_ATTR(vision, "objects");
   if (!PyDict_Check(objects.ptr())) throw py::type_error("Vision.objects is a dict");
   PyObject *key, *value;
   Py_ssize_t pos = 0;
@@ -76,17 +76,17 @@ void put_simspark_vision(std::string& out, PyObject* vision) {
     put_pol(out, value);
     out += ')';
   }
-  py::object players = fast_list(attr(vision, "players").ptr(), "Vision.players is a list");
+  py::object players = fast_list(SIM_HOTPATH_ATTR(vision, "players").ptr(), "Vision.players is a list");
   const Py_ssize_t n_players = PySequence_Fast_GET_SIZE(players.ptr());
   for (Py_ssize_t i = 0; i < n_players; ++i) {
     PyObject* player = PySequence_Fast_GET_ITEM(players.ptr(), i);
     sep();
     out += "(P (team ";
-    put_str(out, attr(player, "team").ptr());
+    put_str(out, SIM_HOTPATH_ATTR(player, "team").ptr());
     out += ") (id ";
-    put_int(out, attr(player, "unum").ptr());
+    put_int(out, SIM_HOTPATH_ATTR(player, "unum").ptr());
     out += ") ";
-    py::object parts = attr(player, "parts");
+    py::object parts = SIM_HOTPATH_ATTR(player, "parts");
     if (!PyDict_Check(parts.ptr())) throw py::type_error("SeenPlayer.parts is a dict");
     Py_ssize_t ppos = 0;
     bool first_part = true;
@@ -101,7 +101,7 @@ void put_simspark_vision(std::string& out, PyObject* vision) {
     }
     out += ')';
   }
-  py::object lines = fast_list(attr(vision, "lines").ptr(), "Vision.lines is a list");
+  py::object lines = fast_list(SIM_HOTPATH_ATTR(vision, "lines").ptr(), "Vision.lines is a list");
   const Py_ssize_t n_lines = PySequence_Fast_GET_SIZE(lines.ptr());
   for (Py_ssize_t i = 0; i < n_lines; ++i) {
     py::object ends = fast_list(PySequence_Fast_GET_ITEM(lines.ptr(), i), "a seen line is two polars");
@@ -121,61 +121,61 @@ py::bytes encode_simspark_percept(py::handle percept) {
   std::string out;
   out.reserve(4096);
   out += "(time (now ";
-  put_f2(out, attr(p, "time").ptr());
+  put_f2(out, SIM_HOTPATH_ATTR(p, "time").ptr());
   out += "))(GS ";
-  py::object game = attr(p, "game");
-  py::object unum = attr(game.ptr(), "unum");
+  py::object game = SIM_HOTPATH_ATTR(p, "game");
+  py::object unum = SIM_HOTPATH_ATTR(game.ptr(), "unum");
   const int has_unum = PyObject_IsTrue(unum.ptr());
   if (has_unum < 0) throw py::error_already_set();
   if (has_unum) {
     out += "(unum ";
     put_str(out, unum.ptr());
     out += ") (team ";
-    put_str(out, attr(game.ptr(), "side").ptr());
+    put_str(out, SIM_HOTPATH_ATTR(game.ptr(), "side").ptr());
     out += ") ";
   }
   out += "(sl ";
-  put_int(out, attr(game.ptr(), "score_left").ptr());
+  put_int(out, SIM_HOTPATH_ATTR(game.ptr(), "score_left").ptr());
   out += ") (sr ";
-  put_int(out, attr(game.ptr(), "score_right").ptr());
+  put_int(out, SIM_HOTPATH_ATTR(game.ptr(), "score_right").ptr());
   out += ") (t ";
-  put_f2(out, attr(game.ptr(), "game_time").ptr());
+  put_f2(out, SIM_HOTPATH_ATTR(game.ptr(), "game_time").ptr());
   out += ") (pm ";
-  put_str(out, attr(game.ptr(), "play_mode").ptr());
+  put_str(out, SIM_HOTPATH_ATTR(game.ptr(), "play_mode").ptr());
   out += "))";
 
-  py::object heard = fast_list(attr(p, "heard").ptr(), "Percept.heard is a list");
+  py::object heard = fast_list(SIM_HOTPATH_ATTR(p, "heard").ptr(), "Percept.heard is a list");
   for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(heard.ptr()); ++i) {
     PyObject* h = PySequence_Fast_GET_ITEM(heard.ptr(), i);
     out += "(hear ";
-    put_str(out, attr(h, "team").ptr());
+    put_str(out, SIM_HOTPATH_ATTR(h, "team").ptr());
     out += ' ';
-    put_f2(out, attr(h, "time").ptr());
+    put_f2(out, SIM_HOTPATH_ATTR(h, "time").ptr());
     out += ' ';
-    const int from_self = PyObject_IsTrue(attr(h, "from_self").ptr());
+    const int from_self = PyObject_IsTrue(SIM_HOTPATH_ATTR(h, "from_self").ptr());
     if (from_self < 0) throw py::error_already_set();
     if (from_self) {
       out += "self";
     } else {
-      put_f2(out, attr(h, "direction").ptr());
+      put_f2(out, SIM_HOTPATH_ATTR(h, "direction").ptr());
     }
     out += ' ';
-    put_str(out, attr(h, "message").ptr());
+    put_str(out, SIM_HOTPATH_ATTR(h, "message").ptr());
     out += ')';
   }
   out += "(GYR (n torso) (rt ";
-  put_vec3(out, attr(p, "gyro").ptr());
+  put_vec3(out, SIM_HOTPATH_ATTR(p, "gyro").ptr());
   out += "))(ACC (n torso) (a ";
-  put_vec3(out, attr(p, "accel").ptr());
+  put_vec3(out, SIM_HOTPATH_ATTR(p, "accel").ptr());
   out += "))";
 
   // Each foot's reading by name (the last one of a name counts, as in a dict).
   std::vector<std::pair<std::string, py::object>> frp;
-  py::object feet = fast_list(attr(p, "foot_resistance").ptr(), "Percept.foot_resistance is a list");
+  py::object feet = fast_list(SIM_HOTPATH_ATTR(p, "foot_resistance").ptr(), "Percept.foot_resistance is a list");
   for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(feet.ptr()); ++i) {
     PyObject* f = PySequence_Fast_GET_ITEM(feet.ptr(), i);
     std::string name;
-    put_str(name, attr(f, "name").ptr());
+    put_str(name, SIM_HOTPATH_ATTR(f, "name").ptr());
     auto it = std::find_if(frp.begin(), frp.end(), [&](const auto& e) { return e.first == name; });
     if (it != frp.end()) {
       it->second = py::reinterpret_borrow<py::object>(f);
@@ -184,11 +184,11 @@ py::bytes encode_simspark_percept(py::handle percept) {
     }
   }
 
-  py::object names = fast_list(attr(p, "joint_names").ptr(), "Percept.joint_names is a list");
-  py::object angles = fast_list(attr(p, "joint_angles").ptr(), "Percept.joint_angles is a list");
+  py::object names = fast_list(SIM_HOTPATH_ATTR(p, "joint_names").ptr(), "Percept.joint_names is a list");
+  py::object angles = fast_list(SIM_HOTPATH_ATTR(p, "joint_angles").ptr(), "Percept.joint_angles is a list");
   const Py_ssize_t n = PySequence_Fast_GET_SIZE(names.ptr());
   if (PySequence_Fast_GET_SIZE(angles.ptr()) < n) throw py::type_error("not enough joint angles for the joint names");
-  py::object vision = attr(p, "vision");
+  py::object vision = SIM_HOTPATH_ATTR(p, "vision");
   auto put_after = [&](std::string_view what) {
     if (what == "See") {
       if (!vision.is_none()) put_simspark_vision(out, vision.ptr());
@@ -199,9 +199,9 @@ py::bytes encode_simspark_percept(py::handle percept) {
         out += "(FRP (n ";
         out += name;
         out += ") (c ";
-        put_vec3(out, attr(f.ptr(), "center").ptr());
+        put_vec3(out, SIM_HOTPATH_ATTR(f.ptr(), "center").ptr());
         out += ") (f ";
-        put_vec3(out, attr(f.ptr(), "force").ptr());
+        put_vec3(out, SIM_HOTPATH_ATTR(f.ptr(), "force").ptr());
         out += "))";
         return;
       }

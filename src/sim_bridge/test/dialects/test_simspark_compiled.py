@@ -117,3 +117,13 @@ def test_the_every_cycle_message_takes_the_compiled_path() -> None:
     assert parse_simspark_hinges(message) == ({"he1": 0.0, "he2": -0.0, "lle1": 1.6806e-05, "rle3": 1.5}, 1)
     for other in (b"(he1 nan)(syn)", b"(he1 1e400)", b"(beam 1 2 3)(syn)", b"(he1 1)\xff", b"(he1 1 2)"):
         assert parse_simspark_hinges(other) is None
+
+
+def test_two_decimals_round_as_python_over_many_numbers() -> None:
+    rng = random.Random(5)
+    for _ in range(40000):
+        v = rng.choice([rng.uniform(-1e7, 1e7), rng.uniform(-10, 10), round(rng.uniform(-100, 100), 3),
+                        rng.randint(-10**6, 10**6) / 200, rng.uniform(-1, 1) * 10 ** rng.randint(-8, 9)])
+        p = Percept(time=v, game=GameStateView(), gyro=(0, 0, 0), accel=(0, 0, 0), joint_names=[], joint_angles=[],
+                    joint_velocities=[])
+        assert encode_simspark_percept(p).split(b")")[0] == b"(time (now %.2f" % v, v

@@ -33,7 +33,6 @@ from sim_master.engine.common import (
     delta_since,
     quat,
     standing_height,
-    to_sim,
     vec3,
     yaw_quat,
 )
@@ -89,6 +88,24 @@ class _Body:
     parts: dict[str, int] = field(default_factory=dict)  # vision part -> link
     feet: dict[str, tuple[int, Transform]] = field(default_factory=dict)  # FRP name -> link, box in link
     foot_slots: dict[str, int] = field(default_factory=dict)  # FRP name -> row of the engine's foot readings
+
+
+@dataclass(slots=True)
+class _SensorTable:
+    """One state's sensor values of every robot (rows as GazeboEngine._robot_list)."""
+
+    spans: list[tuple[int, int]]  # each robot's joints in angles / speeds
+    angles: list[float]  # deg
+    speeds: list[float]  # deg/s
+    gyro: list[tuple[float, float, float]]  # deg/s, SimSpark body axes
+    acc_lagged: list[tuple[float, float, float]]  # m/s^2: rcssserver3d's (before the step)
+    acc_now: list[tuple[float, float, float]]  # m/s^2: rcsssmj's (over the last step)
+    roots: list[list[float]]  # x y z qw qx qy qz
+
+
+def _sim_axes(v: np.ndarray) -> list[tuple[float, float, float]]:
+    """(R, 3) model axes -> SimSpark body axes (x right, y forward, z up), as to_sim does."""
+    return [(-y, x, z) for x, y, z in v.tolist()]
 
 
 class GazeboEngine(EntityServices):
@@ -224,6 +241,13 @@ class GazeboEngine(EntityServices):
         self._acc_ids = [id(robot) for robot in self._robot_list]
         self._row = {robot.robot_id: i for i, robot in enumerate(self._robot_list)}
         self._imu_links = np.array([self._bodies[r.robot_id].imu for r in self._robot_list], dtype=np.intp)
+        self._root_links = np.array([self._bodies[r.robot_id].root for r in self._robot_list], dtype=np.intp)
+        hinge_lists = [self._bodies[r.robot_id].hinges for r in self._robot_list]
+        self._hinge_rows = np.concatenate(hinge_lists) if hinge_lists else np.zeros(0, dtype=np.intp)
+        ends = np.cumsum([len(h) for h in hinge_lists]).tolist()
+        self._hinge_spans = list(zip([0, *ends[:-1]], ends))
+        self._sensors: _SensorTable | None = None
+        self._sensors_of: object = None
         self._vel_prev = np.full((len(self._robot_list), 3), np.nan)
         self._acc_lagged = np.tile(-self._gravity, (len(self._robot_list), 1))
         for i, key in enumerate(self._acc_ids):
@@ -473,28 +497,41 @@ class GazeboEngine(EntityServices):
     # ------------------------------------------------------------------ sensors
     def percept(self, robot_id: str, *, vision: bool, lines: bool = True) -> Percept:
         robot, body = self._robot(robot_id), self._bodies[robot_id]
-        poses, twists, hinges = self._state_arrays()
-        states = hinges[body.hinges]
-        index = self._row[robot.robot_id]
-        rot = self._imu_rotations()[index]
-        gyro = to_sim(np.degrees(rot.T @ twists[body.imu, 3:]))
-        if robot.acc_lag:
-            acc = to_sim(self._acc_lagged[index])
-        else:
-            v_prev = self._vel_prev[index]
-            change = np.zeros(3) if np.isnan(v_prev).any() else (twists[body.imu, :3] - v_prev) / self.cycle_dt
-            acc = to_sim(rot.T @ (change - self._gravity))
-        root = poses[body.root]
+        table = self._sensor_table()
+        i = self._row[robot_id]
+        start, end = table.spans[i]
         readings = self._foot_readings()
         frp = [ForceResistance(name, *reading) for name, slot in body.foot_slots.items()
                if (reading := readings[slot]) is not None]
+        root = table.roots[i]
         return Percept(
-            time=self.time, game=GameStateView(), gyro=gyro, accel=acc,
-            joint_names=robot.joint_names, joint_angles=np.degrees(states[:, 0]).tolist(),
-            joint_velocities=np.degrees(states[:, 1]).tolist(), foot_resistance=frp,
-            torso_position=(float(root[0]), float(root[1]), float(root[2])),
-            torso_quaternion=(float(root[3]), float(root[4]), float(root[5]), float(root[6])),
+            time=self.time, game=GameStateView(), gyro=table.gyro[i],
+            accel=table.acc_lagged[i] if robot.acc_lag else table.acc_now[i],
+            joint_names=robot.joint_names, joint_angles=table.angles[start:end],
+            joint_velocities=table.speeds[start:end], foot_resistance=frp,
+            torso_position=(root[0], root[1], root[2]), torso_quaternion=(root[3], root[4], root[5], root[6]),
             vision=self._vision(robot, lines) if vision else None)
+
+    def _sensor_table(self) -> _SensorTable:
+        """Every robot's IMU readings, joint states (wire units) and root pose, in one numpy
+        pass per state: a percept then only slices lists."""
+        arrays = self._state_arrays()
+        if self._sensors is not None and self._sensors_of is arrays:
+            return self._sensors
+        poses, twists, hinges = arrays
+        rot = self._imu_rotations()
+        imu = self._imu_links
+        gyro = np.degrees(np.einsum("rji,rj->ri", rot, twists[imu, 3:]))
+        with np.errstate(invalid="ignore"):  # a robot just placed has no previous velocity
+            change = np.nan_to_num((twists[imu, :3] - self._vel_prev) / self.cycle_dt, nan=0.0)
+        acc_now = np.einsum("rji,rj->ri", rot, change - self._gravity)
+        states = np.degrees(hinges[self._hinge_rows])
+        self._sensors = _SensorTable(
+            spans=self._hinge_spans, angles=states[:, 0].tolist(), speeds=states[:, 1].tolist(),
+            gyro=_sim_axes(gyro), acc_lagged=_sim_axes(self._acc_lagged), acc_now=_sim_axes(acc_now),
+            roots=poses[self._root_links].tolist())
+        self._sensors_of = arrays
+        return self._sensors
 
     def _imu_rotations(self) -> np.ndarray:
         """(R, 3, 3) every robot's IMU link orientation, once per state."""
