@@ -1,6 +1,7 @@
 """Types of the compiled module (src/sim_hotpath/src)."""
 from typing import Any
 
+import numpy as np
 import numpy.typing as npt
 
 class Figures:
@@ -16,3 +17,5 @@ class VisionKernel:
 
 def encode_simspark_percept(percept: Any) -> bytes: ...
 def parse_simspark_hinges(payload: bytes) -> tuple[dict[str, float], int] | None: ...
+def command_speeds(names_index: dict[str, int], speeds: dict[str, float], mode: np.ndarray, max_speed: np.ndarray,
+                   v_cmd: np.ndarray, velocity_mode: int) -> tuple[list[str], bool]: ...

@@ -3,6 +3,8 @@
 #include "effectors.hpp"
 
 #include <charconv>
+#include <cstdint>
+#include <string>
 #include <cmath>
 #include <string_view>
 
@@ -85,6 +87,65 @@ pybind11::object parse_simspark_hinges(pybind11::bytes payload) {
     speeds[py::str(tokens[0].data(), tokens[0].size())] = value;
   }
   return py::make_tuple(speeds, syns);
+}
+
+}  // namespace sim_hotpath
+
+namespace sim_hotpath {
+namespace {
+
+template <typename T>
+T* writable(pybind11::array& a, const char* what, pybind11::ssize_t n) {
+  namespace py = pybind11;
+  if (!a.dtype().is(py::dtype::of<T>()) || !(a.flags() & py::array::c_style) || !a.writeable() || a.ndim() != 1 ||
+      a.shape(0) != n)
+    throw py::type_error(std::string(what) + ": a writable contiguous 1-d array of the joints' length");
+  return static_cast<T*>(a.mutable_data());
+}
+
+std::string repr(PyObject* obj) {
+  namespace py = pybind11;
+  py::str text = py::repr(obj);
+  return text.cast<std::string>();
+}
+
+}  // namespace
+
+pybind11::tuple command_speeds(pybind11::dict names_index, pybind11::dict speeds, pybind11::array mode,
+                               pybind11::array max_speed, pybind11::array v_cmd, int velocity_mode) {
+  namespace py = pybind11;
+  const py::ssize_t n = mode.ndim() == 1 ? mode.shape(0) : -1;
+  auto* modes = writable<std::int8_t>(mode, "mode", n);
+  auto* limits = writable<double>(max_speed, "max_speed", n);
+  auto* commanded = writable<double>(v_cmd, "v_cmd", n);
+  py::list errors;
+  bool changed = false;
+  PyObject *name, *value;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(speeds.ptr(), &pos, &name, &value)) {
+    PyObject* index = PyDict_GetItemWithError(names_index.ptr(), name);
+    if (index == nullptr) {
+      if (PyErr_Occurred()) throw py::error_already_set();
+      errors.append("unknown joint effector " + repr(name));
+      continue;
+    }
+    const long i = PyLong_AsLong(index);
+    if (i == -1 && PyErr_Occurred()) throw py::error_already_set();
+    if (i < 0 || i >= n) throw py::index_error("joint index out of range");
+    const double v = PyFloat_AsDouble(value);
+    if (v == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+    if (!std::isfinite(v)) {
+      errors.append("non-finite speed " + repr(value) + " for " + repr(name) + " rejected");
+      continue;
+    }
+    if (modes[i] != velocity_mode) {
+      modes[i] = static_cast<std::int8_t>(velocity_mode);
+      changed = true;
+    }
+    const double limit = limits[i];
+    commanded[i] = v > limit ? limit : v < -limit ? -limit : v;
+  }
+  return py::make_tuple(errors, changed);
 }
 
 }  // namespace sim_hotpath

@@ -2,6 +2,7 @@
 // token: SimSpark's `(he1 1.5)(he2 -0.3)...(syn)`.
 #pragma once
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 namespace sim_hotpath {
@@ -11,5 +12,16 @@ namespace sim_hotpath {
 // dialect's full parser then reads, errors included. Names other than the dialect's named
 // effectors with one finite number are hinge speeds, exactly as that parser takes them.
 pybind11::object parse_simspark_hinges(pybind11::bytes payload);
+
+}  // namespace sim_hotpath
+
+namespace sim_hotpath {
+
+// SimSpark hinge speeds into a robot's controller arrays (sim_master's engine/mujoco/robot.py
+// keeps their meaning): each name found in `names_index` sets mode[i] = velocity_mode and
+// v_cmd[i] = the speed cut to +-max_speed[i]. Returns (errors, whether a mode changed); the
+// errors read as the Python controller's.
+pybind11::tuple command_speeds(pybind11::dict names_index, pybind11::dict speeds, pybind11::array mode,
+                               pybind11::array max_speed, pybind11::array v_cmd, int velocity_mode);
 
 }  // namespace sim_hotpath

@@ -38,4 +38,7 @@ PYBIND11_MODULE(_hotpath, m) {
         "A sim_contracts Percept as rcssserver3d 0.7's perception text.");
   m.def("parse_simspark_hinges", &sim_hotpath::parse_simspark_hinges, py::arg("payload"),
         "({hinge: speed}, number of (syn)) of a message of hinge speeds and (syn) only, else None.");
+  m.def("command_speeds", &sim_hotpath::command_speeds, py::arg("names_index"), py::arg("speeds"), py::arg("mode"),
+        py::arg("max_speed"), py::arg("v_cmd"), py::arg("velocity_mode"),
+        "Hinge speeds into a robot's controller arrays: (errors, whether a joint's mode changed).");
 }

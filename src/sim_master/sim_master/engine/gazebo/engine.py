@@ -58,12 +58,22 @@ _MOTORS = ("velocity", "servo")
 
 
 def _quat_matrix(q: np.ndarray) -> np.ndarray:
-    """(..., 4) w x y z -> (..., 3, 3) rotation matrices."""
+    """(..., 4) w x y z -> (..., 3, 3) rotation matrices (filled in place: a few array
+    operations whatever the count, as this runs several times per cycle)."""
     w, x, y, z = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
-    return np.stack([
-        np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], -1),
-        np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], -1),
-        np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], -1)], -2)
+    out = np.empty(q.shape[:-1] + (3, 3))
+    xx, yy, zz = x * x, y * y, z * z
+    xy, xz, yz, wx, wy, wz = x * y, x * z, y * z, w * x, w * y, w * z
+    out[..., 0, 0] = 1 - 2 * (yy + zz)
+    out[..., 0, 1] = 2 * (xy - wz)
+    out[..., 0, 2] = 2 * (xz + wy)
+    out[..., 1, 0] = 2 * (xy + wz)
+    out[..., 1, 1] = 1 - 2 * (xx + zz)
+    out[..., 1, 2] = 2 * (yz - wx)
+    out[..., 2, 0] = 2 * (xz - wy)
+    out[..., 2, 1] = 2 * (yz + wx)
+    out[..., 2, 2] = 1 - 2 * (xx + yy)
+    return out
 
 
 def _quat_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -341,23 +351,26 @@ class GazeboEngine(EntityServices):
     def _drive(self) -> None:
         """Every robot's controller state into the module's hinge arrays (whole arrays per cycle)."""
         n = self._gz.hinge_count
-        speed, q, dq, kp, kd, tau = (np.zeros(n) for _ in range(6))
+        robots = self._robot_list
+        speed = np.zeros(n)
+        if robots:
+            speed[self._hinge_rows] = np.concatenate([robot.v_cmd for robot in robots])
         motor = 1 if self.hinge_motor == "servo" else 0
         modes = np.full(n, motor, dtype=np.int32)
-        any_pd = False
-        for robot in self._robot_list:
-            h = self._bodies[robot.robot_id].hinges
-            speed[h] = robot.v_cmd
-            pd = robot.mode == MODE_PD
-            if pd.any():  # SimSpark robots: speeds only
-                any_pd = True
-                modes[h] = np.where(pd, 2, motor)
+        pd_robots = [robot for robot in robots if (robot.mode == MODE_PD).any()]  # SimSpark robots: none
+        if pd_robots:
+            q, dq, kp, kd, tau = (np.zeros(n) for _ in range(5))
+            for robot in pd_robots:
+                h = self._bodies[robot.robot_id].hinges
+                modes[h] = np.where(robot.mode == MODE_PD, 2, motor)
                 q[h], dq[h], kp[h], kd[h], tau[h] = robot.q_target, robot.dq_target, robot.kp, robot.kd, robot.tau
         self._gz.set_hinge_modes(modes)
         self._gz.set_hinge_velocities(speed)
-        if any_pd or self._had_pd:
+        if pd_robots or self._had_pd:
+            if not pd_robots:
+                q, dq, kp, kd, tau = (np.zeros(n) for _ in range(5))
             self._gz.set_hinge_pd(q, dq, kp, kd, tau)
-        self._had_pd = any_pd
+        self._had_pd = bool(pd_robots)
 
     # ------------------------------------------------------------------ moving things
     def _root_state(self, robot_id: str) -> tuple[np.ndarray, np.ndarray]:

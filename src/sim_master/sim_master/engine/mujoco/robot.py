@@ -13,6 +13,7 @@ from typing import TypeVar
 import mujoco
 import numpy as np
 
+from sim_hotpath import command_speeds as hotpath_command_speeds
 from sim_master.world.spec import ModelSpec
 
 _GROUPS = ("h", "ra", "la", "rl", "ll")  # SimSpark perception order: head, right arm, left arm, right leg, left leg
@@ -209,19 +210,9 @@ def _known_joints(robot: Robot, commands: dict[str, V], errors: list[str]) -> It
 
 def command_speeds(robot: Robot, speeds: dict[str, float]) -> tuple[list[str], bool]:
     """SimSpark hinge speeds (rad/s, cut to the joint's top speed) into the robot's controller
-    state, whatever engine steps it: (errors for what was refused, whether a joint left PD)."""
-    errors: list[str] = []
-    mode_changed = False
-    for i, name, value in _known_joints(robot, speeds, errors):
-        if not math.isfinite(value):
-            errors.append(f"non-finite speed {value!r} for {name!r} rejected")
-            continue
-        if robot.mode[i] != MODE_VELOCITY:
-            robot.mode[i] = MODE_VELOCITY
-            mode_changed = True
-        limit = float(robot.max_speed[i])
-        robot.v_cmd[i] = limit if value > limit else -limit if value < -limit else value
-    return errors, mode_changed
+    state, whatever engine steps it: (errors for what was refused, whether a joint left PD).
+    Every agent's every cycle: compiled (sim_hotpath), on the arrays below."""
+    return hotpath_command_speeds(robot.names_index, speeds, robot.mode, robot.max_speed, robot.v_cmd, MODE_VELOCITY)
 
 
 def command_pd(robot: Robot, targets: dict[str, tuple[float, float, float, float, float]]) -> tuple[list[str], bool]:
