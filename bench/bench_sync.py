@@ -347,7 +347,7 @@ def main() -> None:
             result = run(n, args.seconds, engine=args.engine, profile=profile)
             bare = bare_engine_ms(n, args.engine)
             result["bare_engine_ms_per_cycle"] = round(bare, 2)
-            result["cpu_per_bare_engine"] = round(float(result["cpu_ms_per_cycle"]) / bare, 2)  # type: ignore[arg-type]
+            result["cpu_per_bare_engine"] = round(float(str(result["cpu_ms_per_cycle"])) / bare, 2)
             print(json.dumps(result), flush=True)
             continue
         ours = run(n, args.seconds, "soccersim", "rcsssmj", "T1")  # the same robot on both servers

@@ -68,11 +68,11 @@ def test_perception_text_is_the_references_byte_for_byte(seed: int) -> None:
 
 def test_a_percept_of_the_wrong_shape_is_a_python_error_not_a_crash() -> None:
     p = _percept(random.Random(1))
-    p.gyro = (1.0, 2.0)  # type: ignore[assignment]
+    p.gyro = (1.0, 2.0)  # type: ignore[assignment]  # the wrong shape on purpose
     with pytest.raises(TypeError):
         encode_simspark_percept(p)
     p = _percept(random.Random(1))
-    p.joint_angles = ["x"] * len(p.joint_names)  # type: ignore[list-item]
+    p.joint_angles = ["x"] * len(p.joint_names)  # type: ignore[list-item]  # not numbers, on purpose
     if p.joint_names:
         with pytest.raises(TypeError):
             encode_simspark_percept(p)

@@ -43,4 +43,4 @@ def test_unknown_names_and_non_finite_speeds_are_refused_and_change_nothing(robo
                       "non-finite speed -inf for 'he2' rejected"]
     assert not changed and np.array_equal(robot.v_cmd, before)
     with pytest.raises(TypeError):
-        command_speeds(robot, {"he1": "fast"})  # type: ignore[dict-item]
+        command_speeds(robot, {"he1": "fast"})  # type: ignore[dict-item]  # not a number, on purpose
