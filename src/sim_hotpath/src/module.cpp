@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "effectors.hpp"
+#include "sensors.hpp"
 #include "simspark_text.hpp"
 #include "vision.hpp"
 
@@ -41,4 +42,10 @@ PYBIND11_MODULE(_hotpath, m) {
   m.def("command_speeds", &sim_hotpath::command_speeds, py::arg("names_index"), py::arg("speeds"), py::arg("mode"),
         py::arg("max_speed"), py::arg("v_cmd"), py::arg("velocity_mode"),
         "Hinge speeds into a robot's controller arrays: (errors, whether a joint's mode changed).");
+  m.def("foot_readings", &sim_hotpath::foot_readings, py::arg("links"), py::arg("points"), py::arg("forces"),
+        py::arg("slot_of_link"), py::arg("poses"), py::arg("foot_links"), py::arg("box_pos"), py::arg("box_rot"),
+        py::arg("last"), "Every sensing foot's FRP (centre, force) in its box's frame and SimSpark axes, or None.");
+  m.def("imu_readings", &sim_hotpath::imu_readings, py::arg("poses"), py::arg("twists"), py::arg("imu_links"),
+        py::arg("vel_prev"), py::arg("gravity"), py::arg("dt"),
+        "(acc, gyro deg/s, linear velocity) of every robot's IMU link, in its axes.");
 }

@@ -24,6 +24,7 @@ import mujoco
 import numpy as np
 
 from sim_contracts.percept import ForceResistance, GameStateView, Percept, Vision
+from sim_hotpath import foot_readings, imu_readings
 from sim_master.engine.common import (
     MODEL_ALIASES,
     SIMSPARK_BEAM_HEIGHT,
@@ -195,8 +196,6 @@ class GazeboEngine(EntityServices):
         # link indices change: contacts are read again (an empty set until the next step)
         self._contact_cache: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._readings: list[tuple[tuple[float, float, float], tuple[float, float, float]] | None] | None = None
-        self._imu_rot: np.ndarray | None = None
-        self._imu_rot_of: object = None
         layout = {m.name: m for m in self._gz.layout()}
         ball = layout["ball"]
         self._ball_link = ball.first_link
@@ -473,11 +472,8 @@ class GazeboEngine(EntityServices):
         imu = self._imu_links
         if len(imu) == 0:
             return
-        v = twists[imu, :3]
-        change = np.nan_to_num((v - self._vel_prev) / self.cycle_dt, nan=0.0)
-        rot = _quat_matrix(poses[imu, 3:7])
-        self._acc_lagged = np.einsum("rji,rj->ri", rot, change - self._gravity)
-        self._vel_prev = v.copy()
+        self._acc_lagged, _, self._vel_prev = imu_readings(poses, twists, imu, self._vel_prev, self._gravity,
+                                                           self.cycle_dt)
 
     def _ball_drag(self, poses: np.ndarray, twists: np.ndarray) -> None:
         """rcssserver3d's ball DragController (see the MuJoCo engine), held through the cycle."""
@@ -532,12 +528,7 @@ class GazeboEngine(EntityServices):
         if self._sensors is not None and self._sensors_of is arrays:
             return self._sensors
         poses, twists, hinges = arrays
-        rot = self._imu_rotations()
-        imu = self._imu_links
-        gyro = np.degrees(np.einsum("rji,rj->ri", rot, twists[imu, 3:]))
-        with np.errstate(invalid="ignore"):  # a robot just placed has no previous velocity
-            change = np.nan_to_num((twists[imu, :3] - self._vel_prev) / self.cycle_dt, nan=0.0)
-        acc_now = np.einsum("rji,rj->ri", rot, change - self._gravity)
+        acc_now, gyro, _ = imu_readings(poses, twists, self._imu_links, self._vel_prev, self._gravity, self.cycle_dt)
         states = np.degrees(hinges[self._hinge_rows])
         self._sensors = _SensorTable(
             spans=self._hinge_spans, angles=states[:, 0].tolist(), speeds=states[:, 1].tolist(),
@@ -546,17 +537,10 @@ class GazeboEngine(EntityServices):
         self._sensors_of = arrays
         return self._sensors
 
-    def _imu_rotations(self) -> np.ndarray:
-        """(R, 3, 3) every robot's IMU link orientation, once per state."""
-        if self._imu_rot is None or self._imu_rot_of is not self._arrays:
-            self._imu_rot = _quat_matrix(self._state_arrays()[0][self._imu_links, 3:7])
-            self._imu_rot_of = self._arrays
-        return self._imu_rot
-
     def _foot_readings(self) -> list[tuple[tuple[float, float, float], tuple[float, float, float]] | None]:
         """Every sensing foot's (centre of pressure, force) in its box's frame and SimSpark axes
-        (rcssserver3d's FRP), None without contact; one numpy pass over the step's contacts for
-        all robots (the module gives each contact's force on its first link)."""
+        (rcssserver3d's FRP), None without contact; one pass over the step's contacts for all
+        robots (the module gives each contact's force on its first link)."""
         if self._readings is not None:
             return self._readings
         n = len(self._foot_links)
@@ -564,34 +548,9 @@ class GazeboEngine(EntityServices):
             self._readings = []
             return self._readings
         links, points, forces = self._contact_arrays()
-        force, moment, weight, count = np.zeros((n, 3)), np.zeros((n, 3)), np.zeros(n), np.zeros(n)
-        for side, sign in ((0, 1.0), (1, -1.0)):
-            slot = np.where(links[:, side] >= 0, self._slot_of_link[np.maximum(links[:, side], 0)], -1)
-            on = slot >= 0
-            f = sign * forces[on]
-            w = np.linalg.norm(f, axis=1)  # rcssserver3d weighs each contact point by |f|
-            np.add.at(force, slot[on], f)
-            np.add.at(moment, slot[on], w[:, None] * points[on])
-            np.add.at(weight, slot[on], w)
-            np.add.at(count, slot[on], 1.0)
-        poses = self._state_arrays()[0][self._foot_links]
-        link_rot = _quat_matrix(poses[:, 3:7])
-        box_rot = np.einsum("fij,fjk->fik", link_rot, self._foot_box_rot)
-        box_pos = poses[:, :3] + np.einsum("fij,fj->fi", link_rot, self._foot_box_pos)
-        touching = weight > 1e-12
-        with np.errstate(divide="ignore", invalid="ignore"):
-            centre = np.where(touching[:, None], moment / weight[:, None], 0.0) - box_pos
-        local_c = np.einsum("fji,fj->fi", box_rot, centre)
-        local_f = np.einsum("fji,fj->fi", box_rot, force)
-        sim_c = np.stack((-local_c[:, 1], local_c[:, 0], local_c[:, 2]), axis=1).tolist()
-        sim_f = np.stack((-local_f[:, 1], local_f[:, 0], local_f[:, 2]), axis=1).tolist()
-        # A foot in contact whose contacts carry no force is asleep (ODE's auto-disabled bodies
-        # are not stepped): rcssserver3d repeats its last reading then.
-        last = self._last_readings
-        asleep = ((count > 0) & ~touching).tolist()
-        zero = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))  # asleep before its first reading: rcssserver3d's zeros
-        self._readings = [(tuple(c), tuple(f)) if on else ((last[i] or zero) if sleeping else None)
-                          for i, (c, f, on, sleeping) in enumerate(zip(sim_c, sim_f, touching.tolist(), asleep))]
+        # compiled (sim_hotpath): one pass over the contacts, every foot's reading as a tuple
+        self._readings = foot_readings(links, points, forces, self._slot_of_link, self._state_arrays()[0],
+                                       self._foot_links, self._foot_box_pos, self._foot_box_rot, self._last_readings)
         self._last_readings = list(self._readings)
         return self._readings
 

@@ -1,0 +1,154 @@
+// FRP for every foot in one pass over the step's contacts (no array operation per quantity).
+#include "sensors.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace sim_hotpath {
+namespace {
+
+void need(bool ok, const char* what) {
+  if (!ok) throw py::value_error(std::string("foot_readings: bad shape of ") + what);
+}
+
+// Rotation matrix (row-major) of a unit quaternion w x y z.
+void quat_matrix(const double* q, double* m) {
+  const double w = q[0], x = q[1], y = q[2], z = q[3];
+  const double xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z;
+  const double wx = w * x, wy = w * y, wz = w * z;
+  m[0] = 1 - 2 * (yy + zz), m[1] = 2 * (xy - wz), m[2] = 2 * (xz + wy);
+  m[3] = 2 * (xy + wz), m[4] = 1 - 2 * (xx + zz), m[5] = 2 * (yz - wx);
+  m[6] = 2 * (xz - wy), m[7] = 2 * (yz + wx), m[8] = 1 - 2 * (xx + yy);
+}
+
+py::tuple vec(double x, double y, double z) { return py::make_tuple(x, y, z); }
+
+}  // namespace
+
+py::list foot_readings(Array<std::int64_t> links, Array<double> points, Array<double> forces,
+                       Array<std::int64_t> slot_of_link, Array<double> poses, Array<std::int64_t> foot_links,
+                       Array<double> box_pos, Array<double> box_rot, py::list last) {
+  const py::ssize_t n_contacts = links.ndim() == 2 ? links.shape(0) : -1;
+  need(links.ndim() == 2 && links.shape(1) == 2, "links");
+  need(points.ndim() == 2 && points.shape(0) == n_contacts && points.shape(1) == 3, "points");
+  need(forces.ndim() == 2 && forces.shape(0) == n_contacts && forces.shape(1) == 3, "forces");
+  const py::ssize_t n_links = slot_of_link.ndim() == 1 ? slot_of_link.shape(0) : -1;
+  need(n_links >= 0, "slot_of_link");
+  need(poses.ndim() == 2 && poses.shape(0) == n_links && poses.shape(1) == 7, "poses");
+  const py::ssize_t n_feet = foot_links.ndim() == 1 ? foot_links.shape(0) : -1;
+  need(n_feet >= 0, "foot_links");
+  need(box_pos.ndim() == 2 && box_pos.shape(0) == n_feet && box_pos.shape(1) == 3, "box_pos");
+  need(box_rot.ndim() == 3 && box_rot.shape(0) == n_feet && box_rot.shape(1) == 3 && box_rot.shape(2) == 3, "box_rot");
+  need(static_cast<py::ssize_t>(last.size()) == n_feet, "last");
+
+  std::vector<double> force(3 * n_feet, 0.0), moment(3 * n_feet, 0.0), weight(n_feet, 0.0);
+  std::vector<int> count(n_feet, 0);
+  const std::int64_t* pair = links.data();
+  const std::int64_t* slots = slot_of_link.data();
+  // First every contact's first link, then every contact's second (the force on it is the
+  // opposite): the order the sums were always taken in.
+  for (int side = 0; side < 2; ++side) {
+    const double sign = side == 0 ? 1.0 : -1.0;
+    for (py::ssize_t c = 0; c < n_contacts; ++c) {
+      const std::int64_t link = pair[2 * c + side];
+      if (link < 0) continue;
+      if (link >= n_links) throw py::index_error("foot_readings: contact link out of range");
+      const std::int64_t slot = slots[link];
+      if (slot < 0) continue;
+      if (slot >= n_feet) throw py::index_error("foot_readings: foot slot out of range");
+      const double* f = forces.data(c, 0);
+      const double* p = points.data(c, 0);
+      const double fx = sign * f[0], fy = sign * f[1], fz = sign * f[2];
+      const double w = std::sqrt(fx * fx + fy * fy + fz * fz);  // rcssserver3d weighs each point by |f|
+      force[3 * slot] += fx, force[3 * slot + 1] += fy, force[3 * slot + 2] += fz;
+      moment[3 * slot] += w * p[0], moment[3 * slot + 1] += w * p[1], moment[3 * slot + 2] += w * p[2];
+      weight[slot] += w;
+      count[slot] += 1;
+    }
+  }
+  py::list out;
+  for (py::ssize_t i = 0; i < n_feet; ++i) {
+    const bool touching = weight[i] > 1e-12;
+    if (!touching) {
+      if (count[i] > 0) {  // asleep: rcssserver3d repeats its last reading (zeros before the first)
+        py::object previous = last[i];
+        out.append(previous.is_none() ? py::make_tuple(vec(0, 0, 0), vec(0, 0, 0)) : previous);
+      } else {
+        out.append(py::none());
+      }
+      continue;
+    }
+    const std::int64_t link = *foot_links.data(i);
+    if (link < 0 || link >= n_links) throw py::index_error("foot_readings: foot link out of range");
+    const double* pose = poses.data(link, 0);
+    double r[9], b[9];
+    quat_matrix(pose + 3, r);
+    const double* br = box_rot.data(i, 0, 0);
+    const double* bp = box_pos.data(i, 0);
+    for (int row = 0; row < 3; ++row)
+      for (int col = 0; col < 3; ++col)
+        b[3 * row + col] = r[3 * row] * br[col] + r[3 * row + 1] * br[3 + col] + r[3 * row + 2] * br[6 + col];
+    double centre[3];
+    for (int k = 0; k < 3; ++k) {
+      const double origin = pose[k] + r[3 * k] * bp[0] + r[3 * k + 1] * bp[1] + r[3 * k + 2] * bp[2];
+      centre[k] = moment[3 * i + k] / weight[i] - origin;
+    }
+    double lc[3], lf[3];  // in the box's frame: b^T v
+    for (int k = 0; k < 3; ++k) {
+      lc[k] = b[k] * centre[0] + b[3 + k] * centre[1] + b[6 + k] * centre[2];
+      lf[k] = b[k] * force[3 * i] + b[3 + k] * force[3 * i + 1] + b[6 + k] * force[3 * i + 2];
+    }
+    // model axes (x forward, y left, z up) -> SimSpark's (x right, y forward, z up)
+    out.append(py::make_tuple(vec(-lc[1], lc[0], lc[2]), vec(-lf[1], lf[0], lf[2])));
+  }
+  return out;
+}
+
+}  // namespace sim_hotpath
+
+namespace sim_hotpath {
+
+py::tuple imu_readings(Array<double> poses, Array<double> twists, Array<std::int64_t> imu_links,
+                       Array<double> vel_prev, Array<double> gravity, double dt) {
+  const py::ssize_t n_links = poses.ndim() == 2 ? poses.shape(0) : -1;
+  if (n_links < 0 || poses.shape(1) != 7) throw py::value_error("imu_readings: poses are (L, 7)");
+  if (twists.ndim() != 2 || twists.shape(0) != n_links || twists.shape(1) != 6)
+    throw py::value_error("imu_readings: twists are (L, 6)");
+  const py::ssize_t n = imu_links.ndim() == 1 ? imu_links.shape(0) : -1;
+  if (n < 0 || vel_prev.ndim() != 2 || vel_prev.shape(0) != n || vel_prev.shape(1) != 3)
+    throw py::value_error("imu_readings: imu_links (R) and vel_prev (R, 3)");
+  if (gravity.ndim() != 1 || gravity.shape(0) != 3) throw py::value_error("imu_readings: gravity is 3 numbers");
+  if (!(dt > 0)) throw py::value_error("imu_readings: dt > 0");
+  py::array_t<double> acc({n, py::ssize_t{3}}), gyro({n, py::ssize_t{3}}), vel({n, py::ssize_t{3}});
+  double* a = acc.mutable_data();
+  double* g = gyro.mutable_data();
+  double* v = vel.mutable_data();
+  const double* grav = gravity.data();
+  const double big = std::numeric_limits<double>::max();
+  for (py::ssize_t r = 0; r < n; ++r) {
+    const std::int64_t link = *imu_links.data(r);
+    if (link < 0 || link >= n_links) throw py::index_error("imu_readings: imu link out of range");
+    double m[9];
+    quat_matrix(poses.data(link, 3), m);
+    const double* tw = twists.data(link, 0);
+    const double* prev = vel_prev.data(r, 0);
+    double d[3], w[3];
+    for (int k = 0; k < 3; ++k) {
+      v[3 * r + k] = tw[k];
+      double change = (tw[k] - prev[k]) / dt;  // as numpy's nan_to_num(nan=0) reads it
+      change = std::isnan(change) ? 0.0 : std::isinf(change) ? (change > 0 ? big : -big) : change;
+      d[k] = change - grav[k];
+      w[k] = tw[3 + k];
+    }
+    for (int k = 0; k < 3; ++k) {
+      a[3 * r + k] = m[k] * d[0] + m[3 + k] * d[1] + m[6 + k] * d[2];
+      g[3 * r + k] = (m[k] * w[0] + m[3 + k] * w[1] + m[6 + k] * w[2]) * (180.0 / M_PI);
+    }
+  }
+  return py::make_tuple(acc, gyro, vel);
+}
+
+}  // namespace sim_hotpath

@@ -1,0 +1,36 @@
+// Sensors read from a step's arrays, for every robot at once: what the engine node computes
+// after each physics step (rcssserver3d's ForceResistancePerceptor on every sensing foot).
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+namespace sim_hotpath {
+
+namespace py = pybind11;
+template <typename T>
+using Array = py::array_t<T, py::array::c_style | py::array::forcecast>;
+
+// Every sensing foot's FRP in its box's frame and SimSpark axes: contacts (C, 2) link pairs,
+// their points and forces on the first link (world); slot_of_link (L): the foot row of a
+// link or -1; poses (L, 7) x y z qw qx qy qz; foot_links (F); box_pos (F, 3) and box_rot
+// (F, 3, 3): the foot's box in its link. Each contact point counts with weight |f|. A list
+// of F items: ((centre), (force)) for a foot whose contacts carry force; for a foot touching
+// with no force (asleep: ODE does not step it) `last[i]`, or zeros if that is None; None
+// for a foot without contact.
+py::list foot_readings(Array<std::int64_t> links, Array<double> points, Array<double> forces,
+                       Array<std::int64_t> slot_of_link, Array<double> poses, Array<std::int64_t> foot_links,
+                       Array<double> box_pos, Array<double> box_rot, py::list last);
+
+}  // namespace sim_hotpath
+
+namespace sim_hotpath {
+
+// Every robot's IMU from link states: for the link imu_links[r], with its linear velocity v
+// and last cycle's vel_prev[r] (NaN: none yet, read as no change), acc = R^T ((v - vel_prev)
+// / dt - gravity) and gyro = R^T w in deg/s, both in the link's axes; and v itself (the next
+// vel_prev). Returns (acc (R, 3), gyro (R, 3), v (R, 3)).
+py::tuple imu_readings(Array<double> poses, Array<double> twists, Array<std::int64_t> imu_links,
+                       Array<double> vel_prev, Array<double> gravity, double dt);
+
+}  // namespace sim_hotpath
