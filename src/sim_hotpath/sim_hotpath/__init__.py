@@ -1,17 +1,20 @@
 """The per-agent work of a simulation cycle, compiled (the C++ module `_hotpath`, built by
-colcon in `make setup`): vision for every seeing robot in one pass, SimSpark perception text,
-SimSpark's hinge speed messages and their speeds into a robot's controller arrays, and
+colcon in `make setup`): vision for every seeing robot in one pass, both dialects' perception
+text, their every-cycle effector messages and those commands into a robot's controller arrays, and
 every sensing foot's FRP and every IMU after a step. Callers: sim_master's engine nodes
-and sim_bridge.dialects.simspark, which keep the contracts and the control flow."""
+and sim_bridge's dialects, which keep the contracts and the control flow."""
 from sim_hotpath._hotpath import (
     Figures,
     VisionKernel,
+    command_pd,
     command_speeds,
+    encode_rcsssmj_percept,
     encode_simspark_percept,
     foot_readings,
     imu_readings,
+    parse_rcsssmj_motors,
     parse_simspark_hinges,
 )
 
-__all__ = ["Figures", "VisionKernel", "command_speeds", "encode_simspark_percept", "foot_readings", "imu_readings",
-           "parse_simspark_hinges"]
+__all__ = ["Figures", "VisionKernel", "command_pd", "command_speeds", "encode_rcsssmj_percept",
+           "encode_simspark_percept", "foot_readings", "imu_readings", "parse_rcsssmj_motors", "parse_simspark_hinges"]

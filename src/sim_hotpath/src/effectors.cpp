@@ -2,11 +2,14 @@
 // flat lists, plain decimal numbers), read in one pass; anything outside it is handed back.
 #include "effectors.hpp"
 
+#include <array>
 #include <charconv>
 #include <cstdint>
-#include <string>
 #include <cmath>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace sim_hotpath {
 namespace {
@@ -36,6 +39,44 @@ bool plain_number(std::string_view s) {
   return i == n;
 }
 
+bool read_number(std::string_view token, double& value) {
+  if (!plain_number(token)) return false;
+  if (token.front() == '+') token.remove_prefix(1);  // from_chars takes no '+'
+  const auto read = std::from_chars(token.data(), token.data() + token.size(), value);
+  return read.ec == std::errc() && read.ptr == token.data() + token.size() && std::isfinite(value);
+}
+
+// Calls item(tokens, count) for each top-level list of a flat message of printable ASCII;
+// false as soon as the message or an item (more than max_tokens, nested) is not of that shape.
+template <int MaxTokens, typename Item>
+bool scan_flat(std::string_view text, Item item) {
+  for (char c : text)
+    if (!((c >= 0x20 && c <= 0x7e) || is_space(c))) return false;
+  size_t i = 0;
+  const size_t n = text.size();
+  while (true) {
+    while (i < n && is_space(text[i])) ++i;
+    if (i == n) return true;
+    if (text[i] != '(') return false;
+    ++i;
+    std::string_view tokens[MaxTokens];
+    int count = 0;
+    while (true) {
+      while (i < n && is_space(text[i])) ++i;
+      if (i == n || text[i] == '(') return false;
+      if (text[i] == ')') {
+        ++i;
+        break;
+      }
+      const size_t start = i;
+      while (i < n && !is_space(text[i]) && text[i] != '(' && text[i] != ')') ++i;
+      if (count == MaxTokens) return false;
+      tokens[count++] = text.substr(start, i - start);
+    }
+    if (!item(tokens, count)) return false;
+  }
+}
+
 bool named_effector(std::string_view name) {
   return name == "syn" || name == "scene" || name == "init" || name == "beam" || name == "say" || name == "pass";
 }
@@ -47,46 +88,47 @@ pybind11::object parse_simspark_hinges(pybind11::bytes payload) {
   char* data = nullptr;
   Py_ssize_t size = 0;
   if (PyBytes_AsStringAndSize(payload.ptr(), &data, &size) != 0) throw py::error_already_set();
-  const std::string_view text(data, static_cast<size_t>(size));
-  for (char c : text)
-    if (!((c >= 0x20 && c <= 0x7e) || is_space(c))) return py::none();
   py::dict speeds;
   long syns = 0;
-  size_t i = 0;
-  const size_t n = text.size();
-  while (true) {
-    while (i < n && is_space(text[i])) ++i;
-    if (i == n) break;
-    if (text[i] != '(') return py::none();
-    ++i;
-    std::string_view tokens[3];
-    int count = 0;
-    while (true) {
-      while (i < n && is_space(text[i])) ++i;
-      if (i == n || text[i] == '(') return py::none();
-      if (text[i] == ')') {
-        ++i;
-        break;
-      }
-      const size_t start = i;
-      while (i < n && !is_space(text[i]) && text[i] != '(' && text[i] != ')') ++i;
-      if (count == 2) return py::none();  // more than (name value)
-      tokens[count++] = text.substr(start, i - start);
-    }
+  const bool ok = scan_flat<2>(std::string_view(data, static_cast<size_t>(size)),
+                               [&](const std::string_view* tokens, int count) {
     if (count == 1 && tokens[0] == "syn") {
       ++syns;
-      continue;
+      return true;
     }
-    if (count != 2 || named_effector(tokens[0]) || !plain_number(tokens[1])) return py::none();
-    std::string_view digits = tokens[1];
-    if (digits.front() == '+') digits.remove_prefix(1);  // from_chars takes no '+'
     double value = 0;
-    const auto read = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-    if (read.ec != std::errc() || read.ptr != digits.data() + digits.size() || !std::isfinite(value))
-      return py::none();
+    if (count != 2 || named_effector(tokens[0]) || !read_number(tokens[1], value)) return false;
     speeds[py::str(tokens[0].data(), tokens[0].size())] = value;
-  }
+    return true;
+  });
+  if (!ok) return py::none();
   return py::make_tuple(speeds, syns);
+}
+
+pybind11::object parse_rcsssmj_motors(pybind11::bytes payload) {
+  namespace py = pybind11;
+  char* data = nullptr;
+  Py_ssize_t size = 0;
+  if (PyBytes_AsStringAndSize(payload.ptr(), &data, &size) != 0) throw py::error_already_set();
+  constexpr double kRadians = M_PI / 180.0;  // math.radians multiplies by this
+  py::dict targets;
+  long syns = 0;
+  const bool ok = scan_flat<6>(std::string_view(data, static_cast<size_t>(size)),
+                               [&](const std::string_view* tokens, int count) {
+    if (count == 1 && tokens[0] == "syn") {
+      ++syns;
+      return true;
+    }
+    const std::string_view name = tokens[0];
+    if (count != 6 || name == "syn" || name == "init" || name == "beam" || name == "SPK") return false;
+    double v[5];
+    for (int k = 0; k < 5; ++k)
+      if (!read_number(tokens[k + 1], v[k])) return false;
+    targets[py::str(name.data(), name.size())] = py::make_tuple(v[0] * kRadians, v[1] * kRadians, v[2], v[3], v[4]);
+    return true;
+  });
+  if (!ok) return py::none();
+  return py::make_tuple(targets, syns);
 }
 
 }  // namespace sim_hotpath
@@ -146,6 +188,65 @@ pybind11::tuple command_speeds(pybind11::dict names_index, pybind11::dict speeds
     commanded[i] = v > limit ? limit : v < -limit ? -limit : v;
   }
   return py::make_tuple(errors, changed);
+}
+
+pybind11::object command_pd(pybind11::dict names_index, pybind11::dict targets, pybind11::array mode,
+                            pybind11::array kp, pybind11::array kd, pybind11::array q_target,
+                            pybind11::array dq_target, pybind11::array tau, pybind11::array v_cmd, int pd_mode,
+                            pybind11::tuple bounds) {
+  namespace py = pybind11;
+  const py::ssize_t n = mode.ndim() == 1 ? mode.shape(0) : -1;
+  auto* modes = writable<std::int8_t>(mode, "mode", n);
+  double* arrays[6];  // kp, kd, q_target, dq_target, tau, v_cmd
+  py::array* given[6] = {&kp, &kd, &q_target, &dq_target, &tau, &v_cmd};
+  const char* names[6] = {"kp", "kd", "q_target", "dq_target", "tau", "v_cmd"};
+  for (int k = 0; k < 6; ++k) arrays[k] = writable<double>(*given[k], names[k], n);
+  if (bounds.size() != 5) throw py::value_error("bounds: 5 numbers");
+  double bound[5];
+  for (int k = 0; k < 5; ++k) bound[k] = bounds[k].cast<double>();
+  // First check everything (nothing changes unless every command is taken) ...
+  std::vector<std::pair<long, std::array<double, 5>>> taken;
+  PyObject *name, *value;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(targets.ptr(), &pos, &name, &value)) {
+    PyObject* index = PyDict_GetItemWithError(names_index.ptr(), name);
+    if (index == nullptr) {
+      if (PyErr_Occurred()) throw py::error_already_set();
+      return py::none();
+    }
+    const long i = PyLong_AsLong(index);
+    if (i == -1 && PyErr_Occurred()) throw py::error_already_set();
+    if (i < 0 || i >= n) throw py::index_error("joint index out of range");
+    if (!PyTuple_Check(value) || PyTuple_GET_SIZE(value) != 5) return py::none();
+    std::array<double, 5> v{};
+    for (int k = 0; k < 5; ++k) {
+      PyObject* item = PyTuple_GET_ITEM(value, k);
+      if (!PyFloat_Check(item) && !PyLong_Check(item)) return py::none();
+      v[k] = PyFloat_AsDouble(item);
+      if (v[k] == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return py::none();
+      }
+      if (!std::isfinite(v[k]) || std::abs(v[k]) > bound[k]) return py::none();
+    }
+    if (v[2] < 0 || v[3] < 0) return py::none();
+    taken.emplace_back(i, v);
+  }
+  // ... then take it all.
+  bool changed = false;
+  for (const auto& [i, v] : taken) {
+    if (modes[i] != pd_mode || arrays[0][i] != v[2] || arrays[1][i] != v[3]) {
+      modes[i] = static_cast<std::int8_t>(pd_mode);
+      arrays[0][i] = v[2];
+      arrays[1][i] = v[3];
+      changed = true;
+    }
+    arrays[2][i] = v[0];
+    arrays[3][i] = v[1];
+    arrays[4][i] = v[4];
+    arrays[5][i] = 0.0;
+  }
+  return py::bool_(changed);
 }
 
 }  // namespace sim_hotpath

@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "effectors.hpp"
+#include "rcsssmj_text.hpp"
 #include "sensors.hpp"
 #include "simspark_text.hpp"
 #include "vision.hpp"
@@ -45,6 +46,15 @@ PYBIND11_MODULE(_hotpath, m) {
   m.def("foot_readings", &sim_hotpath::foot_readings, py::arg("links"), py::arg("points"), py::arg("forces"),
         py::arg("slot_of_link"), py::arg("poses"), py::arg("foot_links"), py::arg("box_pos"), py::arg("box_rot"),
         py::arg("last"), "Every sensing foot's FRP (centre, force) in its box's frame and SimSpark axes, or None.");
+  m.def("encode_rcsssmj_percept", &sim_hotpath::encode_rcsssmj_percept, py::arg("percept"),
+        "A sim_contracts Percept as rcsssmj 0.2's perception text.");
+  m.def("parse_rcsssmj_motors", &sim_hotpath::parse_rcsssmj_motors, py::arg("payload"),
+        "({motor: (q, dq, kp, kd, tau)} in radians, number of (syn)) of a message of motor nodes and (syn) only, "
+        "else None.");
+  m.def("command_pd", &sim_hotpath::command_pd, py::arg("names_index"), py::arg("targets"), py::arg("mode"),
+        py::arg("kp"), py::arg("kd"), py::arg("q_target"), py::arg("dq_target"), py::arg("tau"), py::arg("v_cmd"),
+        py::arg("pd_mode"), py::arg("bounds"),
+        "PD commands into a robot's controller arrays when all are valid: whether a mode or gain changed; else None.");
   m.def("imu_readings", &sim_hotpath::imu_readings, py::arg("poses"), py::arg("twists"), py::arg("imu_links"),
         py::arg("vel_prev"), py::arg("gravity"), py::arg("dt"),
         "(acc, gyro deg/s, linear velocity) of every robot's IMU link, in its axes.");

@@ -13,6 +13,7 @@ from typing import TypeVar
 import mujoco
 import numpy as np
 
+from sim_hotpath import command_pd as hotpath_command_pd
 from sim_hotpath import command_speeds as hotpath_command_speeds
 from sim_master.world.spec import ModelSpec
 
@@ -218,6 +219,10 @@ def command_speeds(robot: Robot, speeds: dict[str, float]) -> tuple[list[str], b
 def command_pd(robot: Robot, targets: dict[str, tuple[float, float, float, float, float]]) -> tuple[list[str], bool]:
     """rcsssmj PD commands (q, dq, kp, kd, tau) into the controller state: (errors, whether a
     joint's mode or gains changed, which engines apply to their model)."""
+    taken = hotpath_command_pd(robot.names_index, targets, robot.mode, robot.kp, robot.kd, robot.q_target,
+                               robot.dq_target, robot.tau, robot.v_cmd, MODE_PD, PD_BOUNDS)
+    if taken is not None:  # every command valid: taken at once (compiled, sim_hotpath)
+        return [], taken
     errors: list[str] = []
     changed = False
     for i, name, values in _known_joints(robot, targets, errors):
