@@ -17,6 +17,7 @@ cycle late, FRP in the foot box's frame, the vision of engine/vision.py."""
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -155,6 +156,7 @@ class GazeboEngine(EntityServices):
         self._mirror_names: dict[str, str] = {}  # gz model -> its robot's id in the mirror
         self._had_pd = False
         self.builds = 0  # world rebuilds: none, robots are added to and removed from the running world
+        self.library_step_s = 0.0  # seconds inside the physics library's step (the benches' yardstick)
         self._reindex()
 
     def _open_world(self, path: str, timestep: float) -> Any:
@@ -455,7 +457,9 @@ class GazeboEngine(EntityServices):
         poses, twists, _ = self._state_arrays()
         self._lagged_accelerations(poses, twists)
         self._ball_drag(poses, twists)
+        started = time.perf_counter()
         self._gz.step(self.substeps)
+        self.library_step_s += time.perf_counter() - started
         self._contact_cache = None
         self._state_changed()
         self._record_contacts()

@@ -17,6 +17,7 @@ controller across, so nobody else notices."""
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 import mujoco
@@ -93,6 +94,7 @@ class MujocoEngine(EntityServices):
         # that joining and leaving cost no model rebuild (dropped at the next real rebuild).
         self._parked: dict[str, list[Robot]] = {}
         self.builds = 0  # model compilations so far
+        self.library_step_s = 0.0  # seconds inside MuJoCo's step (the benches' yardstick)
         self._next_bit = 0
         self.time = 0.0
         self.cycle = 0
@@ -615,10 +617,14 @@ class MujocoEngine(EntityServices):
         m, d = self.model, self.data
         slip = self.world.contact_slip > 0
         bounce = self._bounces
+        clock = time.perf_counter
+        started = clock()
         if not slip and not bounce and not self._motor_dofs.any():
             mujoco.mj_step(m, d)
+            self.library_step_s += clock() - started
             return
         mujoco.mj_step1(m, d)
+        self.library_step_s += clock() - started
         if slip:
             self._slip_contacts()
         if bounce:
@@ -639,7 +645,9 @@ class MujocoEngine(EntityServices):
             # Start the solver where the motors are satisfied: from far outside a friction
             # row's quadratic zone MuJoCo's Newton line search stalls at the start point.
             d.qacc_warmstart[dofs] = aref
+        started = clock()
         mujoco.mj_step2(m, d)
+        self.library_step_s += clock() - started
         if len(rows):
             self._motor_force[dofs] = d.efc_force[rows]
 
