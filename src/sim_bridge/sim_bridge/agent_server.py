@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from sim_bridge.dialects.base import Dialect
-from sim_bridge.framing import DEFAULT_MAX_MESSAGE, FrameDecoder, FramingError, encode_frame
+from sim_bridge.framing import DEFAULT_MAX_MESSAGE, FrameDecoder, FramingError, frame_header
 from sim_bridge.listener import open_listener
 from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError, AgentEvent, AgentLagging
 from sim_contracts.commands import Syn
@@ -232,7 +232,22 @@ class AgentServer:
         conn = self._conns.get(agent_id)
         if conn is None:
             return
-        conn.out += encode_frame(payload)
+        header = frame_header(payload)
+        if not conn.out:  # the usual case: nothing queued, one gathered send of prefix and payload
+            try:
+                sent = conn.sock.sendmsg((header, payload))
+            except (BlockingIOError, InterruptedError):
+                sent = 0
+            except OSError as exc:
+                self._drop(conn, f"send failed: {exc}")
+                return
+            if sent == len(header) + len(payload):
+                return
+            conn.out += header[sent:] if sent < len(header) else b""
+            conn.out += memoryview(payload)[max(sent - len(header), 0):]
+        else:
+            conn.out += header
+            conn.out += payload
         if len(conn.out) > self.max_outbuf:
             self._drop(conn, f"not reading its perceptions ({len(conn.out)} bytes queued)")
             return

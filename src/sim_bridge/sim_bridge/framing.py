@@ -20,6 +20,11 @@ def encode_frame(payload: bytes) -> bytes:
     return _HEADER.pack(len(payload)) + payload
 
 
+def frame_header(payload: bytes) -> bytes:
+    """The length prefix alone (sent gathered with the payload, no copy of it)."""
+    return _HEADER.pack(len(payload))
+
+
 class FrameDecoder:
     """Reassembles frames from a byte stream."""
 

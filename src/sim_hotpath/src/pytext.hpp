@@ -15,6 +15,7 @@ namespace py = pybind11;
 
 // A Python number as a double (float, int, numpy scalar), or the Python error raised.
 inline double as_double(PyObject* value) {
+  if (PyFloat_CheckExact(value)) return PyFloat_AS_DOUBLE(value);
   const double v = PyFloat_AsDouble(value);
   if (v == -1.0 && PyErr_Occurred()) throw py::error_already_set();
   return v;

@@ -15,6 +15,16 @@ namespace {
 
 // A Polar (distance, azimuth, elevation): any 3-sequence of numbers.
 void put_pol(std::string& out, PyObject* polar) {
+  if (PyTuple_Check(polar) && PyTuple_GET_SIZE(polar) == 3) {  // a Polar: no sequence copy
+    out += "(pol ";
+    put_f2(out, PyTuple_GET_ITEM(polar, 0));
+    out += ' ';
+    put_f2(out, PyTuple_GET_ITEM(polar, 1));
+    out += ' ';
+    put_f2(out, PyTuple_GET_ITEM(polar, 2));
+    out += ')';
+    return;
+  }
   py::object seq = py::reinterpret_steal<py::object>(PySequence_Fast(polar, "a polar is 3 numbers"));
   if (!seq) throw py::error_already_set();
   if (PySequence_Fast_GET_SIZE(seq.ptr()) != 3) throw py::type_error("a polar is 3 numbers");

@@ -75,6 +75,7 @@ VisionKernel::VisionKernel(py::list names, py::array_t<double, py::array::c_styl
       seen_player_(std::move(seen_player)),
       vision_(std::move(vision)),
       fig_(figures),
+      tan2_(std::pow(std::tan(figures.view_half_angle_deg / kDeg), 2)),
       noise_(noise),
       normal_(seed) {
   for (auto name : names) names_.push_back(py::reinterpret_borrow<py::object>(name));
@@ -124,10 +125,22 @@ void VisionKernel::Camera::direction(const double* d, double* out) const {
 }
 
 void VisionKernel::polar(const double* local, double* out) const {
-  const double flat = std::hypot(local[0], local[1]);
-  out[0] = std::hypot(flat, local[2]);
+  const double flat = std::sqrt(local[0] * local[0] + local[1] * local[1]);  // field scale: no overflow
+  out[0] = std::sqrt(flat * flat + local[2] * local[2]);
   out[1] = std::atan2(local[1], local[0]) * kDeg;
   out[2] = std::atan2(local[2], flat) * kDeg;
+}
+
+bool VisionKernel::in_view(const double* local) const {
+  // The cone without trigonometry: |azimuth| <= a is x > 0 and |y| <= tan(a) x, |elevation|
+  // <= a is |z| <= tan(a) hypot(x, y) (squared); near its edges the angles decide.
+  const double x = local[0], y = local[1], z = local[2];
+  const double flat2 = x * x + y * y;
+  const double margin = 1e-9 * (flat2 + z * z) + 1e-12;
+  if (x <= 0 && flat2 > margin) return false;
+  if (y * y > tan2_ * x * x + margin) return false;
+  if (z * z > tan2_ * flat2 + margin) return false;
+  return true;
 }
 
 bool VisionKernel::visible(const double* pol) const {
@@ -265,6 +278,7 @@ py::list VisionKernel::see(py::array_t<double, py::array::c_style | py::array::f
     for (size_t i = 0; i < n_marks; ++i) {
       if (!mask[i]) continue;
       cam.local(i < n_landmarks ? &landmarks_[3 * i] : pts, local);
+      if (!in_view(local)) continue;
       polar(local, pol);
       if (!visible(pol)) continue;
       if (noisy_here) add_noise(pol);
@@ -280,6 +294,7 @@ py::list VisionKernel::see(py::array_t<double, py::array::c_style | py::array::f
       py::dict found;
       for (const auto& [part, row] : groups_[g].parts) {
         cam.local(pts + 3 * row, local);
+        if (!in_view(local)) continue;
         polar(local, pol);
         if (!visible(pol)) continue;
         if (noisy_here) add_noise(pol);

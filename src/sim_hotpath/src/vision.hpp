@@ -74,6 +74,7 @@ class VisionKernel {
   };
   py::object polar_of(double d, double a, double e);
   void polar(const double* local, double* out) const;
+  bool in_view(const double* local) const;  // a quick test before the angles; never false for a seen point
   bool visible(const double* pol) const;
   void add_noise(double* pol);
   py::list seen_lines(const Camera& cam);
@@ -87,6 +88,7 @@ class VisionKernel {
   std::vector<Group> groups_;
   int max_row_ = 0;
   Figures fig_;
+  double tan2_;  // tan(view half angle)^2
   bool noise_;
   NormalSource normal_;
 };
