@@ -8,6 +8,7 @@ from sim_hotpath._hotpath import (
     VisionKernel,
     command_pd,
     command_speeds,
+    contact_owners,
     encode_rcsssmj_percept,
     encode_simspark_percept,
     foot_readings,
@@ -16,5 +17,5 @@ from sim_hotpath._hotpath import (
     parse_simspark_hinges,
 )
 
-__all__ = ["Figures", "VisionKernel", "command_pd", "command_speeds", "encode_rcsssmj_percept",
+__all__ = ["Figures", "VisionKernel", "command_pd", "command_speeds", "contact_owners", "encode_rcsssmj_percept",
            "encode_simspark_percept", "foot_readings", "imu_readings", "parse_rcsssmj_motors", "parse_simspark_hinges"]

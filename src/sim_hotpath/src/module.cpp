@@ -55,6 +55,8 @@ PYBIND11_MODULE(_hotpath, m) {
         py::arg("kp"), py::arg("kd"), py::arg("q_target"), py::arg("dq_target"), py::arg("tau"), py::arg("v_cmd"),
         py::arg("pd_mode"), py::arg("bounds"),
         "PD commands into a robot's controller arrays when all are valid: whether a mode or gain changed; else None.");
+  m.def("contact_owners", &sim_hotpath::contact_owners, py::arg("links"), py::arg("link_robot"), py::arg("ball_link"),
+        "(robot rows touching the ball, pairs of robot rows touching each other) of a step's contacts.");
   m.def("imu_readings", &sim_hotpath::imu_readings, py::arg("poses"), py::arg("twists"), py::arg("imu_links"),
         py::arg("vel_prev"), py::arg("gravity"), py::arg("dt"),
         "(acc, gyro deg/s, linear velocity) of every robot's IMU link, in its axes.");

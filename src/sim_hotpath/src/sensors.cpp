@@ -1,10 +1,12 @@
 // FRP for every foot in one pass over the step's contacts (no array operation per quantity).
 #include "sensors.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sim_hotpath {
@@ -149,6 +151,41 @@ py::tuple imu_readings(Array<double> poses, Array<double> twists, Array<std::int
     }
   }
   return py::make_tuple(acc, gyro, vel);
+}
+
+}  // namespace sim_hotpath
+
+namespace sim_hotpath {
+
+py::tuple contact_owners(Array<std::int64_t> links, Array<std::int64_t> link_robot, std::int64_t ball_link) {
+  if (links.ndim() != 2 || links.shape(1) != 2) throw py::value_error("contact_owners: links are (C, 2)");
+  if (link_robot.ndim() != 1) throw py::value_error("contact_owners: link_robot is 1-d");
+  const py::ssize_t n_links = link_robot.shape(0);
+  const std::int64_t* robot_of = link_robot.data();
+  auto owner = [&](std::int64_t link) -> std::int64_t {
+    if (link < 0) return -1;
+    if (link >= n_links) throw py::index_error("contact_owners: link out of range");
+    return robot_of[link];
+  };
+  std::vector<std::int64_t> touchers;
+  std::vector<std::pair<std::int64_t, std::int64_t>> pairs;
+  const std::int64_t* pair = links.data();
+  for (py::ssize_t c = 0; c < links.shape(0); ++c) {
+    const std::int64_t a = pair[2 * c], b = pair[2 * c + 1];
+    const std::int64_t ra = owner(a), rb = owner(b);
+    for (auto [link, other] : {std::pair{a, rb}, std::pair{b, ra}}) {
+      if (link == ball_link && other >= 0 && std::find(touchers.begin(), touchers.end(), other) == touchers.end())
+        touchers.push_back(other);
+    }
+    if (ra >= 0 && rb >= 0 && ra != rb) {
+      const auto key = ra < rb ? std::pair{ra, rb} : std::pair{rb, ra};
+      if (std::find(pairs.begin(), pairs.end(), key) == pairs.end()) pairs.push_back(key);
+    }
+  }
+  py::list t, p;
+  for (auto r : touchers) t.append(r);
+  for (auto [x, y] : pairs) p.append(py::make_tuple(x, y));
+  return py::make_tuple(t, p);
 }
 
 }  // namespace sim_hotpath

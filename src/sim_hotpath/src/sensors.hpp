@@ -34,3 +34,12 @@ py::tuple imu_readings(Array<double> poses, Array<double> twists, Array<std::int
                        Array<double> vel_prev, Array<double> gravity, double dt);
 
 }  // namespace sim_hotpath
+
+namespace sim_hotpath {
+
+// Who touched what in a step's contacts: link_robot (L) maps a link to its robot's row or -1.
+// Returns (rows of robots touching the ball link, pairs (a < b) of rows of robots touching
+// each other), each once, in order of first contact.
+py::tuple contact_owners(Array<std::int64_t> links, Array<std::int64_t> link_robot, std::int64_t ball_link);
+
+}  // namespace sim_hotpath

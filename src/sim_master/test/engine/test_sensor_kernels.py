@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim_hotpath import foot_readings, imu_readings
+from sim_hotpath import contact_owners, foot_readings, imu_readings
 
 
 def _quats(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -79,3 +79,13 @@ def test_imu_readings_are_the_velocity_change_and_rate_in_the_links_axes() -> No
         imu_readings(poses, twists, np.array([n_links]), vel_prev[:1], gravity, dt)
     with pytest.raises(ValueError):
         imu_readings(poses, twists, imu, vel_prev, gravity, 0.0)
+
+
+def test_contact_owners_name_ball_touchers_and_robot_pairs_once() -> None:
+    link_robot = np.array([-1, 0, 0, 1, 1, 2, -1], dtype=np.int64)  # link 0: ground, 6: the ball
+    links = np.array([[0, 1], [6, 3], [1, 6], [3, 2], [4, 1], [5, -1], [6, 4], [2, 5], [6, 0]])
+    touchers, pairs = contact_owners(links, link_robot, 6)
+    assert touchers == [1, 0]  # robot 1 first (via link 3), robot 0 (link 1); the ground is nobody
+    assert pairs == [(0, 1), (0, 2)]
+    with pytest.raises(IndexError):
+        contact_owners(np.array([[0, 9]]), link_robot, 6)

@@ -25,7 +25,7 @@ import mujoco
 import numpy as np
 
 from sim_contracts.percept import ForceResistance, GameStateView, Percept, Vision
-from sim_hotpath import foot_readings, imu_readings
+from sim_hotpath import contact_owners, foot_readings, imu_readings
 from sim_master.engine.common import (
     MODEL_ALIASES,
     SIMSPARK_BEAM_HEIGHT,
@@ -354,11 +354,14 @@ class GazeboEngine(EntityServices):
         n = self._gz.hinge_count
         robots = self._robot_list
         speed = np.zeros(n)
+        any_pd = False
         if robots:
             speed[self._hinge_rows] = np.concatenate([robot.v_cmd for robot in robots])
+            any_pd = bool((np.concatenate([robot.mode for robot in robots]) == MODE_PD).any())
         motor = 1 if self.hinge_motor == "servo" else 0
         modes = np.full(n, motor, dtype=np.int32)
-        pd_robots = [robot for robot in robots if (robot.mode == MODE_PD).any()]  # SimSpark robots: none
+        # SimSpark robots: none under PD
+        pd_robots = [robot for robot in robots if (robot.mode == MODE_PD).any()] if any_pd else []
         if pd_robots:
             q, dq, kp, kd, tau = (np.zeros(n) for _ in range(5))
             for robot in pd_robots:
@@ -486,19 +489,17 @@ class GazeboEngine(EntityServices):
             self._gz.set_link_wrench(self._ball_link, *wrench)
 
     def _record_contacts(self) -> None:
+        """Robots touching the ball and robots touching each other in this step (the referee's)."""
         self._touchers.clear()
         self._contacts.clear()
         links, _, _ = self._contact_arrays()
         if len(links) == 0 or not self._robot_list:
             return
-        owner = np.where(links >= 0, self._link_robot[np.maximum(links, 0)], -1)
-        ball = self._ball_link
-        for a, b in ((0, 1), (1, 0)):
-            for r in owner[(links[:, a] == ball) & (owner[:, b] >= 0), b]:
-                self._touchers.add(self._robot_list[int(r)].robot_id)
-        both = (owner[:, 0] >= 0) & (owner[:, 1] >= 0) & (owner[:, 0] != owner[:, 1])
-        for a, b in owner[both]:
-            ia, ib = self._robot_list[int(a)].robot_id, self._robot_list[int(b)].robot_id
+        touchers, pairs = contact_owners(links, self._link_robot, self._ball_link)
+        robots = self._robot_list
+        self._touchers.update(robots[r].robot_id for r in touchers)
+        for a, b in pairs:
+            ia, ib = robots[a].robot_id, robots[b].robot_id
             self._contacts.add((ia, ib) if ia < ib else (ib, ia))
 
     def _contact_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
