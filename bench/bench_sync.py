@@ -122,13 +122,14 @@ def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, join
         key.fileobj.close()
 
 
-def start_soccersim(port: int, dialect: str, engine: str = "auto") -> subprocess.Popen[str]:
+def start_soccersim(port: int, dialect: str, engine: str = "auto", threads: int = 1) -> subprocess.Popen[str]:
     exe = shutil.which("soccersim")
     assert exe, "source install/setup.bash first"
     ports = ["--simspark-port", str(port), "--rcsssmj-port", "-1"] if dialect == "simspark" else \
         ["--simspark-port", "-1", "--rcsssmj-port", str(port)]
     service = free_port()
-    server = subprocess.Popen([exe, "server", "--sync", "--no-ros", "--engine", engine, *ports,
+    server = subprocess.Popen([exe, "server", "--sync", "--no-ros", "--engine", engine,
+                               *(["--physics-threads", str(threads)] if threads != 1 else []), *ports,
                                "--simspark-monitor-port", "-1",
                                "--rcsssmj-monitor-port", "-1", "--service-port", str(service), "--web-port", "-1"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -175,9 +176,9 @@ def start_rcsssmj(port: int) -> subprocess.Popen[str]:
 
 
 def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: str = "simspark",
-        model: str = "nao", engine: str = "auto", profile: str | None = None) -> dict[str, object]:
+        model: str = "nao", engine: str = "auto", profile: str | None = None, threads: int = 1) -> dict[str, object]:
     port = free_port()
-    server = start_rcsssmj(port) if server_name == "rcsssmj" else start_soccersim(port, dialect, engine)
+    server = start_rcsssmj(port) if server_name == "rcsssmj" else start_soccersim(port, dialect, engine, threads)
     proc = psutil.Process(server.pid)
     window = mp.Array("d", [0.0, 0.0])
     joined: mp.Queue = mp.Queue()
@@ -226,7 +227,7 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
         spy.wait(60)
     return {
         "server": server_name,
-        **({"engine": engine} if server_name == "soccersim" else {}),
+        **({"engine": engine, "physics_threads": threads} if server_name == "soccersim" else {}),
         "dialect": dialect,
         "model": model,
         "agents": n_agents,
@@ -314,6 +315,8 @@ def main() -> None:
                         help="also run rcsssmj 0.2.1 (own venv) with the same N: rcsssmj dialect and T1 robots on both")
     parser.add_argument("--engine", default="auto", choices=("auto", "mujoco", "ode", "gazebo"),
                         help="our server's physics engine (default %(default)s)")
+    parser.add_argument("--physics-threads", type=int, default=1, metavar="N",
+                        help="our server's --physics-threads (ODE islands on N threads; default 1)")
     parser.add_argument("--profile", metavar="DIR",
                         help="sample our server with py-spy during each run; raw stacks in DIR, a summary in the JSON")
     args = parser.parse_args()
@@ -322,7 +325,8 @@ def main() -> None:
     for n in args.agents:
         if not args.vs_rcsssmj:
             profile = os.path.join(args.profile, f"sync-{args.engine}-{n}.txt") if args.profile else None
-            print(json.dumps(run(n, args.seconds, engine=args.engine, profile=profile)), flush=True)
+            result = run(n, args.seconds, engine=args.engine, profile=profile, threads=args.physics_threads)
+            print(json.dumps(result), flush=True)
             continue
         ours = run(n, args.seconds, "soccersim", "rcsssmj", "T1")  # the same robot on both servers
         theirs = run(n, args.seconds, "rcsssmj", "rcsssmj", "T1")

@@ -90,6 +90,7 @@ PYBIND11_MODULE(_ode_physics, m) {
              return py::make_tuple(c.links, c.points, c.forces);
            })
       .def_property_readonly("pile_steps", &OdeWorld::PileSteps)
+      .def_property("step_threads", &OdeWorld::StepThreads, &OdeWorld::SetStepThreads)
       .def_property_readonly("time", &OdeWorld::Time)
       .def_property_readonly("timestep", &OdeWorld::Timestep);
 }

@@ -386,7 +386,28 @@ OdeWorld::OdeWorld(const std::string& world_sdf, double timestep, const Settings
   Reindex();
 }
 
+void OdeWorld::SetStepThreads(int n) {
+  if (n < 1 || n > 16) throw std::invalid_argument("step threads: 1..16");
+  if (thread_pool_ != nullptr) {
+    dWorldSetStepThreadingImplementation(world_, nullptr, nullptr);
+    dThreadingImplementationShutdownProcessing(threading_);
+    dThreadingFreeThreadPool(thread_pool_);
+    dThreadingFreeImplementation(threading_);
+    thread_pool_ = nullptr;
+    threading_ = nullptr;
+  }
+  step_threads_ = n;
+  if (n == 1) return;
+  threading_ = dThreadingAllocateMultiThreadedImplementation();
+  // the pool does the work; the stepping thread waits for it
+  thread_pool_ = dThreadingAllocateThreadPool(static_cast<unsigned>(n), 0, dAllocateFlagBasicData, nullptr);
+  dThreadingThreadPoolServeMultiThreadedImplementation(thread_pool_, threading_);
+  dWorldSetStepThreadingImplementation(world_, dThreadingImplementationGetFunctions(threading_), threading_);
+  dWorldSetStepIslandsProcessingMaxThreadCount(world_, static_cast<unsigned>(n));
+}
+
 OdeWorld::~OdeWorld() {
+  SetStepThreads(1);
   dJointGroupDestroy(contact_group_);
   dSpaceDestroy(space_);  // destroys the geoms and the robots' spaces in it
   dWorldDestroy(world_);

@@ -110,6 +110,8 @@ class OdeWorld {
   double Time() const { return time_; }
   double Timestep() const { return timestep_; }
   long PileSteps() const { return pile_steps_; }  // steps that solved a pile iteratively
+  void SetStepThreads(int n);  // islands stepped on n threads (1: the calling thread only)
+  int StepThreads() const { return step_threads_; }
 
   // for the collision callback
   void Collide(dGeomID a, dGeomID b);
@@ -130,6 +132,9 @@ class OdeWorld {
   double timestep_;
   double time_ = 0.0;
   long pile_steps_ = 0;
+  int step_threads_ = 1;
+  dThreadingImplementationID threading_ = nullptr;
+  dThreadingThreadPoolID thread_pool_ = nullptr;
   std::string failure_;  // an ODE error while stepping: the world does not step again
   Settings settings_;
   dWorldID world_ = nullptr;

@@ -43,6 +43,10 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", default="auto", choices=PHYSICS_ENGINES,
                         help="physics: auto (default: ODE, as rcssserver3d, for SimSpark robots; MuJoCo, as "
                              "rcsssmj, for rcsssmj robots), mujoco, ode, or gazebo (gz-physics 5 with DART)")
+    parser.add_argument("--physics-threads", type=_threads, default=1, metavar="N",
+                        help="step ODE's islands (robots apart) on N threads: faster with many robots on "
+                             "several cores, but results then differ run to run (default 1, reproducible, "
+                             "as rcssserver3d); ODE only (engine auto or ode)")
     parser.add_argument("--rules", default="simspark", help="rule book (simspark, rcssserver3d, fifa, ssim)")
     parser.add_argument("--log", dest="log_path", default=None, metavar="FILE.mcap",
                         help="write a replay log (MCAP, ROS 2 encoding)")
@@ -63,6 +67,17 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--half-time", type=float, default=None, metavar="S", help="half length in s of game time")
 
 
+def _threads(text: str) -> int:
+    """--physics-threads: a whole number 1..16, else argparse's one-line error."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if not 1 <= value <= 16:
+        raise argparse.ArgumentTypeError(f"1..16 threads, not {value}")
+    return value
+
+
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
     def port(value: int) -> int | None:
         return None if value < 0 else value
@@ -79,6 +94,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         web_port=port(args.web_port),
         world=args.world,
         engine=args.engine,
+        physics_threads=args.physics_threads,
         rules=args.rules,
         log_path=args.log_path,
         log_players=args.log_players,

@@ -31,9 +31,12 @@ def _require_module(kind: str) -> None:
 
 
 def physics_engine(kind: str, world: str, *, vision_noise: bool = True, seed: int | None = None,
-                   log: Callable[[str], None] | None = None) -> SimulationNode:
+                   log: Callable[[str], None] | None = None, physics_threads: int = 1) -> SimulationNode:
     """`auto`: each league's reference physics (engine/league.py), MuJoCo alone when the ODE
-    module is not built; log hears which engine a joining robot chose."""
+    module is not built; log hears which engine a joining robot chose. physics_threads: ODE's
+    islands on that many threads (not reproducible run to run above 1; ODE only)."""
+    if physics_threads != 1 and kind not in ("auto", "ode"):
+        raise ValueError(f"physics threads apply to ODE (engine auto or ode), not to {kind}")
     if kind == "auto":
         from sim_master.engine.league import LeagueEngine
 
@@ -49,8 +52,9 @@ def physics_engine(kind: str, world: str, *, vision_noise: bool = True, seed: in
                 why = "ODE for SimSpark robots" if chosen == "ode" else "MuJoCo for rcsssmj robots"
                 log(f"physics: {chosen} (engine auto: {why})")
 
-        league = LeagueEngine(lambda k: physics_engine(k, world, vision_noise=vision_noise, seed=seed),
-                              available, switched)
+        league = LeagueEngine(
+            lambda k: physics_engine(k, world, vision_noise=vision_noise, seed=seed,
+                                     physics_threads=physics_threads if k == "ode" else 1), available, switched)
         return cast(SimulationNode, league)
     if kind == "mujoco":
         from sim_master.engine.mujoco.engine import MujocoEngine
@@ -65,5 +69,5 @@ def physics_engine(kind: str, world: str, *, vision_noise: bool = True, seed: in
         _require_module(kind)
         from sim_master.engine.ode.engine import OdeEngine
 
-        return OdeEngine(world, vision_noise=vision_noise, seed=seed)
+        return OdeEngine(world, vision_noise=vision_noise, seed=seed, step_threads=physics_threads)
     raise ValueError(f"unknown physics engine {kind!r} (one of: {', '.join(PHYSICS_ENGINES)})")

@@ -18,6 +18,7 @@ class ServerConfig:
     world: str = "simspark_field"
     # physics: auto (each league's: ODE for SimSpark robots, MuJoCo for rcsssmj), mujoco, ode, gazebo
     engine: str = "auto"
+    physics_threads: int = 1  # ODE's islands on this many threads (> 1: faster, not reproducible)
     rules: str = "simspark"
     log_path: str | None = None
     log_players: bool = False  # the replay log also holds every player's percepts and joint commands

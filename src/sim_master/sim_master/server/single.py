@@ -44,7 +44,7 @@ class SingleModeServer(SimulationLoop):
 
     def __init__(self, config: ServerConfig, *, log: logging.Logger = _log) -> None:
         engine = physics_engine(config.engine, config.world, vision_noise=config.vision_noise, seed=config.seed,
-                                log=log.info)
+                                log=log.info, physics_threads=config.physics_threads)
         super().__init__(config, engine, log=log)
         self.engine: SimulationNode = engine
         self.monitor_servers: dict[str, MonitorServer] = {}
