@@ -18,6 +18,10 @@ from sim_master.engine.node import SimulationNode
 from sim_master.world.spec import ModelSpec
 
 LEAGUE_ENGINES = {"simspark": "ode", "rcsssmj": "mujoco"}
+# Called for every robot every cycle: bound to the chosen engine's methods, not looked up
+# through __getattr__ each time.
+_HOT_METHODS = ("step", "percept", "prepare_vision", "set_joint_velocities", "set_joint_pd", "robot_pose",
+                "robot_ids", "ball_position", "ball_velocity", "ball_touchers", "robot_contacts")
 
 
 class LeagueEngine:
@@ -32,6 +36,11 @@ class LeagueEngine:
         self._registered: dict[str, ModelSpec] = {}
         self.kind = "mujoco"
         self._engine = self._engine_of("mujoco")
+        self._bind_hot_methods()
+
+    def _bind_hot_methods(self) -> None:
+        for name in _HOT_METHODS:
+            self.__dict__[name] = getattr(self._engine, name)
 
     def _engine_of(self, kind: str) -> SimulationNode:
         if kind not in self._engines:
@@ -58,6 +67,7 @@ class LeagueEngine:
         new.set_ball(old.ball_position(), old.ball_velocity())
         new.cycle, new.time = old.cycle, old.time
         self._engine, self.kind = new, kind
+        self._bind_hot_methods()
         if self._on_switch is not None:
             self._on_switch(kind)
 

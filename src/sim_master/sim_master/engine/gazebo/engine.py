@@ -259,6 +259,7 @@ class GazeboEngine(EntityServices):
         self._hinge_spans = list(zip([0, *ends[:-1]], ends))
         self._sensors: _SensorTable | None = None
         self._sensors_of: object = None
+        self._modes_set: np.ndarray | None = None  # the hinge modes last given to the module
         self._vel_prev = np.full((len(self._robot_list), 3), np.nan)
         self._acc_lagged = np.tile(-self._gravity, (len(self._robot_list), 1))
         for i, key in enumerate(self._acc_ids):
@@ -368,7 +369,9 @@ class GazeboEngine(EntityServices):
                 h = self._bodies[robot.robot_id].hinges
                 modes[h] = np.where(robot.mode == MODE_PD, 2, motor)
                 q[h], dq[h], kp[h], kd[h], tau[h] = robot.q_target, robot.dq_target, robot.kp, robot.kd, robot.tau
-        self._gz.set_hinge_modes(modes)
+        if self._modes_set is None or not np.array_equal(modes, self._modes_set):  # they rarely change
+            self._gz.set_hinge_modes(modes)
+            self._modes_set = modes
         self._gz.set_hinge_velocities(speed)
         if pd_robots or self._had_pd:
             if not pd_robots:
