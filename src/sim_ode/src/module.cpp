@@ -61,6 +61,8 @@ PYBIND11_MODULE(_ode_physics, m) {
   py::class_<OdeWorld>(m, "OdeWorld")
       .def(py::init<const std::string&, double, const Settings&>(), py::arg("world_sdf"), py::arg("timestep"),
            py::arg("settings"))
+      .def("load_template", &OdeWorld::LoadTemplate, py::arg("path"))
+      .def_property_readonly("template_count", &OdeWorld::TemplateCount)
       .def("add_model", &OdeWorld::AddModel, py::arg("sdf"), py::arg("is_text"), py::arg("name"), py::arg("pose"))
       .def("remove_model", &OdeWorld::RemoveModel, py::arg("name"))
       .def("layout", &OdeWorld::Layout)

@@ -413,10 +413,9 @@ OdeWorld::~OdeWorld() {
   dWorldDestroy(world_);
 }
 
-void OdeWorld::AddModel(const std::string& sdf, bool is_text, const std::string& name, const Pose7& pose) {
-  for (const auto& m : models_)
-    if (m->name == name) throw std::invalid_argument("model " + name + " exists");
-  const Eigen::Isometry3d tf = ToIsometry(pose);
+// A model file read once (libsdformat takes about 0.1 s for a Nao): its template is kept for
+// every robot of that file, and LoadTemplate reads it ahead of the first join.
+std::shared_ptr<const ModelTemplate> OdeWorld::Template(const std::string& sdf, bool is_text) {
   const std::string key = is_text ? "text:" + sdf : (sdf.rfind("world:", 0) == 0 ? sdf : "file:" + sdf);
   auto& cached = templates_[key];
   if (!cached) {
@@ -429,6 +428,16 @@ void OdeWorld::AddModel(const std::string& sdf, bool is_text, const std::string&
     }
     cached = ReadModel(*root.Model());
   }
+  return cached;
+}
+
+void OdeWorld::LoadTemplate(const std::string& path) { Template(path, false); }
+
+void OdeWorld::AddModel(const std::string& sdf, bool is_text, const std::string& name, const Pose7& pose) {
+  for (const auto& m : models_)
+    if (m->name == name) throw std::invalid_argument("model " + name + " exists");
+  const Eigen::Isometry3d tf = ToIsometry(pose);
+  const std::shared_ptr<const ModelTemplate> cached = Template(sdf, is_text);
   const ModelTemplate& t = *cached;
   auto model = std::make_unique<Model>();
   Model& m = *model;

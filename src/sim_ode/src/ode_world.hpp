@@ -71,6 +71,8 @@ class OdeWorld {
   OdeWorld& operator=(const OdeWorld&) = delete;
 
   void AddModel(const std::string& sdf, bool is_text, const std::string& name, const Pose7& pose);
+  void LoadTemplate(const std::string& path);  // read a model file ahead of its first robot
+  size_t TemplateCount() const { return templates_.size(); }
   void RemoveModel(const std::string& name);
   std::vector<ModelLayout> Layout() const;
   int LinkCount() const { return static_cast<int>(links_.size()); }
@@ -142,6 +144,7 @@ class OdeWorld {
   dJointGroupID contact_group_ = nullptr;
   std::vector<std::unique_ptr<Model>> models_;
   std::map<std::string, std::shared_ptr<const ModelTemplate>> templates_;  // parsed SDF, by file or text
+  std::shared_ptr<const ModelTemplate> Template(const std::string& sdf, bool is_text);
   struct LinkRef { Model* model; int link; };
   struct HingeRef { Model* model; int joint; int hinge; };  // joint template index, hinge within the model
   std::vector<LinkRef> links_;

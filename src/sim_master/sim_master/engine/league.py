@@ -81,6 +81,15 @@ class LeagueEngine:
             self._choose(model)
         self._engine.spawn_entity(name, model, pose)
 
+    def prepare_models(self, models: list[str]) -> None:
+        """Each model read ahead by the engine of its league (made now if need be)."""
+        for model in models:
+            kind = LEAGUE_ENGINES.get(self.league_of(model))
+            if kind in self._available:
+                prepare = getattr(self._engine_of(kind), "prepare_models", None)
+                if prepare is not None:
+                    prepare([model])
+
     def register_model(self, key: str, spec: ModelSpec) -> None:
         self._registered.setdefault(key, spec)
         for engine in self._engines.values():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,11 @@ __all__ = ["AVAILABLE_MODELS", "SingleModeServer"]
 _log = logging.getLogger("soccersim")
 
 
+# Read before the ports open, as rcssserver3d loads its scene: the heterogeneous Naos every
+# SimSpark team uses (on ODE each model file takes about 0.1 s to read, once).
+PRELOADED_MODELS: tuple[str, ...] = ("nao0", "nao1", "nao2", "nao3", "nao4")
+
+
 class SingleModeServer(SimulationLoop):
     """The embedded default server. Call `start()`, then `run()` (blocking) or `cycle()`."""
 
@@ -61,6 +67,7 @@ class SingleModeServer(SimulationLoop):
 
     def start(self, ros_args: list[str] | None = None) -> None:
         c = self.config
+        self._prepare_robot_models()
         ports: list[tuple[Source, Dialect, int | None]] = [("simspark", SimSparkDialect(), c.simspark_port),
                                                             ("rcsssmj", RcsssmjDialect(), c.rcsssmj_port)]
         for source, dialect, port in ports:
@@ -119,6 +126,18 @@ class SingleModeServer(SimulationLoop):
         self.add_adapter(self.ros)
         self.ros.start()
         self.log.info("ROS 2 node /%s (domain %s)", self.config.node_name, os.environ.get("ROS_DOMAIN_ID", "0"))
+
+    def _prepare_robot_models(self) -> None:
+        prepare = getattr(self.engine, "prepare_models", None)  # engines that read model files at join
+        if prepare is None:
+            return
+        started = time.perf_counter()
+        try:
+            prepare(list(PRELOADED_MODELS))
+        except (ValueError, OSError) as exc:  # a broken model file: its robots are refused at join
+            self.log.warning("robot models not read ahead: %s", exc)
+            return
+        self.log.info("robot models %s read in %.2f s", ", ".join(PRELOADED_MODELS), time.perf_counter() - started)
 
     def listening(self) -> list[str]:
         """Where this server listens, one line per port (printed by `soccersim server`)."""

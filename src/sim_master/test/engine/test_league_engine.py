@@ -54,3 +54,16 @@ def test_an_unknown_model_is_refused_by_the_engine_without_a_switch() -> None:
     with pytest.raises(ValueError, match="unknown robot model"):
         engine.add_robot("x", "no_such_robot", 0.0, 0.0, 0.0)
     assert engine.kind == "mujoco" and engine.robot_ids() == []
+
+
+def test_models_read_ahead_go_to_their_leagues_engine() -> None:
+    """The server reads the hetero Naos at start-up: the ODE engine is made and holds their
+    files' templates, so the first robot of each type joins without reading its file."""
+    engine = physics_engine("auto", "simspark_field", vision_noise=False)
+    engine.prepare_models(["nao0", "nao4"])  # type: ignore[attr-defined]  # LeagueEngine's, beside the protocol
+    ode = engine._engines["ode"]  # type: ignore[attr-defined]  # the league's ODE engine, made ahead
+    loaded = ode._gz.template_count
+    engine.add_robot("a", "nao4", 0.0, 0.0, 0.0)
+    assert ode._gz.template_count == loaded and engine.kind == "ode"  # type: ignore[attr-defined]  # as above
+    with pytest.raises(ValueError):
+        engine.prepare_models(["no_such_robot"])  # type: ignore[attr-defined]  # as above

@@ -181,6 +181,15 @@ class GazeboEngine(EntityServices):
             self._models[name] = (spec, standing_height(spec), path)
         return self._models[name]
 
+    def prepare_models(self, models: list[str]) -> None:
+        """Read these robot models ahead of their first robot (the ODE module parses a model
+        file once; a Nao takes about 0.1 s), so that agents join without waiting for it."""
+        load = getattr(self._gz, "load_template", None)  # the ODE module's; gz-physics reads at join
+        for name in models:
+            _, _, path = self._model(name)
+            if path is not None and load is not None:
+                load(path)
+
     def register_model(self, key: str, spec: ModelSpec) -> None:
         if key not in self._models:
             self._models[key] = (spec, standing_height(spec), None)
