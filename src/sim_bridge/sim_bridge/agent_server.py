@@ -68,6 +68,7 @@ class AgentServer:
         self.host, self.port = host, port
         self.sync, self.sync_timeout = sync, sync_timeout
         self.max_message, self.max_outbuf, self.stall_timeout = max_message, max_outbuf, stall_timeout
+        self._next_stall_check = 0.0
         self.log = log
         self._selector = selectors.DefaultSelector()
         self._listener: socket.socket | None = None
@@ -121,10 +122,12 @@ class AgentServer:
         limit = start + (deadline_s if deadline_s is not None else self.sync_timeout)
         for conn in self._conns.values():
             conn.connected_cycles += 1
+        waiting = [c for c in self._conns.values()
+                   if not c.synced and not c.lagging and c.perceptions > 0
+                   and c.registered and c.connected_cycles > GRACE_CYCLES]
         while True:
-            waiting = [c for c in self._conns.values()
-                       if not c.synced and not c.lagging and c.perceptions > 0
-                       and c.registered and c.connected_cycles > GRACE_CYCLES]
+            # who still owes its (syn): only those waited for can leave the list (sync, drop)
+            waiting = [c for c in waiting if not c.synced and c.agent_id in self._conns]
             if not waiting or (stop is not None and stop.is_set()):
                 break
             now = time.monotonic()
@@ -197,6 +200,9 @@ class AgentServer:
 
     def _check_stalls(self) -> None:
         now = time.monotonic()
+        if now < self._next_stall_check:  # stalls are seconds long: a look every 0.1 s will do
+            return
+        self._next_stall_check = now + 0.1
         for conn in list(self._conns.values()):
             if conn.decoder.pending and now - conn.last_data > self.stall_timeout:
                 self._drop(conn, f"stalled mid-message ({conn.decoder.pending} bytes of a frame "

@@ -40,9 +40,13 @@ class FrameDecoder:
         return len(self._buf)
 
     def feed(self, data: bytes) -> list[bytes]:
+        buf = self._buf
+        if not buf and len(data) >= 4:  # the usual read: exactly one whole frame, nothing kept
+            (size,) = _HEADER.unpack_from(data)
+            if 0 < size <= self.max_size and len(data) == 4 + size:
+                return [data[4:]]
         self._buf += data
         frames: list[bytes] = []
-        buf = self._buf
         pos = 0
         while len(buf) - pos >= 4:
             (size,) = _HEADER.unpack_from(buf, pos)

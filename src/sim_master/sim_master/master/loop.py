@@ -30,7 +30,7 @@ from pathlib import Path
 
 from sim_contracts import names
 from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError, AgentLagging
-from sim_contracts.commands import Beam, Command, InitPlayer, JointTargets, JointVelocities, Say, Scene
+from sim_contracts.commands import Beam, Command, InitPlayer, JointTargets, JointVelocities, Say, Scene, Syn
 from sim_contracts.percept import GameStateView, Heard, Percept
 from sim_master.engine.common import MODEL_ALIASES
 from sim_master.engine.node import SimulationNode
@@ -342,6 +342,8 @@ class SimulationLoop:
             if player is None:
                 player = self.players.add(Player(event.agent_id, source))
             for command in event.commands:
+                if type(command) is Syn:
+                    continue  # the transport has taken it (sync mode's wait); nothing acts on it here
                 if self.players.get(event.agent_id) is not player:
                     break  # a refused init removed it: the rest of its message has nobody to act on
                 if not self._guarded(player, self._apply_command, command):
