@@ -282,7 +282,8 @@ py::list VisionKernel::see(py::array_t<double, py::array::c_style | py::array::f
       polar(local, pol);
       if (!visible(pol)) continue;
       if (noisy_here) add_noise(pol);
-      objects[names_[i]] = polar_of(pol[0], pol[1], pol[2]);
+      if (PyDict_SetItem(objects.ptr(), names_[i].ptr(), polar_of(pol[0], pol[1], pol[2]).ptr()) != 0)
+        throw py::error_already_set();
     }
 
     py::list players;
@@ -298,7 +299,8 @@ py::list VisionKernel::see(py::array_t<double, py::array::c_style | py::array::f
         polar(local, pol);
         if (!visible(pol)) continue;
         if (noisy_here) add_noise(pol);
-        found[part] = polar_of(pol[0], pol[1], pol[2]);
+        if (PyDict_SetItem(found.ptr(), part.ptr(), polar_of(pol[0], pol[1], pol[2]).ptr()) != 0)
+          throw py::error_already_set();
       }
       if (!found.empty()) players.append(seen_player_(groups_[g].team, groups_[g].unum, found));
     }
