@@ -122,7 +122,8 @@ def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, join
         key.fileobj.close()
 
 
-def start_soccersim(port: int, dialect: str, engine: str = "auto", threads: int = 1) -> subprocess.Popen[str]:
+def start_soccersim(port: int, dialect: str, engine: str = "auto", threads: int = 1,
+                    monitor_ports: bool = False) -> subprocess.Popen[str]:
     exe = shutil.which("soccersim")
     assert exe, "source install/setup.bash first"
     ports = ["--simspark-port", str(port), "--rcsssmj-port", "-1"] if dialect == "simspark" else \
@@ -130,8 +131,9 @@ def start_soccersim(port: int, dialect: str, engine: str = "auto", threads: int 
     service = free_port()
     server = subprocess.Popen([exe, "server", "--sync", "--no-ros", "--engine", engine,
                                *(["--physics-threads", str(threads)] if threads != 1 else []), *ports,
-                               "--simspark-monitor-port", "-1",
-                               "--rcsssmj-monitor-port", "-1", "--service-port", str(service), "--web-port", "-1"],
+                               "--simspark-monitor-port", str(free_port()) if monitor_ports else "-1",
+                               "--rcsssmj-monitor-port", str(free_port()) if monitor_ports else "-1",
+                               "--service-port", str(service), "--web-port", "-1"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert server.stdout is not None
     while not server.stdout.readline().startswith("mode:"):
@@ -176,9 +178,11 @@ def start_rcsssmj(port: int) -> subprocess.Popen[str]:
 
 
 def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: str = "simspark",
-        model: str = "nao", engine: str = "auto", profile: str | None = None, threads: int = 1) -> dict[str, object]:
+        model: str = "nao", engine: str = "auto", profile: str | None = None, threads: int = 1,
+        monitor_ports: bool = False) -> dict[str, object]:
     port = free_port()
-    server = start_rcsssmj(port) if server_name == "rcsssmj" else start_soccersim(port, dialect, engine, threads)
+    server = start_rcsssmj(port) if server_name == "rcsssmj" else start_soccersim(port, dialect, engine, threads,
+                                                                                              monitor_ports)
     proc = psutil.Process(server.pid)
     window = mp.Array("d", [0.0, 0.0])
     joined: mp.Queue = mp.Queue()
@@ -317,6 +321,8 @@ def main() -> None:
                         help="our server's physics engine (default %(default)s)")
     parser.add_argument("--physics-threads", type=int, default=1, metavar="N",
                         help="our server's --physics-threads (ODE islands on N threads; default 1)")
+    parser.add_argument("--monitor-ports", action="store_true",
+                        help="keep our server's legacy monitor ports open (as by default), no monitor connected")
     parser.add_argument("--profile", metavar="DIR",
                         help="sample our server with py-spy during each run; raw stacks in DIR, a summary in the JSON")
     args = parser.parse_args()
@@ -325,7 +331,8 @@ def main() -> None:
     for n in args.agents:
         if not args.vs_rcsssmj:
             profile = os.path.join(args.profile, f"sync-{args.engine}-{n}.txt") if args.profile else None
-            result = run(n, args.seconds, engine=args.engine, profile=profile, threads=args.physics_threads)
+            result = run(n, args.seconds, engine=args.engine, profile=profile, threads=args.physics_threads,
+                         monitor_ports=args.monitor_ports)
             print(json.dumps(result), flush=True)
             continue
         ours = run(n, args.seconds, "soccersim", "rcsssmj", "T1")  # the same robot on both servers

@@ -58,6 +58,11 @@ class LegacyMonitorFeed(LoopAdapter):
         engine: Any = loop.engine  # monitor scenes read the MuJoCo model's bodies and geoms
         if engine.cycle % 2:
             return
+        if not any(server.count for server in self.servers.values()):
+            # Nobody watches: no scene (on ODE and gz-physics it is a MuJoCo copy posed every
+            # frame, 1 ms a cycle with 22 robots). A monitor that connects gets a full frame.
+            self._pending_fouls.clear()
+            return
         s = loop.referee.state
         labels = {engine.mjcf_prefix(p.robot_id): (p.team, p.unum, p.side)
                   for p in loop.players.with_robots() if p.registered and p.robot_id in engine.robot_ids()}

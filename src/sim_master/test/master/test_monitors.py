@@ -43,3 +43,21 @@ def test_frames_and_commands_on_both_monitor_ports() -> None:
         assert abs(x + 4) < 0.1 and abs(y - 2) < 0.1
         rsmp.close()
         spark.close()
+
+
+def test_nobody_watching_builds_no_scene_and_a_late_monitor_gets_a_full_frame() -> None:
+    """With the monitor ports open and nobody connected, no frame is made (on ODE a frame
+    needs a MuJoCo copy of the scene, posed every 2nd cycle); a monitor that comes later
+    starts with a full frame."""
+    with fixture.running_server(sync=True, simspark_monitor_port=0, rcsssmj_monitor_port=0) as server:
+        agent = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Alpha", 3)
+        agent.join()
+        for _ in range(10):
+            agent.act()
+        engine = getattr(server.engine, "_engine", server.engine)  # auto: the league's ODE engine
+        assert engine._mirror_engine is None
+        spark = LegacyClient("127.0.0.1", server.monitor_servers["simspark"].port)
+        for _ in range(4):
+            agent.act()
+        assert b"(RSG 0 1)" in spark.receive() and engine._mirror_engine is not None
+        spark.close()
