@@ -25,6 +25,7 @@ import socket
 import struct
 import subprocess
 import tempfile
+import threading
 import time
 
 import psutil
@@ -122,6 +123,18 @@ def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, join
         key.fileobj.close()
 
 
+def drain_monitor(port: int, stop: threading.Event) -> None:
+    """A monitor that reads every frame (as RoboViz would) until stopped."""
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                if not s.recv(1 << 20):
+                    return
+            except TimeoutError:
+                continue
+
+
 def start_soccersim(port: int, dialect: str, engine: str = "auto", threads: int = 1,
                     monitor_ports: bool = False) -> subprocess.Popen[str]:
     exe = shutil.which("soccersim")
@@ -129,9 +142,10 @@ def start_soccersim(port: int, dialect: str, engine: str = "auto", threads: int 
     ports = ["--simspark-port", str(port), "--rcsssmj-port", "-1"] if dialect == "simspark" else \
         ["--simspark-port", "-1", "--rcsssmj-port", str(port)]
     service = free_port()
+    monitor = free_port()
     server = subprocess.Popen([exe, "server", "--sync", "--no-ros", "--engine", engine,
                                *(["--physics-threads", str(threads)] if threads != 1 else []), *ports,
-                               "--simspark-monitor-port", str(free_port()) if monitor_ports else "-1",
+                               "--simspark-monitor-port", str(monitor) if monitor_ports else "-1",
                                "--rcsssmj-monitor-port", str(free_port()) if monitor_ports else "-1",
                                "--service-port", str(service), "--web-port", "-1"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -139,6 +153,7 @@ def start_soccersim(port: int, dialect: str, engine: str = "auto", threads: int 
     while not server.stdout.readline().startswith("mode:"):
         pass
     server.service_port = service  # type: ignore[attr-defined]  # where its counters are read
+    server.monitor_port = monitor  # type: ignore[attr-defined]  # the SimSpark monitor port, when open
     return server
 
 
@@ -179,10 +194,13 @@ def start_rcsssmj(port: int) -> subprocess.Popen[str]:
 
 def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: str = "simspark",
         model: str = "nao", engine: str = "auto", profile: str | None = None, threads: int = 1,
-        monitor_ports: bool = False) -> dict[str, object]:
+        monitor_ports: bool = False, monitor: bool = False) -> dict[str, object]:
     port = free_port()
     server = start_rcsssmj(port) if server_name == "rcsssmj" else start_soccersim(port, dialect, engine, threads,
-                                                                                              monitor_ports)
+                                                                                              monitor_ports or monitor)
+    watching = threading.Event()
+    if monitor and server_name == "soccersim":
+        threading.Thread(target=drain_monitor, args=(server.monitor_port, watching), daemon=True).start()
     proc = psutil.Process(server.pid)
     window = mp.Array("d", [0.0, 0.0])
     joined: mp.Queue = mp.Queue()
@@ -221,6 +239,7 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
     per_agent = [n for _ in workers for n in counts.get(timeout=60)]
     for w in workers:
         w.join(10)
+    watching.set()
     server.terminate()
     try:
         server.wait(10)
@@ -231,7 +250,7 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
         spy.wait(60)
     return {
         "server": server_name,
-        **({"engine": engine, "physics_threads": threads} if server_name == "soccersim" else {}),
+        **({"engine": engine, "physics_threads": threads, "monitor": monitor} if server_name == "soccersim" else {}),
         "dialect": dialect,
         "model": model,
         "agents": n_agents,
@@ -323,6 +342,8 @@ def main() -> None:
                         help="our server's --physics-threads (ODE islands on N threads; default 1)")
     parser.add_argument("--monitor-ports", action="store_true",
                         help="keep our server's legacy monitor ports open (as by default), no monitor connected")
+    parser.add_argument("--monitor", action="store_true",
+                        help="a SimSpark monitor connected to our server, reading every frame")
     parser.add_argument("--profile", metavar="DIR",
                         help="sample our server with py-spy during each run; raw stacks in DIR, a summary in the JSON")
     args = parser.parse_args()
@@ -332,7 +353,7 @@ def main() -> None:
         if not args.vs_rcsssmj:
             profile = os.path.join(args.profile, f"sync-{args.engine}-{n}.txt") if args.profile else None
             result = run(n, args.seconds, engine=args.engine, profile=profile, threads=args.physics_threads,
-                         monitor_ports=args.monitor_ports)
+                         monitor_ports=args.monitor_ports, monitor=args.monitor)
             print(json.dumps(result), flush=True)
             continue
         ours = run(n, args.seconds, "soccersim", "rcsssmj", "T1")  # the same robot on both servers

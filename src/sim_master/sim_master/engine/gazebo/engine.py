@@ -152,7 +152,11 @@ class GazeboEngine(EntityServices):
         self._vision_cycle = -1
         self._world_name = world
         self._mirror_engine: MujocoEngine | None = None
-        self._mirror_cycle = -1
+        self._mirror_of: object = None  # the state arrays the mirror was last posed from
+        self._mirror_key: tuple[str, ...] | None = None  # the robots it was matched to
+        # the mirror model and our layout version it was made for, qpos <- poses, qpos <- hinges
+        self._mirror_index: tuple[Any, int, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._layout_version = 0
         self._mirror_names: dict[str, str] = {}  # gz model -> its robot's id in the mirror
         self._had_pd = False
         self.builds = 0  # world rebuilds: none, robots are added to and removed from the running world
@@ -203,6 +207,7 @@ class GazeboEngine(EntityServices):
     # ------------------------------------------------------------------ indices
     def _reindex(self) -> None:
         """Array positions of the ball and of every robot's links and hinges; who owns each link."""
+        self._layout_version = getattr(self, "_layout_version", 0) + 1
         self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         # link indices change: contacts are read again (an empty set until the next step)
         self._contact_cache: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
@@ -694,7 +699,20 @@ class GazeboEngine(EntityServices):
         if self._mirror_engine is None:
             self._mirror_engine = MujocoEngine(self._world_name, vision_noise=False)
         mirror = self._mirror_engine
-        # Robots are matched by their model instance here (gz name), so a rename stays a rename.
+        arrays = self._state_arrays()
+        robots_key = tuple(self._robots)
+        if self._mirror_of is arrays and self._mirror_key == robots_key:
+            return mirror  # posed from this very state
+        if self._mirror_key != robots_key:
+            self._match_mirror_robots(mirror)
+            self._mirror_key = robots_key
+        self._pose_mirror(mirror, arrays)
+        self._mirror_of = arrays
+        return mirror
+
+    def _match_mirror_robots(self, mirror: MujocoEngine) -> None:
+        """The mirror's robots as this world's. Robots are matched by their model instance here
+        (gz name), so a rename stays a rename."""
         wanted = {self._bodies[rid].gz_name: rid for rid in self._robots}
         for gz_name, mirror_id in list(self._mirror_names.items()):
             if gz_name not in wanted:
@@ -712,11 +730,40 @@ class GazeboEngine(EntityServices):
             if mirror_id != rid:
                 mirror.rename_robot(mirror_id, rid)
             self._mirror_names[gz_name] = rid
-        if self._mirror_cycle != self.cycle or mirror.robot_ids() != list(self._robots):
-            mirror.apply_snapshot(self.snapshot(), forward=False)
-            mujoco.mj_kinematics(mirror.model, mirror.data)
-            self._mirror_cycle = self.cycle
-        return mirror
+
+    def _pose_mirror(self, mirror: MujocoEngine, arrays: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+        """Root poses and hinge angles copied into the mirror's qpos with two index arrays
+        (made again when either world's layout changes), then its kinematics."""
+        poses, _, hinges = arrays
+        if (self._mirror_index is None or self._mirror_index[0] is not mirror.model
+                or self._mirror_index[1] != self._layout_version):
+            layout = mirror.kinematic_layout()
+            width = poses.shape[1]
+            dst_pose: list[int] = []
+            src_pose: list[int] = []
+            dst_hinge: list[int] = []
+            src_hinge: list[int] = []
+            for name, (root_qpos, joints) in layout.items():
+                link = self._ball_link if name == "ball" else self._bodies[name].root if name in self._bodies else -1
+                if link < 0:
+                    continue
+                dst_pose += range(root_qpos, root_qpos + 7)
+                src_pose += range(link * width, link * width + 7)
+                if name != "ball":
+                    ours = dict(zip(self._robots[name].joint_names, self._bodies[name].hinges.tolist()))
+                    for joint, address in joints.items():
+                        if joint in ours:
+                            dst_hinge.append(address)
+                            src_hinge.append(ours[joint])
+            self._mirror_index = (mirror.model, self._layout_version, np.array(dst_pose, dtype=np.intp),
+                                  np.array(src_pose, dtype=np.intp), np.array(dst_hinge, dtype=np.intp),
+                                  np.array(src_hinge, dtype=np.intp))
+        _, _, dst_pose_a, src_pose_a, dst_hinge_a, src_hinge_a = self._mirror_index
+        qpos = mirror.data.qpos
+        qpos[dst_pose_a] = poses.ravel()[src_pose_a]
+        qpos[dst_hinge_a] = hinges[src_hinge_a, 0]
+        mirror.cycle, mirror.time = self.cycle, self.time
+        mujoco.mj_kinematics(mirror.model, mirror.data)
 
     @property
     def model(self) -> mujoco.MjModel:

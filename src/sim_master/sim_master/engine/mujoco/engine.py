@@ -258,6 +258,16 @@ class MujocoEngine(EntityServices):
         if self._dirty:
             self._build()
 
+    def kinematic_layout(self) -> dict[str, tuple[int, dict[str, int]]]:
+        """Where each entity's pose is in qpos: name -> (its free joint's address, x y z w x y
+        z; {joint name: address}); the ball's under "ball". What a kinematic copy of another
+        engine's world (the legacy monitors' scene) writes, without snapshots."""
+        self._ensure_built()
+        layout: dict[str, tuple[int, dict[str, int]]] = {"ball": (self._ball_qpos, {})}
+        for name, robot in self._robots.items():
+            layout[name] = (robot.root_qpos, {j: int(robot.qpos_adr[i]) for i, j in enumerate(robot.joint_names)})
+        return layout
+
     # ------------------------------------------------------------------ robots
     def add_robot(self, robot_id: str, model: str, x: float, y: float, yaw_deg: float) -> None:
         check_robot_id(robot_id)  # it names elements of the generated MJCF
