@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "effectors.hpp"
+#include "monitor_text.hpp"
 #include "rcsssmj_text.hpp"
 #include "sensors.hpp"
 #include "simspark_text.hpp"
@@ -57,6 +58,8 @@ PYBIND11_MODULE(_hotpath, m) {
         "PD commands into a robot's controller arrays when all are valid: whether a mode or gain changed; else None.");
   m.def("contact_owners", &sim_hotpath::contact_owners, py::arg("links"), py::arg("link_robot"), py::arg("ball_link"),
         "(robot rows touching the ball, pairs of robot rows touching each other) of a step's contacts.");
+  m.def("slt_texts", &sim_hotpath::slt_texts, py::arg("trf"), py::arg("which"), py::arg("rcsssmj"),
+        "The SLT text of every selected transform of a monitor frame, else None.");
   m.def("imu_readings", &sim_hotpath::imu_readings, py::arg("poses"), py::arg("twists"), py::arg("imu_links"),
         py::arg("vel_prev"), py::arg("gravity"), py::arg("dt"),
         "(acc, gyro deg/s, linear velocity) of every robot's IMU link, in its axes.");

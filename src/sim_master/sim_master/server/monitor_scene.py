@@ -15,6 +15,7 @@ import mujoco
 import numpy as np
 
 from sim_contracts.field import FieldSpec
+from sim_hotpath import slt_texts
 from sim_master.server import simspark_meshes as looks
 from sim_master.world.spec import ModelSpec
 from soccer_referee.play_modes import RSMP_PLAY_MODES, PlayMode, rsmp_index
@@ -163,19 +164,20 @@ class MonitorScene:
             self._last = trf.copy()
         else:
             self._last[changed] = trf[changed]
-        return self._node(self.root, trf, changed, full)
+        # every changed body's transform text at once (compiled: sim_hotpath)
+        slt = slt_texts(trf, changed | full, self.dialect == "rcsssmj")
+        return self._node(self.root, slt, changed, full)
 
-    def _node(self, body: _Body, trf: np.ndarray, changed: np.ndarray, full: bool) -> str:
+    def _node(self, body: _Body, slt: list[str | None], changed: np.ndarray, full: bool) -> str:
         inner = []
         if full:
             inner += body.geoms
         else:
             inner += [_skeleton(g, self.dialect) for g in body.geoms]
-        inner += [self._node(c, trf, changed, full) for c in body.children]
+        inner += [self._node(c, slt, changed, full) for c in body.children]
         sep = "" if self.dialect == "rcsssmj" else " "
         if full or changed[body.index]:
-            t = trf[body.index]
-            head = f"(nd TRF{sep}{_slt(t[:, :3], t[:, 3], self.dialect)}"
+            head = f"(nd TRF{sep}{slt[body.index]}"
         else:
             head = "(nd"
         node = head + (sep if inner and sep else "") + sep.join(inner) + ")"

@@ -4,6 +4,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
+
 from sim_contracts.field import FIELD_PRESETS
 from sim_master.server.monitor_scene import rsmp_frame, simspark_frame
 from soccer_referee.play_modes import PlayMode
@@ -157,3 +159,21 @@ def test_incremental_frames_have_the_full_frames_nodes() -> None:
         incremental = scene.scene(engine.data, False)
         assert "(SLT" in incremental  # the ball moved
         assert _node_tree(incremental) == _node_tree(full), dialect
+
+
+def test_compiled_transform_texts_are_the_python_ones() -> None:
+    """sim_hotpath.slt_texts formats a frame's transforms as monitor_scene._slt does (SimSpark
+    %.6g, rcsssmj %.4f), awkward numbers included."""
+    from sim_hotpath import slt_texts
+    from sim_master.server.monitor_scene import _slt
+
+    rng = np.random.default_rng(5)
+    trf = rng.normal(size=(300, 3, 4)) * rng.choice([1e-9, 1e-5, 1e-3, 1.0, 30.0, 1e7], size=(300, 3, 4))
+    trf[0] = 0.0
+    trf[1] = -0.0
+    trf[2, 0, 0], trf[2, 1, 1], trf[2, 2, 2] = 0.5e-4, 123456.5, -0.00012345
+    which = rng.random(300) < 0.8
+    for dialect in ("simspark", "rcsssmj"):
+        got = slt_texts(trf, which, dialect == "rcsssmj")
+        for i in range(300):
+            assert got[i] == (_slt(trf[i, :, :3], trf[i, :, 3], dialect) if which[i] else None)

@@ -1,0 +1,68 @@
+// SLT texts for a whole frame at once; the scene's node tree stays in Python.
+#include "monitor_text.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "pytext.hpp"
+
+namespace sim_hotpath {
+namespace {
+
+// Python's format(v, ".6g"): C's %.6g (both round the exact value; both print -0), but a
+// NaN prints without its sign.
+void put_g6(std::string& out, double v) {
+  if (std::isnan(v)) {
+    out += "nan";
+    return;
+  }
+  char buf[64];
+  const int n = std::snprintf(buf, sizeof buf, "%.6g", v);
+  out.append(buf, static_cast<size_t>(n));
+}
+
+void put_f4(std::string& out, double v) {
+  if (std::isnan(v)) {
+    out += "nan";
+    return;
+  }
+  char buf[400];
+  const int n = std::snprintf(buf, sizeof buf, "%.4f", v);
+  out.append(buf, static_cast<size_t>(n));
+}
+
+}  // namespace
+
+py::list slt_texts(py::array_t<double, py::array::c_style | py::array::forcecast> trf,
+                   py::array_t<bool, py::array::c_style | py::array::forcecast> which, bool rcsssmj) {
+  if (trf.ndim() != 3 || trf.shape(1) != 3 || trf.shape(2) != 4) throw py::value_error("slt_texts: trf is (N, 3, 4)");
+  const py::ssize_t n = trf.shape(0);
+  if (which.ndim() != 1 || which.shape(0) != n) throw py::value_error("slt_texts: which is (N,)");
+  py::list out(n);
+  std::string text;
+  for (py::ssize_t i = 0; i < n; ++i) {
+    if (!*which.data(i)) {
+      out[i] = py::none();
+      continue;
+    }
+    const double* t = trf.data(i, 0, 0);  // rows: rotation | translation
+    text = "(SLT ";
+    for (int col = 0; col < 4; ++col) {
+      for (int row = 0; row < 4; ++row) {
+        const double v = row < 3 ? t[4 * row + col] : (col == 3 ? 1.0 : 0.0);
+        if (col || row) text += ' ';
+        if (rcsssmj) {
+          put_f4(text, v);
+        } else {
+          put_g6(text, v);
+        }
+      }
+    }
+    text += ')';
+    out[i] = py::str(text);
+  }
+  return out;
+}
+
+}  // namespace sim_hotpath
