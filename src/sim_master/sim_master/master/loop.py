@@ -54,6 +54,13 @@ _log = logging.getLogger("soccersim")
 AVAILABLE_MODELS: tuple[str, ...] = ("nao", "nao0", "nao1", "nao2", "nao3", "nao4", "pusher")
 
 
+def _listening(adapters: list[LoopAdapter], hook: str) -> list[LoopAdapter]:
+    """The adapters that do something in a per-player hook (the others keep LoopAdapter's
+    no-op): called 22 times a cycle, a no-op through a fault boundary still costs."""
+    default = getattr(LoopAdapter, hook)
+    return [a for a in adapters if getattr(type(a), hook, default) is not default or hook in getattr(a, "__dict__", {})]
+
+
 # The phases of a cycle, as the loop times them (vision apart from the rest of perceive).
 PHASES = ("collect", "apply", "physics", "judge", "hear", "vision", "perceive", "publish")
 
@@ -416,7 +423,7 @@ class SimulationLoop:
             self._say(player, command.message)
 
     def _tell_adapters_effector(self, player: Player, command: Command) -> None:
-        for adapter in self.adapters:
+        for adapter in _listening(self.adapters, "on_effector"):
             self._adapter_hook(adapter, "on_effector", adapter.on_effector, self, player, command)
 
     def _report(self, player: Player, errors: list[str]) -> None:
@@ -581,6 +588,7 @@ class SimulationLoop:
         except Exception as exc:  # noqa: BLE001 - a fault boundary: percepts below compute their own
             self._log_fault("vision", exc)
         vision_s = time.perf_counter() - t0
+        percept_listeners = _listening(self.adapters, "on_percept")
         for player, outlet, vision, lines in plan:
             try:
                 percept = self.percept_for(player, vision, lines=lines)
@@ -589,7 +597,7 @@ class SimulationLoop:
             except Exception as exc:  # noqa: BLE001 - one player's percept failing never stops the match
                 self._log_fault(f"percept of {player.agent_id}", exc)
                 continue
-            for adapter in self.adapters:
+            for adapter in percept_listeners:
                 self._adapter_hook(adapter, "on_percept", adapter.on_percept, self, player, percept)
         return vision_s
 
