@@ -183,13 +183,16 @@ py::bytes encode_rcsssmj_percept(py::handle percept) {
     if (!vec) throw py::error_already_set();
     py::object seq = fast_seq(vec.ptr(), "expected 3 numbers");
     if (PySequence_Fast_GET_SIZE(seq.ptr()) != 3) throw py::type_error("expected 3 numbers");
-    const double x = as_double(PySequence_Fast_GET_ITEM(seq.ptr(), 0));
+    PyObject* x_item = PySequence_Fast_GET_ITEM(seq.ptr(), 0);
+    const double x = as_double(x_item);
     const double y = as_double(PySequence_Fast_GET_ITEM(seq.ptr(), 1));
     const double z = as_double(PySequence_Fast_GET_ITEM(seq.ptr(), 2));
+    // -x as Python negates it: an integer 0 stays 0 (a float 0.0 becomes -0.0)
+    const double minus_x = (x == 0 && PyLong_Check(x_item)) ? 0.0 : -x;
     out += head;
     put_truncated(out, y, 2);
     out += ' ';
-    put_truncated(out, -x, 2);
+    put_truncated(out, minus_x, 2);
     out += ' ';
     put_truncated(out, z, 2);
   }

@@ -156,7 +156,10 @@ void VisionKernel::add_noise(double* pol) {
 }
 
 py::object VisionKernel::polar_of(double d, double a, double e) {
-  PyObject* t = polar_type_->tp_alloc(polar_type_, 3);  // what tuple.__new__(Polar, ...) makes
+#if PY_VERSION_HEX < 0x030E0000
+  // What tuple.__new__(Polar, (d, a, e)) makes, without the argument tuple: up to Python 3.13
+  // a tuple subclass instance is its items and nothing else.
+  PyObject* t = polar_type_->tp_alloc(polar_type_, 3);
   if (t == nullptr) throw py::error_already_set();
   py::object result = py::reinterpret_steal<py::object>(t);
   const double v[3] = {d, a, e};
@@ -166,6 +169,13 @@ py::object VisionKernel::polar_of(double d, double a, double e) {
     PyTuple_SET_ITEM(t, i, f);
   }
   return result;
+#else
+  // 3.14 tuples cache their hash in a field tp_alloc does not set: let tuple.__new__ make it
+  py::tuple args = py::make_tuple(py::make_tuple(d, a, e));
+  PyObject* t = PyTuple_Type.tp_new(polar_type_, args.ptr(), nullptr);
+  if (t == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(t);
+#endif
 }
 
 // In the camera frame a line is p(t) = A + t D, t in [0, 1]. The azimuth limit is two

@@ -2,6 +2,10 @@
 // its scene on ODE (see ode_world.hpp).
 #include "ode_world.hpp"
 
+#include <pthread.h>
+
+#include <csignal>
+
 #include <sdf/Box.hh>
 #include <sdf/Capsule.hh>
 #include <sdf/Collision.hh>
@@ -386,6 +390,9 @@ OdeWorld::OdeWorld(const std::string& world_sdf, double timestep, const Settings
   Reindex();
 }
 
+// Islands stepped on n pool threads (ODE's own threading). Not reproducible run to run, and an
+// ODE fault on a pool thread cannot become a Python error there: ODE's handlers throw (see
+// Throw), an exception cannot leave a pool thread, so such a fault ends the process. Opt-in.
 void OdeWorld::SetStepThreads(int n) {
   if (n < 1 || n > 16) throw std::invalid_argument("step threads: 1..16");
   if (thread_pool_ != nullptr) {
@@ -396,14 +403,28 @@ void OdeWorld::SetStepThreads(int n) {
     thread_pool_ = nullptr;
     threading_ = nullptr;
   }
-  step_threads_ = n;
+  step_threads_ = 1;
   if (n == 1) return;
-  threading_ = dThreadingAllocateMultiThreadedImplementation();
-  // the pool does the work; the stepping thread waits for it
-  thread_pool_ = dThreadingAllocateThreadPool(static_cast<unsigned>(n), 0, dAllocateFlagBasicData, nullptr);
-  dThreadingThreadPoolServeMultiThreadedImplementation(thread_pool_, threading_);
+  dThreadingImplementationID threading = dThreadingAllocateMultiThreadedImplementation();
+  if (threading == nullptr) throw std::runtime_error("ODE has no multi-threaded stepping");
+  // The pool threads take no signals (ODE's requirement; Python's handlers run on the main
+  // thread). The pool does the work; the stepping thread waits for it.
+  sigset_t all, before;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &before);
+  dThreadingThreadPoolID pool =
+      dThreadingAllocateThreadPool(static_cast<unsigned>(n), 0, dAllocateFlagBasicData, nullptr);
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  if (pool == nullptr) {
+    dThreadingFreeImplementation(threading);
+    throw std::runtime_error("ODE could not start " + std::to_string(n) + " stepping threads");
+  }
+  dThreadingThreadPoolServeMultiThreadedImplementation(pool, threading);
+  threading_ = threading;
+  thread_pool_ = pool;
   dWorldSetStepThreadingImplementation(world_, dThreadingImplementationGetFunctions(threading_), threading_);
   dWorldSetStepIslandsProcessingMaxThreadCount(world_, static_cast<unsigned>(n));
+  step_threads_ = n;
 }
 
 OdeWorld::~OdeWorld() {
@@ -417,18 +438,15 @@ OdeWorld::~OdeWorld() {
 // every robot of that file, and LoadTemplate reads it ahead of the first join.
 std::shared_ptr<const ModelTemplate> OdeWorld::Template(const std::string& sdf, bool is_text) {
   const std::string key = is_text ? "text:" + sdf : (sdf.rfind("world:", 0) == 0 ? sdf : "file:" + sdf);
-  auto& cached = templates_[key];
-  if (!cached) {
-    sdf::Root root;
-    const sdf::Errors errors = is_text ? root.LoadSdfString(sdf) : root.Load(sdf);
-    if (!errors.empty() || root.Model() == nullptr) {
-      templates_.erase(key);
-      if (!errors.empty()) throw std::invalid_argument((is_text ? std::string("model SDF") : sdf) + ": " + Describe(errors));
-      throw std::invalid_argument("the SDF has no <model>");
-    }
-    cached = ReadModel(*root.Model());
-  }
-  return cached;
+  const auto found = templates_.find(key);
+  if (found != templates_.end()) return found->second;
+  sdf::Root root;
+  const sdf::Errors errors = is_text ? root.LoadSdfString(sdf) : root.Load(sdf);
+  if (!errors.empty()) throw std::invalid_argument((is_text ? std::string("model SDF") : sdf) + ": " + Describe(errors));
+  if (root.Model() == nullptr) throw std::invalid_argument("the SDF has no <model>");
+  std::shared_ptr<const ModelTemplate> read = ReadModel(*root.Model());  // may throw: nothing kept then
+  templates_.emplace(key, read);
+  return read;
 }
 
 void OdeWorld::LoadTemplate(const std::string& path) { Template(path, false); }

@@ -20,7 +20,7 @@ reference = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(reference)
 
 AWKWARD = [0.005, -0.005, 0.0, -0.0, 1e-5, -1e-7, 0.0999999, 12.345, 1e15, 1e16, 1e17, 123456789.123,
-           math.inf, -math.inf, math.nan, 3, -2, np.float64(0.125), 99.999999, 0.1 + 0.2, 2.675]
+           math.inf, -math.inf, math.nan, 3, -2, 0, np.float64(0.125), 99.999999, 0.1 + 0.2, 2.675]
 T1 = ["hj1", "hj2", "laj1", "laj2", "laj3", "laj4", "raj1", "raj2", "raj3", "raj4", "tj1", "llj1", "llj2", "llj3",
       "llj4", "llj5", "llj6", "rlj1", "rlj2", "rlj3", "rlj4", "rlj5", "rlj6"]
 

@@ -45,8 +45,9 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
                              "rcsssmj, for rcsssmj robots), mujoco, ode, or gazebo (gz-physics 5 with DART)")
     parser.add_argument("--physics-threads", type=_threads, default=1, metavar="N",
                         help="step ODE's islands (robots apart) on N threads: faster with many robots on "
-                             "several cores, but results then differ run to run (default 1, reproducible, "
-                             "as rcssserver3d); ODE only (engine auto or ode)")
+                             "several cores, but results then differ run to run and an ODE fault ends the "
+                             "process (default 1: reproducible, a fault is an error, as rcssserver3d); ODE only "
+                             "(engine auto or ode)")
     parser.add_argument("--rules", default="simspark", help="rule book (simspark, rcssserver3d, fifa, ssim)")
     parser.add_argument("--log", dest="log_path", default=None, metavar="FILE.mcap",
                         help="write a replay log (MCAP, ROS 2 encoding)")

@@ -44,7 +44,8 @@ class OdeEngine(GazeboEngine):
 
     `step_threads` > 1 steps ODE's islands (each robot apart is one) on that many threads:
     22 awake robots 5 -> 3.2 ms per cycle on 2 cores, but the results then depend on the
-    threads' timing (ODE's threaded stepping is not reproducible run to run), so 1, one
+    threads' timing (ODE's threaded stepping is not reproducible run to run), and an ODE fault
+    on a pool thread ends the process instead of failing the world with an error; so 1, one
     thread as rcssserver3d, is the default."""
 
     def __init__(self, world: str = "simspark_field", *, step_threads: int = 1, **kwargs: Any) -> None:
