@@ -1,8 +1,8 @@
 // SLT texts for a whole frame at once; the scene's node tree stays in Python.
 #include "monitor_text.hpp"
 
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include "pytext.hpp"
@@ -10,26 +10,17 @@
 namespace sim_hotpath {
 namespace {
 
-// Python's format(v, ".6g"): C's %.6g (both round the exact value; both print -0), but a
-// NaN prints without its sign.
-void put_g6(std::string& out, double v) {
-  if (std::isnan(v)) {
-    out += "nan";
-    return;
-  }
-  char buf[64];
-  const int n = std::snprintf(buf, sizeof buf, "%.6g", v);
-  out.append(buf, static_cast<size_t>(n));
-}
-
-void put_f4(std::string& out, double v) {
+// Python's format(v, ".6g") / ".4f": what C's printf prints (both round the exact value,
+// both print -0), which to_chars with a precision is specified to print, without printf's
+// cost; a NaN prints without its sign.
+void put_printf(std::string& out, double v, std::chars_format format, int precision) {
   if (std::isnan(v)) {
     out += "nan";
     return;
   }
   char buf[400];
-  const int n = std::snprintf(buf, sizeof buf, "%.4f", v);
-  out.append(buf, static_cast<size_t>(n));
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, format, precision);
+  out.append(buf, r.ptr);
 }
 
 }  // namespace
@@ -53,9 +44,9 @@ py::list slt_texts(py::array_t<double, py::array::c_style | py::array::forcecast
         const double v = row < 3 ? t[4 * row + col] : (col == 3 ? 1.0 : 0.0);
         if (col || row) text += ' ';
         if (rcsssmj) {
-          put_f4(text, v);
+          put_printf(text, v, std::chars_format::fixed, 4);
         } else {
-          put_g6(text, v);
+          put_printf(text, v, std::chars_format::general, 6);
         }
       }
     }

@@ -177,3 +177,32 @@ def test_compiled_transform_texts_are_the_python_ones() -> None:
         got = slt_texts(trf, which, dialect == "rcsssmj")
         for i in range(300):
             assert got[i] == (_slt(trf[i, :, :3], trf[i, :, 3], dialect) if which[i] else None)
+
+
+def test_flattened_frames_are_the_recursive_ones() -> None:
+    """scene() fills a flat template per frame kind; the recursive _node is its definition.
+    Both dialects, full and incremental frames, random sets of moved bodies."""
+    from sim_hotpath import slt_texts
+    from sim_master.engine.mujoco.engine import MujocoEngine
+    from sim_master.server.monitor_scene import MonitorScene
+
+    engine = MujocoEngine("simspark_field", vision_noise=False)
+    engine.add_robot("a1", "nao0", -3.0, 2.0, 0.0)
+    engine.add_robot("b4", "nao4", 2.0, -1.0, 90.0)
+    engine.step()
+    labels = {engine.mjcf_prefix("a1"): ("Alpha", 1, "left"), engine.mjcf_prefix("b4"): ("Beta", 4, "right")}
+    models = {engine.mjcf_prefix(r): engine.robot_model(r) for r in ("a1", "b4")}
+    rng = np.random.default_rng(2)
+    for dialect in ("simspark", "rcsssmj"):
+        scene = MonitorScene(engine.model, labels, dialect, models=models, field=engine.field)
+        trf = scene.transforms(engine.data)
+        for full in (True, False, False):
+            changed = rng.random(scene.nbody) < 0.5
+            flat = scene.scene(engine.data, full) if full else None
+            slt = slt_texts(trf, changed | full, dialect == "rcsssmj")
+            recursive = scene._node(scene.root, slt, changed, full)
+            if full:
+                assert flat == recursive
+            else:
+                scene._last = trf + np.where(changed, 1.0, 0.0)[:, None, None]  # exactly these bodies moved
+                assert scene.scene(engine.data, False) == recursive
