@@ -5,6 +5,7 @@
 #include <array>
 #include <charconv>
 #include <cstdint>
+#include <optional>
 #include <cmath>
 #include <string>
 #include <string_view>
@@ -77,6 +78,27 @@ bool scan_flat(std::string_view text, Item item) {
   }
 }
 
+// The every-cycle message of either dialect: (syn) counted here, every other top-level list
+// handed to item(tokens, count). The number of (syn), or nothing when the message is not of
+// that shape (the dialect's Python parser reads it then).
+template <int MaxTokens, typename Item>
+std::optional<long> scan_actions(pybind11::bytes payload, Item item) {
+  char* data = nullptr;
+  Py_ssize_t size = 0;
+  if (PyBytes_AsStringAndSize(payload.ptr(), &data, &size) != 0) throw pybind11::error_already_set();
+  long syns = 0;
+  const bool ok = scan_flat<MaxTokens>(std::string_view(data, static_cast<size_t>(size)),
+                                       [&](const std::string_view* tokens, int count) {
+    if (count == 1 && tokens[0] == "syn") {
+      ++syns;
+      return true;
+    }
+    return item(tokens, count);
+  });
+  if (!ok) return std::nullopt;
+  return syns;
+}
+
 bool named_effector(std::string_view name) {
   return name == "syn" || name == "scene" || name == "init" || name == "beam" || name == "say" || name == "pass";
 }
@@ -85,40 +107,22 @@ bool named_effector(std::string_view name) {
 
 pybind11::object parse_simspark_hinges(pybind11::bytes payload) {
   namespace py = pybind11;
-  char* data = nullptr;
-  Py_ssize_t size = 0;
-  if (PyBytes_AsStringAndSize(payload.ptr(), &data, &size) != 0) throw py::error_already_set();
   py::dict speeds;
-  long syns = 0;
-  const bool ok = scan_flat<2>(std::string_view(data, static_cast<size_t>(size)),
-                               [&](const std::string_view* tokens, int count) {
-    if (count == 1 && tokens[0] == "syn") {
-      ++syns;
-      return true;
-    }
+  const auto syns = scan_actions<2>(payload, [&](const std::string_view* tokens, int count) {
     double value = 0;
     if (count != 2 || named_effector(tokens[0]) || !read_number(tokens[1], value)) return false;
     speeds[py::str(tokens[0].data(), tokens[0].size())] = value;
     return true;
   });
-  if (!ok) return py::none();
-  return py::make_tuple(speeds, syns);
+  if (!syns) return py::none();
+  return py::make_tuple(speeds, *syns);
 }
 
 pybind11::object parse_rcsssmj_motors(pybind11::bytes payload) {
   namespace py = pybind11;
-  char* data = nullptr;
-  Py_ssize_t size = 0;
-  if (PyBytes_AsStringAndSize(payload.ptr(), &data, &size) != 0) throw py::error_already_set();
   constexpr double kRadians = M_PI / 180.0;  // math.radians multiplies by this
   py::dict targets;
-  long syns = 0;
-  const bool ok = scan_flat<6>(std::string_view(data, static_cast<size_t>(size)),
-                               [&](const std::string_view* tokens, int count) {
-    if (count == 1 && tokens[0] == "syn") {
-      ++syns;
-      return true;
-    }
+  const auto syns = scan_actions<6>(payload, [&](const std::string_view* tokens, int count) {
     const std::string_view name = tokens[0];
     if (count != 6 || name == "syn" || name == "init" || name == "beam" || name == "SPK") return false;
     double v[5];
@@ -127,8 +131,8 @@ pybind11::object parse_rcsssmj_motors(pybind11::bytes payload) {
     targets[py::str(name.data(), name.size())] = py::make_tuple(v[0] * kRadians, v[1] * kRadians, v[2], v[3], v[4]);
     return true;
   });
-  if (!ok) return py::none();
-  return py::make_tuple(targets, syns);
+  if (!syns) return py::none();
+  return py::make_tuple(targets, *syns);
 }
 
 }  // namespace sim_hotpath

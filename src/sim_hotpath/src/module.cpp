@@ -27,9 +27,9 @@ PYBIND11_MODULE(_hotpath, m) {
            py::arg("sigma_azimuth_deg"), py::arg("sigma_elevation_deg"));
 
   py::class_<VisionKernel>(m, "VisionKernel")
-      .def(py::init<py::list, py::array_t<double, py::array::c_style | py::array::forcecast>,
-                    py::array_t<double, py::array::c_style | py::array::forcecast>,
-                    py::array_t<bool, py::array::c_style | py::array::forcecast>, py::object, py::object, py::object,
+      .def(py::init<py::list, sim_hotpath::Array<double>,
+                    sim_hotpath::Array<double>,
+                    sim_hotpath::Array<bool>, py::object, py::object, py::object,
                     Figures, bool, std::uint64_t>(),
            py::arg("names"), py::arg("landmarks"), py::arg("lines"), py::arg("shown"), py::arg("polar"),
            py::arg("seen_player"), py::arg("vision"), py::arg("figures"), py::arg("noise"), py::arg("seed"))

@@ -14,10 +14,7 @@ namespace {
 // both print -0), which to_chars with a precision is specified to print, without printf's
 // cost; a NaN prints without its sign.
 void put_printf(std::string& out, double v, std::chars_format format, int precision) {
-  if (std::isnan(v)) {
-    out += "nan";
-    return;
-  }
+  if (put_nonfinite(out, v)) return;
   char buf[400];
   const auto r = std::to_chars(buf, buf + sizeof buf, v, format, precision);
   out.append(buf, r.ptr);
@@ -25,8 +22,8 @@ void put_printf(std::string& out, double v, std::chars_format format, int precis
 
 }  // namespace
 
-py::list slt_texts(py::array_t<double, py::array::c_style | py::array::forcecast> trf,
-                   py::array_t<bool, py::array::c_style | py::array::forcecast> which, bool rcsssmj) {
+py::list slt_texts(Array<double> trf,
+                   Array<bool> which, bool rcsssmj) {
   if (trf.ndim() != 3 || trf.shape(1) != 3 || trf.shape(2) != 4) throw py::value_error("slt_texts: trf is (N, 3, 4)");
   const py::ssize_t n = trf.shape(0);
   if (which.ndim() != 1 || which.shape(0) != n) throw py::value_error("slt_texts: which is (N,)");

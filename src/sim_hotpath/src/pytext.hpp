@@ -21,6 +21,35 @@ inline double as_double(PyObject* value) {
   return v;
 }
 
+// How Python prints a NaN or an infinity whatever the format: nan (never -nan), inf, -inf.
+// False (nothing printed) for a finite v.
+inline bool put_nonfinite(std::string& out, double v) {
+  if (std::isnan(v)) {
+    out += "nan";
+    return true;
+  }
+  if (std::isinf(v)) {
+    out += v < 0 ? "-inf" : "inf";
+    return true;
+  }
+  return false;
+}
+
+// bool(value), or the Python error raised.
+inline bool is_true(PyObject* value) {
+  const int truth = PyObject_IsTrue(value);
+  if (truth < 0) throw py::error_already_set();
+  return truth != 0;
+}
+
+// A list or tuple as it is (anything else iterable copied into a list), to index with
+// PySequence_Fast_GET_ITEM; TypeError `what` for anything not iterable.
+inline py::object fast_sequence(PyObject* obj, const char* what) {
+  py::object seq = py::reinterpret_steal<py::object>(PySequence_Fast(obj, what));
+  if (!seq) throw py::error_already_set();
+  return seq;
+}
+
 // "%.2f" % v: correctly rounded like Python's (both round the exact binary value); Python
 // prints nan and inf without digits and drops the sign of a NaN.
 inline void put_f2(std::string& out, double v) {
@@ -50,14 +79,7 @@ inline void put_f2(std::string& out, double v) {
       return;
     }
   }
-  if (std::isnan(v)) {
-    out += "nan";
-    return;
-  }
-  if (std::isinf(v)) {
-    out += v < 0 ? "-inf" : "inf";
-    return;
-  }
+  if (put_nonfinite(out, v)) return;
   char buf[400];  // the largest double prints 309 digits before the point
   const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, 2);
   out.append(buf, r.ptr);

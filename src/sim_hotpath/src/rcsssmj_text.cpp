@@ -14,14 +14,7 @@
 namespace sim_hotpath {
 
 void put_python_float(std::string& out, double v) {
-  if (std::isnan(v)) {
-    out += "nan";
-    return;
-  }
-  if (std::isinf(v)) {
-    out += v < 0 ? "-inf" : "inf";
-    return;
-  }
+  if (put_nonfinite(out, v)) return;
   if (v == 0) {
     out += std::signbit(v) ? "-0.0" : "0.0";
     return;
@@ -79,16 +72,8 @@ void put_truncated(std::string& out, double v, int digits) {
 
 namespace {
 
-using Item = py::object;
-
-py::object fast_seq(PyObject* obj, const char* what) {
-  py::object seq = py::reinterpret_steal<py::object>(PySequence_Fast(obj, what));
-  if (!seq) throw py::error_already_set();
-  return seq;
-}
-
 void put_numbers(std::string& out, PyObject* seq_obj, size_t n, int digits, const char* what) {
-  py::object seq = fast_seq(seq_obj, what);
+  py::object seq = fast_sequence(seq_obj, what);
   if (static_cast<size_t>(PySequence_Fast_GET_SIZE(seq.ptr())) != n) throw py::type_error(what);
   for (size_t i = 0; i < n; ++i) {
     if (i) out += ' ';
@@ -143,6 +128,20 @@ void put_pol(std::string& out, PyObject* polar) {
   out += ')';
 }
 
+// "(name (pol d a e))" for each item of a {name: Polar} dict, nothing between them.
+void put_named_pols(std::string& out, PyObject* dict, const char* what) {
+  if (!PyDict_Check(dict)) throw py::type_error(what);
+  PyObject *key, *value;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(dict, &pos, &key, &value)) {
+    out += '(';
+    put_str(out, key);
+    out += ' ';
+    put_pol(out, value);
+    out += ')';
+  }
+}
+
 }  // namespace
 
 py::bytes encode_rcsssmj_percept(py::handle percept) {
@@ -160,9 +159,7 @@ py::bytes encode_rcsssmj_percept(py::handle percept) {
   for (auto [field, tag] : {std::pair{"team_left", "(tl "}, std::pair{"team_right", "(tr "}}) {
     py::object team = py::reinterpret_steal<py::object>(PyObject_GetAttrString(game.ptr(), field));
     if (!team) throw py::error_already_set();
-    const int truthy = PyObject_IsTrue(team.ptr());
-    if (truthy < 0) throw py::error_already_set();
-    if (truthy) {
+    if (is_true(team.ptr())) {
       out += tag;
       put_str(out, team.ptr());
       out += ')';
@@ -181,7 +178,7 @@ py::bytes encode_rcsssmj_percept(py::handle percept) {
   for (auto [field, head] : {std::pair{"gyro", "))(GYR (n torso_gyro) (rt "}, std::pair{"accel", "))(ACC (n torso_acc) (a "}}) {
     py::object vec = py::reinterpret_steal<py::object>(PyObject_GetAttrString(p, field));
     if (!vec) throw py::error_already_set();
-    py::object seq = fast_seq(vec.ptr(), "expected 3 numbers");
+    py::object seq = fast_sequence(vec.ptr(), "expected 3 numbers");
     if (PySequence_Fast_GET_SIZE(seq.ptr()) != 3) throw py::type_error("expected 3 numbers");
     PyObject* x_item = PySequence_Fast_GET_ITEM(seq.ptr(), 0);
     const double x = as_double(x_item);
@@ -198,9 +195,9 @@ py::bytes encode_rcsssmj_percept(py::handle percept) {
   }
   out += "))";
 
-  py::object names = fast_seq(SIM_HOTPATH_ATTR(p, "joint_names").ptr(), "Percept.joint_names is a list");
-  py::object angles = fast_seq(SIM_HOTPATH_ATTR(p, "joint_angles").ptr(), "Percept.joint_angles is a list");
-  py::object speeds = fast_seq(SIM_HOTPATH_ATTR(p, "joint_velocities").ptr(), "Percept.joint_velocities is a list");
+  py::object names = fast_sequence(SIM_HOTPATH_ATTR(p, "joint_names").ptr(), "Percept.joint_names is a list");
+  py::object angles = fast_sequence(SIM_HOTPATH_ATTR(p, "joint_angles").ptr(), "Percept.joint_angles is a list");
+  py::object speeds = fast_sequence(SIM_HOTPATH_ATTR(p, "joint_velocities").ptr(), "Percept.joint_velocities is a list");
   const Py_ssize_t n = PySequence_Fast_GET_SIZE(names.ptr());
   if (PySequence_Fast_GET_SIZE(angles.ptr()) != n || PySequence_Fast_GET_SIZE(speeds.ptr()) != n)
     throw py::type_error("one joint angle and one joint speed per joint name");
@@ -221,13 +218,11 @@ py::bytes encode_rcsssmj_percept(py::handle percept) {
     out += "))";
   }
 
-  py::object heard = fast_seq(SIM_HOTPATH_ATTR(p, "heard").ptr(), "Percept.heard is a list");
+  py::object heard = fast_sequence(SIM_HOTPATH_ATTR(p, "heard").ptr(), "Percept.heard is a list");
   std::string mic;
   for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(heard.ptr()); ++i) {
     PyObject* h = PySequence_Fast_GET_ITEM(heard.ptr(), i);
-    const int from_self = PyObject_IsTrue(SIM_HOTPATH_ATTR(h, "from_self").ptr());
-    if (from_self < 0) throw py::error_already_set();
-    if (from_self) continue;
+    if (is_true(SIM_HOTPATH_ATTR(h, "from_self").ptr())) continue;
     const std::string bytes = latin1(SIM_HOTPATH_ATTR(h, "message").ptr());
     if (bytes.size() > 10) continue;  // rcsssmj drops longer messages
     const double direction = std::nearbyint(as_double(SIM_HOTPATH_ATTR(h, "direction").ptr()));  // round half even
@@ -247,18 +242,8 @@ py::bytes encode_rcsssmj_percept(py::handle percept) {
   py::object vision = SIM_HOTPATH_ATTR(p, "vision");
   if (!vision.is_none()) {
     out += "(See ";
-    py::object objects = SIM_HOTPATH_ATTR(vision.ptr(), "objects");
-    if (!PyDict_Check(objects.ptr())) throw py::type_error("Vision.objects is a dict");
-    PyObject *key, *value;
-    Py_ssize_t pos = 0;
-    while (PyDict_Next(objects.ptr(), &pos, &key, &value)) {
-      out += '(';
-      put_str(out, key);
-      out += ' ';
-      put_pol(out, value);
-      out += ')';
-    }
-    py::object players = fast_seq(SIM_HOTPATH_ATTR(vision.ptr(), "players").ptr(), "Vision.players is a list");
+    put_named_pols(out, SIM_HOTPATH_ATTR(vision.ptr(), "objects").ptr(), "Vision.objects is a dict");
+    py::object players = fast_sequence(SIM_HOTPATH_ATTR(vision.ptr(), "players").ptr(), "Vision.players is a list");
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(players.ptr()); ++i) {
       PyObject* player = PySequence_Fast_GET_ITEM(players.ptr(), i);
       out += "(P (team ";
@@ -266,16 +251,7 @@ py::bytes encode_rcsssmj_percept(py::handle percept) {
       out += ")(id ";
       put_str(out, SIM_HOTPATH_ATTR(player, "unum").ptr());
       out += ')';
-      py::object parts = SIM_HOTPATH_ATTR(player, "parts");
-      if (!PyDict_Check(parts.ptr())) throw py::type_error("SeenPlayer.parts is a dict");
-      Py_ssize_t ppos = 0;
-      while (PyDict_Next(parts.ptr(), &ppos, &key, &value)) {
-        out += '(';
-        put_str(out, key);
-        out += ' ';
-        put_pol(out, value);
-        out += ')';
-      }
+      put_named_pols(out, SIM_HOTPATH_ATTR(player, "parts").ptr(), "SeenPlayer.parts is a dict");
       out += ')';
     }
     out += ')';

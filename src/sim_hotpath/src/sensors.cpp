@@ -12,10 +12,6 @@
 namespace sim_hotpath {
 namespace {
 
-void need(bool ok, const char* what) {
-  if (!ok) throw py::value_error(std::string("foot_readings: bad shape of ") + what);
-}
-
 // Rotation matrix (row-major) of a unit quaternion w x y z.
 void quat_matrix(const double* q, double* m) {
   const double w = q[0], x = q[1], y = q[2], z = q[3];
@@ -33,18 +29,18 @@ py::tuple vec(double x, double y, double z) { return py::make_tuple(x, y, z); }
 py::list foot_readings(Array<std::int64_t> links, Array<double> points, Array<double> forces,
                        Array<std::int64_t> slot_of_link, Array<double> poses, Array<std::int64_t> foot_links,
                        Array<double> box_pos, Array<double> box_rot, py::list last) {
-  const py::ssize_t n_contacts = links.ndim() == 2 ? links.shape(0) : -1;
-  need(links.ndim() == 2 && links.shape(1) == 2, "links");
-  need(points.ndim() == 2 && points.shape(0) == n_contacts && points.shape(1) == 3, "points");
-  need(forces.ndim() == 2 && forces.shape(0) == n_contacts && forces.shape(1) == 3, "forces");
-  const py::ssize_t n_links = slot_of_link.ndim() == 1 ? slot_of_link.shape(0) : -1;
-  need(n_links >= 0, "slot_of_link");
-  need(poses.ndim() == 2 && poses.shape(0) == n_links && poses.shape(1) == 7, "poses");
-  const py::ssize_t n_feet = foot_links.ndim() == 1 ? foot_links.shape(0) : -1;
-  need(n_feet >= 0, "foot_links");
-  need(box_pos.ndim() == 2 && box_pos.shape(0) == n_feet && box_pos.shape(1) == 3, "box_pos");
-  need(box_rot.ndim() == 3 && box_rot.shape(0) == n_feet && box_rot.shape(1) == 3 && box_rot.shape(2) == 3, "box_rot");
-  need(static_cast<py::ssize_t>(last.size()) == n_feet, "last");
+  require_shape(links, {-1, 2}, "links");
+  const py::ssize_t n_contacts = links.shape(0);
+  require_shape(points, {n_contacts, 3}, "points");
+  require_shape(forces, {n_contacts, 3}, "forces");
+  require_shape(slot_of_link, {-1}, "slot_of_link");
+  const py::ssize_t n_links = slot_of_link.shape(0);
+  require_shape(poses, {n_links, 7}, "poses");
+  require_shape(foot_links, {-1}, "foot_links");
+  const py::ssize_t n_feet = foot_links.shape(0);
+  require_shape(box_pos, {n_feet, 3}, "box_pos");
+  require_shape(box_rot, {n_feet, 3, 3}, "box_rot");
+  if (static_cast<py::ssize_t>(last.size()) != n_feet) throw py::value_error("bad length of last");
 
   std::vector<double> force(3 * n_feet, 0.0), moment(3 * n_feet, 0.0), weight(n_feet, 0.0);
   std::vector<int> count(n_feet, 0);
@@ -115,14 +111,13 @@ namespace sim_hotpath {
 
 py::tuple imu_readings(Array<double> poses, Array<double> twists, Array<std::int64_t> imu_links,
                        Array<double> vel_prev, Array<double> gravity, double dt) {
-  const py::ssize_t n_links = poses.ndim() == 2 ? poses.shape(0) : -1;
-  if (n_links < 0 || poses.shape(1) != 7) throw py::value_error("imu_readings: poses are (L, 7)");
-  if (twists.ndim() != 2 || twists.shape(0) != n_links || twists.shape(1) != 6)
-    throw py::value_error("imu_readings: twists are (L, 6)");
-  const py::ssize_t n = imu_links.ndim() == 1 ? imu_links.shape(0) : -1;
-  if (n < 0 || vel_prev.ndim() != 2 || vel_prev.shape(0) != n || vel_prev.shape(1) != 3)
-    throw py::value_error("imu_readings: imu_links (R) and vel_prev (R, 3)");
-  if (gravity.ndim() != 1 || gravity.shape(0) != 3) throw py::value_error("imu_readings: gravity is 3 numbers");
+  require_shape(poses, {-1, 7}, "poses");
+  const py::ssize_t n_links = poses.shape(0);
+  require_shape(twists, {n_links, 6}, "twists");
+  require_shape(imu_links, {-1}, "imu_links");
+  const py::ssize_t n = imu_links.shape(0);
+  require_shape(vel_prev, {n, 3}, "vel_prev");
+  require_shape(gravity, {3}, "gravity");
   if (!(dt > 0)) throw py::value_error("imu_readings: dt > 0");
   py::array_t<double> acc({n, py::ssize_t{3}}), gyro({n, py::ssize_t{3}}), vel({n, py::ssize_t{3}});
   double* a = acc.mutable_data();
@@ -158,8 +153,8 @@ py::tuple imu_readings(Array<double> poses, Array<double> twists, Array<std::int
 namespace sim_hotpath {
 
 py::tuple contact_owners(Array<std::int64_t> links, Array<std::int64_t> link_robot, std::int64_t ball_link) {
-  if (links.ndim() != 2 || links.shape(1) != 2) throw py::value_error("contact_owners: links are (C, 2)");
-  if (link_robot.ndim() != 1) throw py::value_error("contact_owners: link_robot is 1-d");
+  require_shape(links, {-1, 2}, "links");
+  require_shape(link_robot, {-1}, "link_robot");
   const py::ssize_t n_links = link_robot.shape(0);
   const std::int64_t* robot_of = link_robot.data();
   auto owner = [&](std::int64_t link) -> std::int64_t {

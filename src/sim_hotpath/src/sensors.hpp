@@ -5,11 +5,10 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include "arrays.hpp"
+
 namespace sim_hotpath {
 
-namespace py = pybind11;
-template <typename T>
-using Array = py::array_t<T, py::array::c_style | py::array::forcecast>;
 
 // Every sensing foot's FRP in its box's frame and SimSpark axes: contacts (C, 2) link pairs,
 // their points and forces on the first link (world); slot_of_link (L): the foot row of a

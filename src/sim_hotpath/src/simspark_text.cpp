@@ -13,41 +13,40 @@
 namespace sim_hotpath {
 namespace {
 
-// A Polar (distance, azimuth, elevation): any 3-sequence of numbers.
-void put_pol(std::string& out, PyObject* polar) {
-  if (PyTuple_Check(polar) && PyTuple_GET_SIZE(polar) == 3) {  // a Polar: no sequence copy
-    out += "(pol ";
-    put_f2(out, PyTuple_GET_ITEM(polar, 0));
-    out += ' ';
-    put_f2(out, PyTuple_GET_ITEM(polar, 1));
-    out += ' ';
-    put_f2(out, PyTuple_GET_ITEM(polar, 2));
-    out += ')';
-    return;
-  }
-  py::object seq = py::reinterpret_steal<py::object>(PySequence_Fast(polar, "a polar is 3 numbers"));
-  if (!seq) throw py::error_already_set();
-  if (PySequence_Fast_GET_SIZE(seq.ptr()) != 3) throw py::type_error("a polar is 3 numbers");
+// Three numbers, "x y z" with two decimals each.
+void put_vec3(std::string& out, PyObject* vec, const char* what = "expected 3 numbers") {
+  py::object seq = fast_sequence(vec, what);
+  if (PySequence_Fast_GET_SIZE(seq.ptr()) != 3) throw py::type_error(what);
   PyObject** items = PySequence_Fast_ITEMS(seq.ptr());
-  out += "(pol ";
   put_f2(out, items[0]);
   out += ' ';
   put_f2(out, items[1]);
   out += ' ';
   put_f2(out, items[2]);
+}
+
+// A Polar (distance, azimuth, elevation): any 3-sequence of numbers.
+void put_pol(std::string& out, PyObject* polar) {
+  out += "(pol ";
+  put_vec3(out, polar, "a polar is 3 numbers");
   out += ')';
 }
 
-void put_vec3(std::string& out, PyObject* vec) {
-  py::object seq = py::reinterpret_steal<py::object>(PySequence_Fast(vec, "expected 3 numbers"));
-  if (!seq) throw py::error_already_set();
-  if (PySequence_Fast_GET_SIZE(seq.ptr()) != 3) throw py::type_error("expected 3 numbers");
-  PyObject** items = PySequence_Fast_ITEMS(seq.ptr());
-  put_f2(out, items[0]);
-  out += ' ';
-  put_f2(out, items[1]);
-  out += ' ';
-  put_f2(out, items[2]);
+// "(name (pol d a e))" for each item of a {name: Polar} dict, a space before each but the
+// first (`first` carries that over from what came before in the same list).
+void put_named_pols(std::string& out, PyObject* dict, const char* what, bool& first) {
+  if (!PyDict_Check(dict)) throw py::type_error(what);
+  PyObject *key, *value;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(dict, &pos, &key, &value)) {
+    if (!first) out += ' ';
+    first = false;
+    out += '(';
+    put_str(out, key);
+    out += ' ';
+    put_pol(out, value);
+    out += ')';
+  }
 }
 
 // Where an FRP follows a joint: after lj5 the foot, after lj7 the toe.
@@ -59,34 +58,17 @@ const char* frp_after(std::string_view joint) {
   return nullptr;
 }
 
-py::object fast_list(PyObject* obj, const char* what) {
-  py::object seq = py::reinterpret_steal<py::object>(PySequence_Fast(obj, what));
-  if (!seq) throw py::error_already_set();
-  return seq;
-}
-
 }  // namespace
 
 void put_simspark_vision(std::string& out, PyObject* vision) {
   out += "(See ";
-  bool first = true;
+  bool first = true;  // items are separated by one space
   auto sep = [&]() {
     out += first ? "" : " ";
     first = false;
   };
-  py::object objects = SIM_HOTPATH_ATTR(vision, "objects");
-  if (!PyDict_Check(objects.ptr())) throw py::type_error("Vision.objects is a dict");
-  PyObject *key, *value;
-  Py_ssize_t pos = 0;
-  while (PyDict_Next(objects.ptr(), &pos, &key, &value)) {
-    sep();
-    out += '(';
-    put_str(out, key);
-    out += ' ';
-    put_pol(out, value);
-    out += ')';
-  }
-  py::object players = fast_list(SIM_HOTPATH_ATTR(vision, "players").ptr(), "Vision.players is a list");
+  put_named_pols(out, SIM_HOTPATH_ATTR(vision, "objects").ptr(), "Vision.objects is a dict", first);
+  py::object players = fast_sequence(SIM_HOTPATH_ATTR(vision, "players").ptr(), "Vision.players is a list");
   const Py_ssize_t n_players = PySequence_Fast_GET_SIZE(players.ptr());
   for (Py_ssize_t i = 0; i < n_players; ++i) {
     PyObject* player = PySequence_Fast_GET_ITEM(players.ptr(), i);
@@ -96,25 +78,14 @@ void put_simspark_vision(std::string& out, PyObject* vision) {
     out += ") (id ";
     put_int(out, SIM_HOTPATH_ATTR(player, "unum").ptr());
     out += ") ";
-    py::object parts = SIM_HOTPATH_ATTR(player, "parts");
-    if (!PyDict_Check(parts.ptr())) throw py::type_error("SeenPlayer.parts is a dict");
-    Py_ssize_t ppos = 0;
     bool first_part = true;
-    while (PyDict_Next(parts.ptr(), &ppos, &key, &value)) {
-      if (!first_part) out += ' ';
-      first_part = false;
-      out += '(';
-      put_str(out, key);
-      out += ' ';
-      put_pol(out, value);
-      out += ')';
-    }
+    put_named_pols(out, SIM_HOTPATH_ATTR(player, "parts").ptr(), "SeenPlayer.parts is a dict", first_part);
     out += ')';
   }
-  py::object lines = fast_list(SIM_HOTPATH_ATTR(vision, "lines").ptr(), "Vision.lines is a list");
+  py::object lines = fast_sequence(SIM_HOTPATH_ATTR(vision, "lines").ptr(), "Vision.lines is a list");
   const Py_ssize_t n_lines = PySequence_Fast_GET_SIZE(lines.ptr());
   for (Py_ssize_t i = 0; i < n_lines; ++i) {
-    py::object ends = fast_list(PySequence_Fast_GET_ITEM(lines.ptr(), i), "a seen line is two polars");
+    py::object ends = fast_sequence(PySequence_Fast_GET_ITEM(lines.ptr(), i), "a seen line is two polars");
     if (PySequence_Fast_GET_SIZE(ends.ptr()) != 2) throw py::type_error("a seen line is two polars");
     sep();
     out += "(L ";
@@ -135,9 +106,7 @@ py::bytes encode_simspark_percept(py::handle percept) {
   out += "))(GS ";
   py::object game = SIM_HOTPATH_ATTR(p, "game");
   py::object unum = SIM_HOTPATH_ATTR(game.ptr(), "unum");
-  const int has_unum = PyObject_IsTrue(unum.ptr());
-  if (has_unum < 0) throw py::error_already_set();
-  if (has_unum) {
+  if (is_true(unum.ptr())) {
     out += "(unum ";
     put_str(out, unum.ptr());
     out += ") (team ";
@@ -154,7 +123,7 @@ py::bytes encode_simspark_percept(py::handle percept) {
   put_str(out, SIM_HOTPATH_ATTR(game.ptr(), "play_mode").ptr());
   out += "))";
 
-  py::object heard = fast_list(SIM_HOTPATH_ATTR(p, "heard").ptr(), "Percept.heard is a list");
+  py::object heard = fast_sequence(SIM_HOTPATH_ATTR(p, "heard").ptr(), "Percept.heard is a list");
   for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(heard.ptr()); ++i) {
     PyObject* h = PySequence_Fast_GET_ITEM(heard.ptr(), i);
     out += "(hear ";
@@ -162,9 +131,7 @@ py::bytes encode_simspark_percept(py::handle percept) {
     out += ' ';
     put_f2(out, SIM_HOTPATH_ATTR(h, "time").ptr());
     out += ' ';
-    const int from_self = PyObject_IsTrue(SIM_HOTPATH_ATTR(h, "from_self").ptr());
-    if (from_self < 0) throw py::error_already_set();
-    if (from_self) {
+    if (is_true(SIM_HOTPATH_ATTR(h, "from_self").ptr())) {
       out += "self";
     } else {
       put_f2(out, SIM_HOTPATH_ATTR(h, "direction").ptr());
@@ -181,7 +148,7 @@ py::bytes encode_simspark_percept(py::handle percept) {
 
   // Each foot's reading by name (the last one of a name counts, as in a dict).
   std::vector<std::pair<std::string, py::object>> frp;
-  py::object feet = fast_list(SIM_HOTPATH_ATTR(p, "foot_resistance").ptr(), "Percept.foot_resistance is a list");
+  py::object feet = fast_sequence(SIM_HOTPATH_ATTR(p, "foot_resistance").ptr(), "Percept.foot_resistance is a list");
   for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(feet.ptr()); ++i) {
     PyObject* f = PySequence_Fast_GET_ITEM(feet.ptr(), i);
     std::string name;
@@ -194,8 +161,8 @@ py::bytes encode_simspark_percept(py::handle percept) {
     }
   }
 
-  py::object names = fast_list(SIM_HOTPATH_ATTR(p, "joint_names").ptr(), "Percept.joint_names is a list");
-  py::object angles = fast_list(SIM_HOTPATH_ATTR(p, "joint_angles").ptr(), "Percept.joint_angles is a list");
+  py::object names = fast_sequence(SIM_HOTPATH_ATTR(p, "joint_names").ptr(), "Percept.joint_names is a list");
+  py::object angles = fast_sequence(SIM_HOTPATH_ATTR(p, "joint_angles").ptr(), "Percept.joint_angles is a list");
   const Py_ssize_t n = PySequence_Fast_GET_SIZE(names.ptr());
   if (PySequence_Fast_GET_SIZE(angles.ptr()) < n) throw py::type_error("not enough joint angles for the joint names");
   py::object vision = SIM_HOTPATH_ATTR(p, "vision");

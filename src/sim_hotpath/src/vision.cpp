@@ -22,14 +22,6 @@ std::uint64_t splitmix64(std::uint64_t& x) {
 
 std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-template <typename T>
-void require_shape(const py::array_t<T, py::array::c_style | py::array::forcecast>& a, std::vector<py::ssize_t> shape,
-                   const char* what) {
-  bool ok = a.ndim() == static_cast<py::ssize_t>(shape.size());
-  for (size_t i = 0; ok && i < shape.size(); ++i) ok = shape[i] < 0 || a.shape(i) == shape[i];
-  if (!ok) throw py::value_error(std::string("bad shape of ") + what);
-}
-
 }  // namespace
 
 NormalSource::NormalSource(std::uint64_t seed) {
@@ -67,9 +59,9 @@ double NormalSource::next() {
   return u * scale;
 }
 
-VisionKernel::VisionKernel(py::list names, py::array_t<double, py::array::c_style | py::array::forcecast> landmarks,
-                           py::array_t<double, py::array::c_style | py::array::forcecast> lines,
-                           py::array_t<bool, py::array::c_style | py::array::forcecast> shown, py::object polar,
+VisionKernel::VisionKernel(py::list names, Array<double> landmarks,
+                           Array<double> lines,
+                           Array<bool> shown, py::object polar,
                            py::object seen_player, py::object vision, Figures figures, bool noise, std::uint64_t seed)
     : polar_(std::move(polar)),
       seen_player_(std::move(seen_player)),
@@ -237,13 +229,13 @@ py::list VisionKernel::seen_lines(const Camera& cam) {
   return out;
 }
 
-py::list VisionKernel::see(py::array_t<double, py::array::c_style | py::array::forcecast> cam_pos,
-                           py::array_t<double, py::array::c_style | py::array::forcecast> cam_rot,
-                           py::array_t<double, py::array::c_style | py::array::forcecast> calib,
-                           py::array_t<bool, py::array::c_style | py::array::forcecast> noisy,
-                           py::array_t<bool, py::array::c_style | py::array::forcecast> lines,
-                           py::array_t<std::int64_t, py::array::c_style | py::array::forcecast> dialect,
-                           py::array_t<double, py::array::c_style | py::array::forcecast> points) {
+py::list VisionKernel::see(Array<double> cam_pos,
+                           Array<double> cam_rot,
+                           Array<double> calib,
+                           Array<bool> noisy,
+                           Array<bool> lines,
+                           Array<std::int64_t> dialect,
+                           Array<double> points) {
   const py::ssize_t n_cams = cam_pos.ndim() == 2 ? cam_pos.shape(0) : -1;
   require_shape(cam_pos, {n_cams, 3}, "cam_pos");
   require_shape(cam_rot, {n_cams, 3, 3}, "cam_rot");

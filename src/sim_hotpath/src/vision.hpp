@@ -5,6 +5,8 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include "arrays.hpp"
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -42,9 +44,9 @@ class VisionKernel {
   // names: the landmarks then the ball; landmarks (L, 3); lines (K, 6) ends on the field;
   // shown (D, L + 1): which names each dialect's agents see; polar/seen_player/vision: the
   // sim_contracts classes the results are made of.
-  VisionKernel(py::list names, py::array_t<double, py::array::c_style | py::array::forcecast> landmarks,
-               py::array_t<double, py::array::c_style | py::array::forcecast> lines,
-               py::array_t<bool, py::array::c_style | py::array::forcecast> shown, py::object polar,
+  VisionKernel(py::list names, Array<double> landmarks,
+               Array<double> lines,
+               Array<bool> shown, py::object polar,
                py::object seen_player, py::object vision, Figures figures, bool noise, std::uint64_t seed);
 
   // The robots that can be seen: [(team, unum, [(part, row)])], rows into `points` of see().
@@ -54,13 +56,13 @@ class VisionKernel {
   // forward, y left, z up in the world), calib (R, 3) added in the camera frame; noisy[r]:
   // noise on its objects (SimSpark agents); lines[r]: with clipped field lines; dialect[r]:
   // row of `shown`; points (1 + P, 3): the ball, then the parts set_owners named.
-  py::list see(py::array_t<double, py::array::c_style | py::array::forcecast> cam_pos,
-               py::array_t<double, py::array::c_style | py::array::forcecast> cam_rot,
-               py::array_t<double, py::array::c_style | py::array::forcecast> calib,
-               py::array_t<bool, py::array::c_style | py::array::forcecast> noisy,
-               py::array_t<bool, py::array::c_style | py::array::forcecast> lines,
-               py::array_t<std::int64_t, py::array::c_style | py::array::forcecast> dialect,
-               py::array_t<double, py::array::c_style | py::array::forcecast> points);
+  py::list see(Array<double> cam_pos,
+               Array<double> cam_rot,
+               Array<double> calib,
+               Array<bool> noisy,
+               Array<bool> lines,
+               Array<std::int64_t> dialect,
+               Array<double> points);
 
  private:
   struct Group {
