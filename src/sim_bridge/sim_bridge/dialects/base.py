@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from sim_contracts.commands import Command
+from sim_contracts.commands import Command, Syn
 from sim_contracts.percept import Percept
 
 
@@ -32,3 +32,12 @@ class Dialect(Protocol):
         ...
 
     def encode_percept(self, percept: Percept) -> bytes: ...
+
+
+def compiled_commands(syns: int, joints: Command | None) -> tuple[list[Command], list[str]]:
+    """parse_actions' result for an every-cycle message the compiled parser read: its (syn)
+    commands, then the joint command (the order the full parser gives), no errors."""
+    commands: list[Command] = [Syn() for _ in range(syns)]
+    if joints is not None:
+        commands.append(joints)
+    return commands, []

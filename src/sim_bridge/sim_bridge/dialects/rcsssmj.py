@@ -14,6 +14,7 @@ import binascii
 import math
 from typing import Final
 
+from sim_bridge.dialects.base import compiled_commands
 from sim_bridge.sexp import integer, number, predicates
 from sim_contracts.commands import Beam, Command, InitPlayer, JointTargets, Say, Syn
 from sim_contracts.percept import Percept
@@ -32,10 +33,7 @@ class RcsssmjDialect:
         motors = parse_rcsssmj_motors(payload)  # the message of every cycle, compiled
         if motors is not None:
             targets, syns = motors
-            commands: list[Command] = [Syn() for _ in range(syns)]
-            if targets:
-                commands.append(JointTargets(targets))
-            return commands, []
+            return compiled_commands(syns, JointTargets(targets) if targets else None)
         return self.parse_any(payload)
 
     def parse_any(self, payload: bytes) -> tuple[list[Command], list[str]]:

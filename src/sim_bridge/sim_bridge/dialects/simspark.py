@@ -11,6 +11,7 @@ import math
 import re
 from typing import Final
 
+from sim_bridge.dialects.base import compiled_commands
 from sim_bridge.sexp import integer, number, predicates
 from sim_contracts.commands import Beam, Command, InitPlayer, JointVelocities, Pass, Say, Scene, Syn
 from sim_contracts.percept import Percept
@@ -32,10 +33,7 @@ class SimSparkDialect:
         hinges = parse_simspark_hinges(payload)  # the message of every cycle, compiled
         if hinges is not None:
             speeds, syns = hinges
-            commands: list[Command] = [Syn() for _ in range(syns)]
-            if speeds:
-                commands.append(JointVelocities(speeds))
-            return commands, []
+            return compiled_commands(syns, JointVelocities(speeds) if speeds else None)
         return self.parse_any(payload)
 
     def parse_any(self, payload: bytes) -> tuple[list[Command], list[str]]:

@@ -178,7 +178,10 @@ class MonitorScene:
 
     def _template(self, full: bool) -> tuple[list[str], list[tuple[int, int]]]:
         """The frame as fixed pieces with one slot per body for its head ("(nd TRF (SLT ...)"
-        or "(nd"), made once per scene and frame kind: what _node builds, flattened."""
+        or "(nd"), made once per scene and frame kind. Each body is its head, its looks and
+        its children's nodes, space-separated on the SimSpark stream; a tagged body (a robot,
+        the ball) sits in a DSC node on full frames, in a bare node on incremental ones. The
+        recursive definition is kept in the frame tests, which compare the two."""
         cached = self._templates.get(full)
         if cached is not None:
             return cached
@@ -211,27 +214,6 @@ class MonitorScene:
         emit(self.root)
         self._templates[full] = (pieces, heads)
         return pieces, heads
-
-    def _node(self, body: _Body, slt: list[str | None], changed: np.ndarray, full: bool) -> str:
-        """One body's text, recursively: the definition scene() follows through _template
-        (kept as the reference its tests compare with)."""
-        inner = []
-        if full:
-            inner += body.geoms
-        else:
-            inner += [_skeleton(g, self.dialect) for g in body.geoms]
-        inner += [self._node(c, slt, changed, full) for c in body.children]
-        sep = "" if self.dialect == "rcsssmj" else " "
-        if full or changed[body.index]:
-            head = f"(nd TRF{sep}{slt[body.index]}"
-        else:
-            head = "(nd"
-        node = head + (sep if inner and sep else "") + sep.join(inner) + ")"
-        if body.tag:
-            if full:
-                return f"(nd DSC({body.tag}){node})" if self.dialect == "rcsssmj" else f"(nd DSC ({body.tag}) {node})"
-            return f"(nd{node})" if self.dialect == "rcsssmj" else f"(nd {node})"
-        return node
 
 
 @functools.lru_cache(maxsize=1024)

@@ -179,8 +179,24 @@ def test_compiled_transform_texts_are_the_python_ones() -> None:
             assert got[i] == (_slt(trf[i, :, :3], trf[i, :, 3], dialect) if which[i] else None)
 
 
+def _recursive_node(scene, body, slt: list, changed: np.ndarray, full: bool) -> str:
+    """One body's text, recursively: the definition MonitorScene's flat template follows."""
+    from sim_master.server.monitor_scene import _skeleton
+
+    inner = list(body.geoms) if full else [_skeleton(g, scene.dialect) for g in body.geoms]
+    inner += [_recursive_node(scene, c, slt, changed, full) for c in body.children]
+    sep = "" if scene.dialect == "rcsssmj" else " "
+    head = f"(nd TRF{sep}{slt[body.index]}" if full or changed[body.index] else "(nd"
+    node = head + (sep if inner and sep else "") + sep.join(inner) + ")"
+    if body.tag:
+        if full:
+            return f"(nd DSC({body.tag}){node})" if scene.dialect == "rcsssmj" else f"(nd DSC ({body.tag}) {node})"
+        return f"(nd{node})" if scene.dialect == "rcsssmj" else f"(nd {node})"
+    return node
+
+
 def test_flattened_frames_are_the_recursive_ones() -> None:
-    """scene() fills a flat template per frame kind; the recursive _node is its definition.
+    """scene() fills a flat template per frame kind; _recursive_node above is its definition.
     Both dialects, full and incremental frames, random sets of moved bodies."""
     from sim_hotpath import slt_texts
     from sim_master.engine.mujoco.engine import MujocoEngine
@@ -200,7 +216,7 @@ def test_flattened_frames_are_the_recursive_ones() -> None:
             changed = rng.random(scene.nbody) < 0.5
             flat = scene.scene(engine.data, full) if full else None
             slt = slt_texts(trf, changed | full, dialect == "rcsssmj")
-            recursive = scene._node(scene.root, slt, changed, full)
+            recursive = _recursive_node(scene, scene.root, slt, changed, full)
             if full:
                 assert flat == recursive
             else:
