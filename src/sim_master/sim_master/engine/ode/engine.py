@@ -49,9 +49,7 @@ class OdeEngine(GazeboEngine):
     thread as rcssserver3d, is the default."""
 
     def __init__(self, world: str = "simspark_field", *, step_threads: int = 1, **kwargs: Any) -> None:
-        if not 1 <= step_threads <= 16:
-            raise ValueError(f"physics threads: 1..16, not {step_threads}")
-        self._step_threads = step_threads
+        self._step_threads = step_threads  # the module refuses a count outside 1..16 (ValueError)
         super().__init__(world, **kwargs)
 
     def _open_world(self, path: str, timestep: float) -> Any:
