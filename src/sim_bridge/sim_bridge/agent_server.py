@@ -29,6 +29,15 @@ READ_CHUNK: Final = 65536
 # handshake answered without (syn) (FC Portugal's init) never stalls the match; until then
 # it never has more than one unanswered perception, so it starts in lock-step, not behind.
 GRACE_CYCLES: Final = 5
+# A connection that has not joined a team this long after it connected is closed: a robot
+# waiting by the side line costs every cycle, and the rules have no place for it. Both the
+# wall-clock seconds and the simulated cycles must have passed: a paused server or one
+# waiting for teams sends no perception an agent could answer with its init.
+JOIN_TIMEOUT: Final = 10.0
+JOIN_CYCLES: Final = 500
+# Connections one port holds at once (two teams of 11 and their spares fit many times over);
+# more are closed as they come, so a flood of connections cannot slow the match.
+MAX_CONNECTIONS: Final = 64
 
 
 
@@ -52,22 +61,26 @@ class _Connection:
     lagging: bool = False
     perceptions: int = 0
     cycles: int = 0  # perception cycles of this connection (vision phase)
-    connected_cycles: int = 0  # sync cycles since the connection was accepted
+    connected_cycles: int = 0  # simulated cycles since the connection was accepted
     answered: bool = True  # a frame arrived since the last perception
     registered: bool = False  # its init was accepted: from now on sync mode waits for it
+    connected_at: float = field(default_factory=time.monotonic)
     last_data: float = field(default_factory=time.monotonic)
     writing: bool = False
 
 
 class AgentServer:
     def __init__(self, dialect: Dialect, host: str = "127.0.0.1", port: int = 0, *, sync: bool = False,
-                 sync_timeout: float = 1.0, max_message: int = DEFAULT_MAX_MESSAGE,
+                 sync_timeout: float = 5.0, max_message: int = DEFAULT_MAX_MESSAGE,
                  max_outbuf: int = 1 << 20, stall_timeout: float = 5.0,
+                 join_timeout: float = JOIN_TIMEOUT, max_connections: int = MAX_CONNECTIONS,
                  log: logging.Logger = _log) -> None:
         self.dialect = dialect
         self.host, self.port = host, port
         self.sync, self.sync_timeout = sync, sync_timeout
         self.max_message, self.max_outbuf, self.stall_timeout = max_message, max_outbuf, stall_timeout
+        self.join_timeout, self.max_connections = join_timeout, max_connections
+        self._refused = 0  # connections over max_connections closed since the last log line
         self._next_stall_check = 0.0
         self.log = log
         self._selector = selectors.DefaultSelector()
@@ -116,12 +129,12 @@ class AgentServer:
         """Sync mode: return once every waited-for agent has synced or timed out, or at
         once when `stop` is set (stopping never waits out a silent agent)."""
         events = self.poll(0.0)
+        for conn in self._conns.values():
+            conn.connected_cycles += 1
         if not self.sync:
             return events
         start = time.monotonic()
         limit = start + (deadline_s if deadline_s is not None else self.sync_timeout)
-        for conn in self._conns.values():
-            conn.connected_cycles += 1
         waiting = [c for c in self._conns.values()
                    if not c.synced and not c.lagging and c.perceptions > 0
                    and c.registered and c.connected_cycles > GRACE_CYCLES]
@@ -153,6 +166,17 @@ class AgentServer:
             except OSError as exc:
                 self.log.warning("accept failed: %s", exc)
                 return
+            if len(self._conns) >= self.max_connections:
+                sock.close()
+                if self._refused == 0:
+                    self.log.warning("%s port holds %d connections: new ones are closed (%s:%d the first)",
+                                     self.dialect.name, self.max_connections, addr[0], addr[1])
+                self._refused += 1
+                continue
+            if self._refused:
+                self.log.warning("%s port: %d connections were closed for want of room",
+                                 self.dialect.name, self._refused)
+                self._refused = 0
             sock.setblocking(False)
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             agent_id = f"{self.dialect.name}-{self._next_id}"
@@ -207,6 +231,9 @@ class AgentServer:
             if conn.decoder.pending and now - conn.last_data > self.stall_timeout:
                 self._drop(conn, f"stalled mid-message ({conn.decoder.pending} bytes of a frame "
                                  f"for {self.stall_timeout:.1f} s)")
+            elif (not conn.registered and conn.connected_cycles > JOIN_CYCLES
+                  and now - conn.connected_at > self.join_timeout):
+                self._drop(conn, f"joined no team within {self.join_timeout:.0f} s of connecting")
 
     # ------------------------------------------------------------------ output
     def wants_vision(self, agent_id: str) -> bool:
@@ -284,6 +311,8 @@ class AgentServer:
     def _drop(self, conn: _Connection, reason: str, *, log: bool = True) -> None:
         if self._conns.pop(conn.agent_id, None) is None:
             return
+        if len(reason) > 200:  # a reason may quote the peer's bytes: the log gets a bounded line
+            reason = f"{reason[:200]}... ({len(reason) - 200} more characters)"
         self._by_fd.pop(conn.sock.fileno(), None)
         try:
             self._selector.unregister(conn.sock)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import selectors
 import socket
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
@@ -14,6 +15,10 @@ from sim_bridge.listener import open_listener
 
 Handler = Callable[[list[str]], str]
 MAX_LINE: Final = 4096
+# Clients held at once: a new one beyond it closes the one that has been quiet longest, so
+# idle or abandoned connections never keep a script out or slow the others.
+MAX_CLIENTS: Final = 32
+MAX_REPLY_QUEUE: Final = 1 << 20  # bytes of answers a client that does not read may have queued
 _log = logging.getLogger("sim_bridge.service_port")
 
 
@@ -26,6 +31,8 @@ class _Client:
     sock: socket.socket
     peer: str
     buf: bytearray = field(default_factory=bytearray)
+    out: bytearray = field(default_factory=bytearray)
+    active: float = field(default_factory=time.monotonic)
 
 
 class ServicePort:
@@ -43,7 +50,7 @@ class ServicePort:
         return sorted(f"{c} {s}" for c, s in self._handlers)
 
     def start(self) -> None:
-        listener = open_listener(self.host, self.port, 16)
+        listener = open_listener(self.host, self.port)
         self.port = listener.getsockname()[1]
         self._listener = listener
         self._selector.register(listener, selectors.EVENT_READ, None)
@@ -59,13 +66,16 @@ class ServicePort:
 
     def poll(self, timeout: float = 0.0) -> None:
         """Answer every complete request line that has arrived."""
-        for key, _ in self._selector.select(timeout):
+        for key, mask in self._selector.select(timeout):
             if key.data is None:
                 self._accept()
-            else:
-                client = self._clients.get(key.fd)
-                if client is not None:
-                    self._read(client)
+                continue
+            client = self._clients.get(key.fd)
+            if client is not None and mask & selectors.EVENT_WRITE:
+                self._flush(client)
+            client = self._clients.get(key.fd)
+            if client is not None and mask & selectors.EVENT_READ:
+                self._read(client)
 
     def handle_line(self, line: str) -> str:
         parts = line.split()
@@ -85,14 +95,18 @@ class ServicePort:
         return f"{request_id} SUCCESS {result}".rstrip()
 
     def _accept(self) -> None:
+        """Every connection waiting (not one per poll: a burst must not queue behind the loop)."""
         assert self._listener is not None
-        try:
-            sock, addr = self._listener.accept()
-        except OSError:
-            return
-        sock.setblocking(False)
-        self._clients[sock.fileno()] = _Client(sock, f"{addr[0]}:{addr[1]}")
-        self._selector.register(sock, selectors.EVENT_READ, sock.fileno())
+        while True:
+            try:
+                sock, addr = self._listener.accept()
+            except OSError:  # BlockingIOError: nobody else waits
+                return
+            if len(self._clients) >= MAX_CLIENTS:
+                self._drop(min(self._clients.values(), key=lambda c: c.active))
+            sock.setblocking(False)
+            self._clients[sock.fileno()] = _Client(sock, f"{addr[0]}:{addr[1]}")
+            self._selector.register(sock, selectors.EVENT_READ, sock.fileno())
 
     def _read(self, client: _Client) -> None:
         try:
@@ -104,19 +118,35 @@ class ServicePort:
         if not data:
             self._drop(client)
             return
+        client.active = time.monotonic()
         client.buf += data
         while b"\n" in client.buf:
             raw, _, rest = bytes(client.buf).partition(b"\n")
             client.buf = bytearray(rest)
             reply = self.handle_line(raw.decode("utf-8", "replace").strip())
-            try:
-                client.sock.sendall((reply + "\n").encode())
-            except OSError:
+            client.out += (reply + "\n").encode()
+            if len(client.out) > MAX_REPLY_QUEUE:
+                _log.warning("service client %s reads none of its answers: dropped", client.peer)
                 self._drop(client)
                 return
-        if len(client.buf) > MAX_LINE:
+        if client.out:
+            self._flush(client)
+        if client.sock.fileno() in self._clients and len(client.buf) > MAX_LINE:
             _log.warning("service client %s sent a line over %d bytes: dropped", client.peer, MAX_LINE)
             self._drop(client)
+
+    def _flush(self, client: _Client) -> None:
+        """Send what the socket takes now; the rest waits for it to be writable (never blocks)."""
+        try:
+            sent = client.sock.send(client.out)
+            del client.out[:sent]
+        except (BlockingIOError, InterruptedError):
+            pass
+        except OSError:
+            self._drop(client)
+            return
+        events = selectors.EVENT_READ | (selectors.EVENT_WRITE if client.out else 0)
+        self._selector.modify(client.sock, events, client.sock.fileno())
 
     def _drop(self, client: _Client) -> None:
         self._clients.pop(client.sock.fileno(), None)

@@ -8,6 +8,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Final
+
+# Where anything may be put by a command (trainer, referee, services): this far beyond the
+# field lines and this high, moving at most MAX_PLACED_SPEED m/s (per axis, also for spin in
+# rad/s). Far-away numbers are not harmless: MuJoCo resets the whole world past 1e10, ODE
+# and DART lose every contact's precision long before.
+WORLD_MARGIN: Final = 10.0
+MAX_PLACED_SPEED: Final = 100.0
 
 
 @dataclass(slots=True)
@@ -59,6 +67,26 @@ class FieldSpec:
             xa, xb = sx * hl, sx * (hl - self.penalty_depth)
             out += [(xa, pw, xb, pw), (xb, pw, xb, -pw), (xb, -pw, xa, -pw)]
         return out
+
+    def outside_world(self, x: float, y: float, z: float = 0.0) -> str | None:
+        """Why a position cannot be placed at (finite, within WORLD_MARGIN of the field and
+        0..WORLD_MARGIN high), or None."""
+        if not all(math.isfinite(v) for v in (x, y, z)):
+            return "position must be finite"
+        lx, ly = self.half_length + WORLD_MARGIN, self.half_width + WORLD_MARGIN
+        if abs(x) > lx or abs(y) > ly or not 0.0 <= z <= WORLD_MARGIN:
+            return (f"position ({x:g}, {y:g}, {z:g}) outside the world "
+                    f"(|x| <= {lx:g}, |y| <= {ly:g}, 0 <= z <= {WORLD_MARGIN:g})")
+        return None
+
+    @staticmethod
+    def too_fast(*velocities: float) -> str | None:
+        """Why a placed velocity (linear m/s or angular rad/s, per axis) is refused, or None."""
+        if not all(math.isfinite(v) for v in velocities):
+            return "velocity must be finite"
+        if any(abs(v) > MAX_PLACED_SPEED for v in velocities):
+            return f"velocity beyond {MAX_PLACED_SPEED:g} per axis"
+        return None
 
     def in_penalty_area(self, side: str, x: float, y: float) -> bool:
         """Inside the penalty area in front of `side`'s goal."""

@@ -51,6 +51,8 @@ SUBCOMMANDS: tuple[tuple[str, str, str, str], ...] = (
     ("match", "play a whole match with built-in teams; summary, log, pictures", "sim_master.commands.match", "match"),
     ("team", "a built-in team as ROS-native players of a running server", "sim_master.commands.team", "team"),
     ("replay", "play a replay log back to monitors and ROS topics", "sim_master.commands.replay", "replay"),
+    ("repair", "make a replay log cut off by a crash readable by every MCAP tool", "sim_master.commands.replay",
+     "repair"),
     ("snapshot", "a PNG picture of a running server's world", "sim_master.commands.snapshot", "snapshot"),
     ("master", "the master of a distributed run (lockstep over DDS, Redis cache)",
      "sim_master.distributed.master", "master"),

@@ -18,6 +18,8 @@ PYBIND11_MODULE(_ode_physics, m) {
   m.attr("SERVO") = 1;
   m.attr("PD") = 2;
   m.attr("INFINITY") = dInfinity;
+  // A step ODE could not take; the world was rolled back to where the step began and steps on.
+  py::register_exception<sim_ode::PhysicsFault>(m, "PhysicsFault", PyExc_RuntimeError);
 
   py::class_<Surface>(m, "Surface")
       .def(py::init<>())
@@ -86,6 +88,9 @@ PYBIND11_MODULE(_ode_physics, m) {
       .def("set_static_surfaces", &OdeWorld::SetStaticSurfaces, py::arg("planes"), py::arg("solids"))
       .def("set_drag", &OdeWorld::SetDrag, py::arg("name"), py::arg("linear"), py::arg("angular"))
       .def("step", &OdeWorld::Step, py::arg("n") = 1, py::call_guard<py::gil_scoped_release>())
+      .def("rollback", &OdeWorld::Rollback)
+      .def_property_readonly("collision_faults", &OdeWorld::CollisionFaults)
+      .def_property_readonly("last_collision_fault", &OdeWorld::LastCollisionFault)
       .def("contacts",
            [](const OdeWorld& world) {
              auto c = world.LastContacts();

@@ -20,6 +20,7 @@
 #include <sdf/Sphere.hh>
 #include <sdf/World.hh>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <cstdarg>
@@ -753,7 +754,17 @@ void OdeWorld::Collide(dGeomID a, dGeomID b) {
   if (ba && bb && dAreConnectedExcluding(ba, bb, dJointTypeContact)) return;
   const int max_contacts = std::max(1, std::min(settings_.max_contacts, 16));
   dContact contacts[16];
-  const int n = dCollide(a, b, max_contacts, &contacts[0].geom, sizeof(dContact));
+  int n = 0;
+  try {
+    n = dCollide(a, b, max_contacts, &contacts[0].geom, sizeof(dContact));
+  } catch (const std::exception& e) {
+    // ODE's collider failed on this pair (e.g. two boxes at one spot have no contact normal).
+    // Caught here, inside the space's collide: an exception leaving it would keep the space
+    // locked. The pair has no contact this step; everything else steps.
+    ++collision_faults_;
+    collision_fault_ = e.what();
+    return;
+  }
   const dSurfaceParameters surface = Mix(ia->surface, ib->surface);
   for (int k = 0; k < n; ++k) {
     contacts[k].surface = surface;
@@ -769,20 +780,77 @@ void OdeWorld::Collide(dGeomID a, dGeomID b) {
 
 void OdeWorld::Step(int n) {
   if (n < 1 || n > 1000) throw std::invalid_argument("steps: 1..1000");
-  if (!failure_.empty()) throw std::runtime_error("the ODE world cannot step after an error: " + failure_);
   dAllocateODEDataForThread(dAllocateMaskAll);
+  SaveBodies();
+  std::string fault;
   try {
     Steps(n);
+    if (!BodiesFinite()) fault = "a body's state is not finite after the step";
   } catch (const std::exception& e) {
-    // ODE threw out of a collision or a step: its spaces may stay locked and the contact
-    // joints point at feedback freed below, so the world refuses to step again
-    dJointGroupEmpty(contact_group_);
-    pending_links_.clear();
-    pending_points_.clear();
-    feedback_.clear();
-    failure_ = e.what();
-    throw;
+    // ODE threw out of its solver (collisions catch their own faults, so no space stays
+    // locked): the contact joints point at feedback freed below
+    fault = e.what();
   }
+  if (fault.empty()) return;
+  dJointGroupEmpty(contact_group_);
+  pending_links_.clear();
+  pending_points_.clear();
+  feedback_.clear();
+  wrenches_.clear();
+  RestoreBodies();
+  throw PhysicsFault(fault);
+}
+
+bool OdeWorld::Rollback() {
+  if (saved_.empty()) return false;
+  dJointGroupEmpty(contact_group_);
+  RestoreBodies();
+  return true;
+}
+
+void OdeWorld::SaveBodies() {
+  saved_.clear();
+  saved_time_ = time_;
+  for (const auto& mp : models_)
+    for (dBodyID b : mp->bodies) {
+      BodyState s{};
+      s.body = b;
+      const dReal* p = dBodyGetPosition(b);
+      const dReal* q = dBodyGetQuaternion(b);
+      const dReal* v = dBodyGetLinearVel(b);
+      const dReal* w = dBodyGetAngularVel(b);
+      std::copy(p, p + 3, s.pos);
+      std::copy(q, q + 4, s.quat);
+      std::copy(v, v + 3, s.linear);
+      std::copy(w, w + 3, s.angular);
+      s.enabled = dBodyIsEnabled(b) != 0;
+      saved_.push_back(s);
+    }
+}
+
+// Bodies of models removed since the save are gone; bodies added since have no saved state
+// and stay as they are (models change only between steps, so neither happens after a Step).
+void OdeWorld::RestoreBodies() {
+  for (const BodyState& s : saved_) {
+    dBodySetPosition(s.body, s.pos[0], s.pos[1], s.pos[2]);
+    dBodySetQuaternion(s.body, s.quat);
+    dBodySetLinearVel(s.body, s.linear[0], s.linear[1], s.linear[2]);
+    dBodySetAngularVel(s.body, s.angular[0], s.angular[1], s.angular[2]);
+    if (s.enabled) dBodyEnable(s.body); else dBodyDisable(s.body);
+  }
+  time_ = saved_time_;
+}
+
+bool OdeWorld::BodiesFinite() const {
+  for (const auto& mp : models_)
+    for (dBodyID b : mp->bodies) {
+      const dReal* values[] = {dBodyGetPosition(b), dBodyGetLinearVel(b), dBodyGetAngularVel(b)};
+      for (const dReal* v : values)
+        if (!std::isfinite(v[0]) || !std::isfinite(v[1]) || !std::isfinite(v[2])) return false;
+      const dReal* q = dBodyGetQuaternion(b);
+      if (!std::isfinite(q[0]) || !std::isfinite(q[1]) || !std::isfinite(q[2]) || !std::isfinite(q[3])) return false;
+    }
+  return true;
 }
 
 void OdeWorld::Steps(int n) {

@@ -16,6 +16,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,11 @@ struct Contacts {
 struct Model;
 struct ModelTemplate;
 
+// A step ODE could not take (its error, or bodies left non-finite): the world was rolled back.
+struct PhysicsFault : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 class OdeWorld {
  public:
   OdeWorld(const std::string& world_sdf, double timestep, const Settings& settings);
@@ -107,7 +113,16 @@ class OdeWorld {
   // SimSpark's DragController on every body of a model: F = -linear v, T = -angular w.
   void SetDrag(const std::string& name, double linear, double angular);
 
+  // n steps. An ODE error while stepping, or a body left non-finite, rolls every body back to
+  // where it was when Step was called and throws PhysicsFault: the world steps on afterwards.
   void Step(int n);
+  // Every body back to where it was when the last Step was called (after a step whose result
+  // the caller refuses, e.g. exploding speeds); false when there is nothing saved.
+  bool Rollback();
+  // Geom pairs whose collision ODE failed on (e.g. two boxes at one spot, no contact normal):
+  // that pair has no contact in that step, everything else steps.
+  long CollisionFaults() const { return collision_faults_; }
+  const std::string& LastCollisionFault() const { return collision_fault_; }
   Contacts LastContacts() const { return contacts_; }
   double Time() const { return time_; }
   double Timestep() const { return timestep_; }
@@ -137,7 +152,18 @@ class OdeWorld {
   int step_threads_ = 1;
   dThreadingImplementationID threading_ = nullptr;
   dThreadingThreadPoolID thread_pool_ = nullptr;
-  std::string failure_;  // an ODE error while stepping: the world does not step again
+  struct BodyState {
+    dBodyID body;
+    dReal pos[3], quat[4], linear[3], angular[3];
+    bool enabled;
+  };
+  std::vector<BodyState> saved_;  // every body when the last Step was called
+  double saved_time_ = 0.0;
+  void SaveBodies();
+  void RestoreBodies();
+  bool BodiesFinite() const;
+  long collision_faults_ = 0;
+  std::string collision_fault_;
   Settings settings_;
   dWorldID world_ = nullptr;
   dSpaceID space_ = nullptr;

@@ -30,8 +30,6 @@ from soccer_referee.world import PlayerId, PlayerView, Side, WorldView
 
 MAX_GAME_TIME = 24 * 3600.0  # s: a set time beyond any match (1e308 once swapped the sides)
 MAX_SCORE = 999  # logs and frames carry scores as small integers
-WORLD_MARGIN = 10.0  # m beyond the field lines (and height) that moved objects may be placed
-MAX_MOVE_SPEED = 100.0  # m/s per axis for a moved ball
 
 GROUND_Z = 0.15
 STANDING_Z = 0.25
@@ -124,13 +122,8 @@ class Referee:
         return BeamDecision(True, gx, gy, yaw)
 
     def _outside_world(self, x: float, y: float, z: float = 0.0) -> str | None:
-        """Why a position cannot be moved to, or None. Far-away numbers are not harmless:
-        MuJoCo resets the whole world when a coordinate passes 1e10."""
-        lx, ly = self.field.half_length + WORLD_MARGIN, self.field.half_width + WORLD_MARGIN
-        if abs(x) > lx or abs(y) > ly or not 0.0 <= z <= WORLD_MARGIN:
-            return (f"position ({x:g}, {y:g}, {z:g}) outside the world "
-                    f"(|x| <= {lx:g}, |y| <= {ly:g}, 0 <= z <= {WORLD_MARGIN:g})")
-        return None
+        """Why a position cannot be moved to, or None (the field's contract)."""
+        return self.field.outside_world(x, y, z)
 
     # ------------------------------------------------------------------ commands
     def command(self, cmd: RefereeCommand) -> CommandResult:
@@ -155,8 +148,9 @@ class Referee:
                 outside = self._outside_world(*cmd.position[:2], z=cmd.position[2])
                 if outside:
                     return CommandResult(False, outside)
-                if any(abs(v) > MAX_MOVE_SPEED for v in cmd.velocity):
-                    return CommandResult(False, f"ball velocity beyond {MAX_MOVE_SPEED:g} m/s per axis")
+                too_fast = self.field.too_fast(*cmd.velocity)
+                if too_fast:
+                    return CommandResult(False, f"ball {too_fast} m/s")
                 self._world().move_ball(cmd.position, cmd.velocity)
             elif isinstance(cmd, MoveAgent):
                 mover: Side | None = "left" if cmd.side == "left" else "right" if cmd.side == "right" else None

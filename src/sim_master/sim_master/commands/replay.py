@@ -66,13 +66,18 @@ class _Frames:
 def run_replay(args: argparse.Namespace) -> int:
     from sim_bridge.monitor_server import MonitorServer
     from sim_master.engine.mujoco.engine import MujocoEngine
-    from sim_master.store.mcap_log import ReplayIndex, ReplayLogReader
+    from sim_master.store.mcap_log import LogError, ReplayIndex, ReplayLogReader, check_log
     from sim_master.store.replay_player import ReplayPlayer
     from soccer_referee.rules import rule_book
 
     if args.paused and args.web_port < 0:
         print("soccersim replay: --paused needs --web-port (the page's play button starts the replay)",
               file=sys.stderr)
+        return 2
+    try:  # before any port opens: a file that is no log is one line, not a silent exit
+        check_log(args.file)
+    except LogError as exc:
+        print(f"soccersim replay: {exc}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
     stop = {"now": False}
@@ -131,6 +136,35 @@ def run_replay(args: argparse.Namespace) -> int:
     finally:
         shows.close()
     print(f"replayed {shown} cycles", flush=True)
+    if shown == 0:
+        print(f"soccersim replay: {args.file} holds no cycles (is it a soccersim replay log?)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def add_repair_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="a replay log cut off by a crash (SIGKILL, a full disk: no MCAP footer)")
+    parser.add_argument("--out", default=None, help="where the repaired log goes (default: FILE.repaired.mcap)")
+
+
+def run_repair(args: argparse.Namespace) -> int:
+    """`soccersim repair FILE.mcap`: a complete copy of a crashed log that every MCAP reader opens."""
+    import os
+
+    from sim_master.store.mcap_log import LogError, repair_log
+
+    out = args.out or (args.file.removesuffix(".mcap") + ".repaired.mcap")
+    if os.path.abspath(out) == os.path.abspath(args.file):
+        print("soccersim repair: --out must differ from the log being repaired", file=sys.stderr)
+        return 2
+    try:
+        report = repair_log(args.file, out)
+    except (LogError, OSError) as exc:
+        print(f"soccersim repair: {exc}", file=sys.stderr)
+        return 2
+    state = "was complete already" if report.complete else "had no footer (a crash)"
+    print(f"{args.file} {state}: {report.messages} messages on {report.channels} topics up to "
+          f"t = {report.last_time:.2f} s -> {out}", flush=True)
     return 0
 
 

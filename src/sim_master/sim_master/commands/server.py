@@ -54,8 +54,10 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log-players", action="store_true",
                         help="the replay log also holds every player's percepts and joint commands (large)")
     parser.add_argument("--seed", type=int, default=None, help="seed of sensor noise")
-    parser.add_argument("--sync-timeout", type=float, default=1.0,
-                        help="sync mode: seconds to wait for one agent before it is marked lagging")
+    parser.add_argument("--sync-timeout", type=_sync_timeout, default=5.0, metavar="S",
+                        help="sync mode: seconds a cycle waits for a silent agent before it is marked lagging "
+                             "and the match goes on without it until it answers (default %(default)s, as "
+                             "rcssservermj; rcssserver3d waits for ever: give a large value, up to 3600)")
     parser.add_argument("--allow-remote-monitor-commands", action="store_true",
                         help="accept monitor commands from non-loopback addresses")
     parser.add_argument("--no-ros", action="store_true", help="do not start the ROS 2 node")
@@ -76,6 +78,17 @@ def _threads(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if not 1 <= value <= 16:
         raise argparse.ArgumentTypeError(f"1..16 threads, not {value}")
+    return value
+
+
+def _sync_timeout(text: str) -> float:
+    """--sync-timeout: seconds, 0.001..3600, else argparse's one-line error."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not 0.001 <= value <= 3600.0:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"0.001..3600 s, not {text}")
     return value
 
 

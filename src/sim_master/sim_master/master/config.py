@@ -23,7 +23,9 @@ class ServerConfig:
     log_path: str | None = None
     log_players: bool = False  # the replay log also holds every player's percepts and joint commands
     seed: int | None = None
-    sync_timeout: float = 1.0  # per agent and cycle, s
+    # per cycle, s: how long sync mode waits for a silent agent before it plays on without it
+    # (rcssservermj waits 5 s; rcssserver3d waits for ever)
+    sync_timeout: float = 5.0
     allow_remote_monitor_commands: bool = False
     ros: bool = True  # run the in-process ROS 2 node
     node_name: str = "soccersim"

@@ -35,6 +35,7 @@ from sim_contracts.percept import GameStateView, Heard, Percept
 from sim_master.engine.common import MODEL_ALIASES
 from sim_master.engine.node import SimulationNode
 from sim_master.master.adapters import AgentTransport, LocalBrain, LoopAdapter, PerceptOutlet
+from sim_master.master.agent_log import AgentLog, clip
 from sim_master.master.config import ServerConfig
 from sim_master.master.hearing import Hearing, Listener, Utterance, say_error
 from sim_master.master.loop_calls import LoopCalls
@@ -52,6 +53,11 @@ from soccer_referee.rules import rule_book
 _log = logging.getLogger("soccersim")
 
 AVAILABLE_MODELS: tuple[str, ...] = ("nao", "nao0", "nao1", "nao2", "nao3", "nao4", "pusher")
+# Robots of agents that have not joined a team yet (SimSpark's scene makes one before init):
+# two teams' worth. A connection asking for more is closed; each waiting robot costs every
+# cycle, and the agent ports close a connection that joins no team (sim_bridge.agent_server).
+MAX_WAITING_ROBOTS = 22
+MAX_URI = 4096  # characters of a spawn request's uri (a path longer than the file system's PATH_MAX)
 
 
 def _listening(adapters: list[LoopAdapter], hook: str) -> list[LoopAdapter]:
@@ -126,7 +132,7 @@ class SimulationLoop:
         self._step_done: threading.Event | None = None
         self._parked = 0
         self._team_counts: dict[str, int] = {"left": 0, "right": 0}
-        self._logged_errors: dict[str, set[str]] = {}
+        self.agent_log = AgentLog(log)  # what agents make the server say, bounded per agent
         self._utterances: list[Utterance] = []
         # Effector commands of legacy agents wait here for their dialect's delay (one cycle on
         # both references): (cycles still to wait, player, command).
@@ -215,7 +221,10 @@ class SimulationLoop:
             if self.players.get(player.agent_id) is player:
                 self._guarded(player, self._apply_effector, command)
         t2 = clock()
-        self.engine.step()  # 3. step physics
+        try:
+            self.engine.step()  # 3. step physics (engines roll back their own faults: engine/recovery.py)
+        except Exception as exc:  # noqa: BLE001 - the last boundary: a step no engine foresaw
+            self._log_fault("physics step", exc)
         t3 = clock()
         events = self._judge()  # 4. judge
         t4 = clock()
@@ -319,7 +328,7 @@ class SimulationLoop:
 
     def _collect_agents(self) -> None:
         for source, transport in self.transports.items():
-            events = transport.collect_cycle(None, self.stop_event) if self.config.sync else transport.poll(0.0)
+            events = transport.collect_cycle(None, self.stop_event)  # real time: only what is there
             for event in events:
                 self._handle_event(source, event)
         if self.config.sync:
@@ -362,11 +371,7 @@ class SimulationLoop:
             self.log.info("agent %s left: %s", event.agent_id, event.reason)
             self.remove_player(event.agent_id)
         elif isinstance(event, AgentError):
-            player = self.players.get(event.agent_id)
-            if player is None:
-                self.log.warning("agent %s: %s", event.agent_id, event.message)
-            else:
-                self._report(player, [event.message])
+            self.agent_log.warn(event.agent_id, event.message, once=True)
         elif isinstance(event, AgentLagging):
             self.log.warning("agent %s is lagging (no (syn) within %.2f s)", event.agent_id,
                              self.config.sync_timeout)
@@ -427,14 +432,10 @@ class SimulationLoop:
             self._adapter_hook(adapter, "on_effector", adapter.on_effector, self, player, command)
 
     def _report(self, player: Player, errors: list[str]) -> None:
-        """Log each distinct bad command of an agent once (agents repeat them every cycle)."""
-        if not errors:
-            return
-        seen = self._logged_errors.setdefault(player.agent_id, set())
+        """Log each distinct bad command of an agent once (agents repeat them every cycle),
+        within the agent's log budget (master/agent_log.py)."""
         for error in errors:
-            if error not in seen:
-                seen.add(error)
-                self.log.warning("agent %s: %s", player.agent_id, error)
+            self.agent_log.warn(player.agent_id, error, once=True)
 
     # ------------------------------------------------------------------ robots and teams
     def _create_robot(self, player: Player, model: str) -> str | None:
@@ -442,12 +443,17 @@ class SimulationLoop:
         model = MODEL_ALIASES.get(model, model)
         if player.robot_id:
             return f"agent {player.agent_id} already has a robot"
+        waiting = sum(1 for p in self.players if p.robot_id and not p.registered)
+        if waiting >= MAX_WAITING_ROBOTS:
+            reason = f"{waiting} robots are already waiting to join a team"
+            self._disconnect(player, reason)
+            return reason
         x, y, yaw = parking_spot(self._parked, self.engine.field.length, self.engine.field.width)
         try:
             self.engine.add_robot(player.agent_id, model, x, y, yaw)
         except ValueError as exc:
-            self.log.warning("agent %s: %s", player.agent_id, exc)
-            return str(exc)
+            self.agent_log.warn(player.agent_id, str(exc))
+            return clip(str(exc))
         self._parked += 1
         player.robot_id = player.agent_id
         player.model = model
@@ -456,11 +462,11 @@ class SimulationLoop:
 
     def _init_player(self, player: Player, command: InitPlayer) -> None:
         if player.registered:
-            self.log.warning("agent %s: init again ignored (already %s #%d)", player.agent_id,
-                             player.side, player.unum)
+            self.agent_log.warn(player.agent_id, f"init again ignored (already {player.side} #{player.unum})",
+                                once=True)
             return
         if player.source == "simspark" and not player.robot_id:
-            self.log.warning("agent %s: init before scene ignored", player.agent_id)
+            self.agent_log.warn(player.agent_id, "init before scene ignored", once=True)
             return
         if player.source != "simspark":
             error = self._create_robot(player, command.model or "nao0")
@@ -499,8 +505,16 @@ class SimulationLoop:
                       player.side, player.model)
         return None
 
+    def _disconnect(self, player: Player, reason: str) -> None:
+        """Close the player's connection (an agent port's player) and remove it."""
+        self.agent_log.warn(player.agent_id, f"disconnected: {reason}")
+        transport = self.transports.get(player.source)
+        if transport is not None:
+            transport.disconnect(player.agent_id, reason)
+        self.remove_player(player.agent_id)
+
     def _refuse(self, player: Player, error: str) -> None:
-        self.log.warning("agent %s: init refused: %s", player.agent_id, error)
+        self.agent_log.warn(player.agent_id, f"init refused: {error}")
         if player.source == "rcsssmj":  # rcsssmj closes the connection of a refused agent
             transport = self.transports.get("rcsssmj")
             if transport is not None:
@@ -518,7 +532,7 @@ class SimulationLoop:
         if player.robot_id and player.robot_id in self.engine.robot_ids():
             self.engine.remove_robot(player.robot_id)
         self.hearing.forget(agent_id)
-        self._logged_errors.pop(agent_id, None)
+        self.agent_log.forget(agent_id)
         self.ros_players.pop(agent_id, None)
         self.local_brains.pop(agent_id, None)
         for adapter in self.adapters:
@@ -526,7 +540,7 @@ class SimulationLoop:
 
     def _beam(self, player: Player, x: float, y: float, rotation: float) -> None:
         if not player.registered:
-            self.log.warning("agent %s: beam before init ignored", player.agent_id)
+            self.agent_log.warn(player.agent_id, "beam before init ignored", once=True)
             return
         if not all(math.isfinite(v) for v in (x, y, rotation)):
             self._report(player, [f"beam with non-finite values ({x}, {y}, {rotation}) ignored"])
@@ -746,10 +760,9 @@ class SimulationLoop:
                                 f"invalid name {name!r}: names like simspark-<n> belong to the agents that will join")
         if not all(math.isfinite(v) for v in (*position, *orientation)):
             return SpawnOutcome("invalid_pose", "invalid pose: not finite")
-        half_x, half_y = self.engine.field.length / 2 + 10, self.engine.field.width / 2 + 10
-        if abs(position[0]) > half_x or abs(position[1]) > half_y or not 0 <= position[2] <= 10:
-            return SpawnOutcome("invalid_pose",
-                                f"invalid pose: outside the world (|x| <= {half_x:g}, |y| <= {half_y:g}, 0 <= z <= 10)")
+        outside = self.engine.field.outside_world(*position)
+        if outside:
+            return SpawnOutcome("invalid_pose", f"invalid pose: {outside}")
         model = self._spawn_model(uri, resource_string)
         if isinstance(model, SpawnOutcome):
             return model
@@ -776,6 +789,8 @@ class SimulationLoop:
 
     def _spawn_model(self, uri: str, text: str) -> tuple[str, str] | SpawnOutcome:
         """(engine model key, model name) for a spawn request, or why there is none."""
+        if len(uri) > MAX_URI:
+            return SpawnOutcome("no_resource", f"uri over {MAX_URI} characters")
         try:
             if text:
                 spec = sdf_loader.load_model_text(text)
@@ -795,8 +810,10 @@ class SimulationLoop:
             key = "file-" + hashlib.sha256(str(path).encode()).hexdigest()[:16]
             self.engine.register_model(key, spec)
             return key, spec.name or path.stem
+        except OSError as exc:  # a name the file system refuses (too long, not a file)
+            return SpawnOutcome("no_resource", f"{clip(uri)}: {exc.strerror or exc}")
         except sdf_loader.SdfError as exc:
-            text_ = str(exc)
+            text_ = clip(str(exc))
             kind = "no_resource" if ("not found" in text_ or "no such" in text_ or "only models" in text_) else \
                 "parse_error"
             return SpawnOutcome(kind, text_)
@@ -821,6 +838,14 @@ class SimulationLoop:
         if name not in snap.entities:
             return f"no entity named {name!r}"
         current = snap.entities[name]
+        refused = (self.engine.field.outside_world(*state.position)
+                   or self.engine.field.too_fast(*state.linear_velocity, *state.angular_velocity))
+        if refused:
+            return refused
+        if not all(math.isfinite(v) for v in state.orientation) or not 0.5 <= math.hypot(*state.orientation) <= 2.0:
+            return "orientation must be a unit quaternion (w x y z)"
+        if not all(math.isfinite(v) for v in (*state.joint_positions, *state.joint_velocities)):
+            return "joint positions and velocities must be finite"
         new = replace(state, name=name, owner=current.owner, model=current.model)
         if not new.joint_names:
             new = replace(new, joint_names=current.joint_names, joint_positions=current.joint_positions,

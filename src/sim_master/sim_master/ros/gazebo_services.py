@@ -22,6 +22,7 @@ from gazebo_msgs.msg import EntityState
 from gazebo_msgs.srv import DeleteEntity, GetEntityState, GetModelList, SetEntityState, SpawnEntity
 from sim_contracts import names
 from sim_master.ros.convert import stamp
+from sim_master.ros.service_guard import guarded
 from sim_master.snapshot import EntitySnapshot
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ class GazeboServices:
             (Empty, "unpause_physics", self._unpause), (Empty, "reset_world", self._reset_world),
             (Empty, "reset_simulation", self._reset_simulation),
         ]
-        self.services = [node.create_service(t, n, cb, callback_group=group) for t, n, cb in handlers]
+        self.services = [node.create_service(t, n, guarded(n, cb), callback_group=group) for t, n, cb in handlers]
 
     def _call(self, fn: Callable[[], T], timeout: float = 10.0, *, at_boundary: bool = False) -> T:
         return self.loop.calls.call(fn, timeout, at_boundary=at_boundary)

@@ -50,7 +50,7 @@ SETTINGS: Final = (
     Setting("log_path", str, "replay log (MCAP) to write; empty: none", ""),
     Setting("log_players", bool, "the replay log also holds every player's percepts and joint commands"),
     Setting("seed", int, "seed of sensor noise; -1: from the clock", -1, -1, 2**31 - 1),
-    Setting("sync_timeout", float, "sync mode: seconds to wait for one agent", None, 0.001, 60.0),
+    Setting("sync_timeout", float, "sync mode: seconds a cycle waits for a silent agent", None, 0.001, 3600.0),
     Setting("allow_remote_monitor_commands", bool, "accept monitor commands from non-loopback addresses"),
     Setting("max_cycles", int, "stop after this many cycles; 0: never", 0, 0, 2**31 - 1),
     Setting("vision_noise", bool, "SimSpark's vision noise"),
@@ -99,7 +99,11 @@ def read_overrides(ros_args: list[str], node_name: str) -> dict[str, Any]:
     """The parameter values --ros-args gives the server's node (-p, --params-file), read
     before the server is built, in a context of their own."""
     context = rclpy.Context()
-    rclpy.init(args=["soccersim", *ros_args], context=context)
+    try:
+        rclpy.init(args=["soccersim", *ros_args], context=context)
+    except Exception as exc:  # noqa: BLE001 - rcl's errors (a broken --params-file) are one line for the user
+        lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+        raise ParameterError(f"--ros-args not understood: {lines[0] if lines else type(exc).__name__}"[:300]) from None
     try:
         node = Node(node_name, context=context, automatically_declare_parameters_from_overrides=True,
                     start_parameter_services=False, enable_rosout=False)

@@ -30,6 +30,7 @@ from sim_master.ros.frames import robot_description, tf_message
 from sim_master.ros.gazebo_services import GazeboServices
 from sim_master.ros.names import player_namespace, ros_token
 from sim_master.ros.parameters import declare as declare_parameters
+from sim_master.ros.service_guard import guarded
 from sim_master.ros.simulation_services import SimulationServices
 from sim_msgs.msg import Beam, GameEvent, GameState, JointCommand, Say, Snapshot
 from sim_msgs.msg import Percept as PerceptMsg
@@ -158,7 +159,7 @@ class ServerNode(LoopAdapter):
             (InitAgent, "~/init_agent", self._init_agent), (BeamAgent, "~/beam_agent", self._beam_agent),
             (SetPlayMode, "~/set_play_mode", self._set_play_mode), (MoveEntity, "~/move_entity", self._move_entity),
         ]
-        self.services = [node.create_service(t, n, cb, callback_group=group) for t, n, cb in services]
+        self.services = [node.create_service(t, n, guarded(n, cb), callback_group=group) for t, n, cb in services]
         declare_parameters(node, server.config)  # the settings, read-only, with descriptions and ranges
         self.simulation = SimulationServices(server, node)  # the ROS simulation standard's services
         self.gazebo = GazeboServices(server, node)  # gazebo_ros's, for scripts written for Gazebo

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
+import re2
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.action.server import ServerGoalHandle
 from rclpy.callback_groups import ReentrantCallbackGroup
@@ -23,6 +23,7 @@ from rclpy.node import Node
 from sim_contracts import names
 from sim_master.master.loop import MAX_STEP_CYCLES, SpawnOutcome
 from sim_master.ros.convert import stamp
+from sim_master.ros.service_guard import guarded
 from sim_master.snapshot import EntitySnapshot
 from simulation_interfaces.action import SimulateSteps
 from simulation_interfaces.msg import (
@@ -60,6 +61,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 STEP_TIMEOUT_S: Final = 120.0
 ACTION_CHUNK: Final = 10  # SimulateSteps steps this many cycles between feedbacks and cancel checks
+MAX_FILTER: Final = 1024  # characters of a get_entities name filter
 FEATURES: Final = (
     SimulatorFeatures.SPAWNING, SimulatorFeatures.DELETING, SimulatorFeatures.ENTITY_TAGS,
     SimulatorFeatures.ENTITY_CATEGORIES, SimulatorFeatures.SPAWNING_RESOURCE_STRING,
@@ -134,7 +136,8 @@ class SimulationServices:
             (GetSimulationState, "get_simulation_state", self._get_sim_state),
             (SetSimulationState, "set_simulation_state", self._set_sim_state),
         ]
-        self.services = [node.create_service(t, f"~/{n}", cb, callback_group=group) for t, n, cb in handlers]
+        self.services = [node.create_service(t, f"~/{n}", guarded(n, cb), callback_group=group)
+                         for t, n, cb in handlers]
         self.action = ActionServer(node, SimulateSteps, "~/simulate_steps", self._simulate_steps,
                                    goal_callback=self._accept_steps, cancel_callback=lambda _: CancelResponse.ACCEPT,
                                    callback_group=group)
@@ -187,9 +190,13 @@ class SimulationServices:
 
     # ------------------------------------------------------------------ entities
     def _select(self, filters: EntityFilters) -> tuple[list[str], list[EntitySnapshot], float] | Result:
+        if len(filters.filter) > MAX_FILTER:
+            return result(Result.RESULT_OPERATION_FAILED, f"filter longer than {MAX_FILTER} characters")
         try:
-            pattern = re.compile(filters.filter) if filters.filter else None
-        except re.error as exc:
+            # RE2 matches in time linear in the name whatever the pattern: a filter such as
+            # ^(a+)+$ that backtracks for ever in Python's re would freeze the loop's thread
+            pattern = re2.compile(filters.filter) if filters.filter else None
+        except re2.error as exc:
             return result(Result.RESULT_OPERATION_FAILED, f"bad filter: {exc}")
         bounds = filters.bounds
         if bounds.type not in (Bounds.TYPE_EMPTY, Bounds.TYPE_BOX, Bounds.TYPE_SPHERE):
@@ -287,7 +294,12 @@ class SimulationServices:
             return self.loop.set_entity_state(req.entity, new)
 
         error = self._call(apply)
-        res.result = result(Result.RESULT_OK) if error is None else result(Result.RESULT_NOT_FOUND, error)
+        if error is None:
+            res.result = result(Result.RESULT_OK)
+        elif error.startswith("no entity"):
+            res.result = result(Result.RESULT_NOT_FOUND, error)
+        else:  # outside the world, too fast: refused before it reaches the physics
+            res.result = result(SetEntityState.Response.INVALID_POSE, error)
         return res
 
     # ------------------------------------------------------------------ simulation state

@@ -131,6 +131,7 @@ class ReplayLogReader:
     by a crash (no summary): it reads until the data ends."""
 
     def __init__(self, path: str) -> None:
+        check_log(path)
         self.path = path
 
     def messages(self, since_ns: int | None = None) -> Iterator[tuple[str, int, Any]]:
@@ -207,6 +208,70 @@ class ReplayLogReader:
                 last = ns / 1e9
                 count += 1
         return ReplayIndex(first or 0.0, last, count, checkpoints, events)
+
+
+MCAP_MAGIC: Final = b"\x89MCAP0\r\n"
+
+
+class LogError(ValueError):
+    """A file that is no replay log (one line for the user)."""
+
+
+def check_log(path: str) -> None:
+    """Raise LogError unless `path` is a readable MCAP file (its first bytes say so)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(MCAP_MAGIC))
+    except OSError as exc:
+        raise LogError(f"{path}: {exc.strerror or exc}") from None
+    if head != MCAP_MAGIC:
+        what = "empty" if not head else "not an MCAP file"
+        raise LogError(f"{path}: {what} (a replay log starts with the MCAP magic bytes)")
+
+
+@dataclass(slots=True)
+class RepairReport:
+    messages: int
+    schemas: int
+    channels: int
+    complete: bool  # the file already had its summary: nothing was missing
+    last_time: float  # s, log time of the last message kept
+
+
+def repair_log(path: str, out: str) -> RepairReport:
+    """Copy every complete record of a log cut off by a crash (SIGKILL, a full disk: no
+    footer, a chunk half written) into a new, complete MCAP file that any MCAP reader opens.
+    What is lost is the chunk being written when the writer died (at most `flush_every`
+    cycles, 1 s by default)."""
+    from mcap.records import Channel, Footer, Message, Schema
+    from mcap.stream_reader import StreamReader
+
+    check_log(path)
+    schemas: dict[int, int] = {}
+    channels: dict[int, int] = {}
+    count, last_ns, complete = 0, 0, False
+    with open(path, "rb") as src, open(out, "wb") as dst:
+        writer = Writer(dst, chunk_size=256 * 1024, compression=CompressionType.ZSTD)
+        writer.start(profile="ros2", library="soccersim repair")
+        try:
+            for record in StreamReader(src).records:
+                if isinstance(record, Schema):
+                    schemas[record.id] = writer.register_schema(record.name, record.encoding, record.data)
+                elif isinstance(record, Channel):
+                    channels[record.id] = writer.register_channel(
+                        record.topic, record.message_encoding, schemas.get(record.schema_id, 0), record.metadata)
+                elif isinstance(record, Message) and record.channel_id in channels:
+                    writer.add_message(channels[record.channel_id], log_time=record.log_time, data=record.data,
+                                       publish_time=record.publish_time, sequence=record.sequence)
+                    count += 1
+                    last_ns = max(last_ns, record.log_time)
+                elif isinstance(record, Footer):
+                    complete = True
+        except Exception as exc:  # noqa: BLE001 - a crash leaves any kind of garbage at the end
+            if not _is_truncation(exc):
+                raise LogError(f"{path}: unreadable after {count} messages ({type(exc).__name__}: {exc})") from None
+        writer.finish()
+    return RepairReport(count, len(schemas), len(channels), complete, last_ns / 1e9)
 
 
 def _is_truncation(exc: Exception) -> bool:

@@ -283,6 +283,8 @@ def load_model_text(text: str, origin: str = "<resource_string>") -> ModelSpec:
     """A model from SDF text (e.g. simulation_interfaces' resource_string): <sdf><model>."""
     if len(text) > MAX_SDF_TEXT:
         raise SdfError(f"{origin}: SDF text over {MAX_SDF_TEXT} bytes")
+    if "<!DOCTYPE" in text or "<!ENTITY" in text:  # SDF needs neither; entities expand without bound
+        raise SdfError(f"{origin}: document type and entity declarations are not accepted")
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
@@ -293,7 +295,11 @@ def load_model_text(text: str, origin: str = "<resource_string>") -> ModelSpec:
     model = _find(root, "model")
     if model is None:
         raise SdfError(f"{origin}: no <model>")
-    spec = _model(model, origin)
+    try:
+        spec = _model(model, origin)
+    except ValueError as exc:  # a number that is none (<pose>abc def</pose>)
+        raise SdfError(f"{origin}: {exc}") from exc
+    _check_physical(spec, origin)
     shapes = sum(len(link.collisions) + len(link.visuals) for link in spec.links)
     if len(spec.links) > MAX_SPAWNED_LINKS or shapes > MAX_SPAWNED_SHAPES:
         raise SdfError(f"{origin}: {len(spec.links)} links and {shapes} shapes; a spawned model may have "
@@ -301,6 +307,36 @@ def load_model_text(text: str, origin: str = "<resource_string>") -> ModelSpec:
     if not spec.links:
         raise SdfError(f"{origin}: the model has no <link>")
     return spec
+
+
+MAX_SPAWNED_SIZE = 100.0  # m: a spawned shape's largest extent (the world is about 50 m across)
+MAX_SPAWNED_MASS = 1e4  # kg per link
+
+
+def _check_physical(spec: ModelSpec, origin: str) -> None:
+    """A spawned model's figures must be ones physics can step: finite, masses positive (a
+    moving link) and bounded, shapes of positive bounded size, poses within the world."""
+    for link in spec.links:
+        numbers = (*link.pose.pos, *link.inertial_pose.pos, link.mass, *link.inertia)
+        if not all(math.isfinite(float(v)) for v in numbers):
+            raise SdfError(f"{origin}: link {link.name!r} has a number that is not finite")
+        if any(abs(float(v)) > MAX_SPAWNED_SIZE for v in (*link.pose.pos, *link.inertial_pose.pos)):
+            raise SdfError(f"{origin}: link {link.name!r} is placed beyond {MAX_SPAWNED_SIZE:g} m")
+        if not spec.static and not 0.0 < link.mass <= MAX_SPAWNED_MASS:
+            raise SdfError(f"{origin}: link {link.name!r} mass {link.mass:g} kg: a moving link needs a mass "
+                           f"in (0, {MAX_SPAWNED_MASS:g}] kg")
+        if any(v < 0.0 for v in link.inertia):
+            raise SdfError(f"{origin}: link {link.name!r} has a negative moment of inertia")
+        for shape in (*link.collisions, *link.visuals):
+            size = shape.geometry.size
+            if shape.geometry.shape == "plane":
+                continue
+            if not size or not all(math.isfinite(v) and 0.0 < v <= MAX_SPAWNED_SIZE for v in size):
+                raise SdfError(f"{origin}: shape {shape.name!r} of link {link.name!r}: sizes must be in "
+                               f"(0, {MAX_SPAWNED_SIZE:g}] m, got {' '.join(f'{v:g}' for v in size)}")
+            if not all(math.isfinite(float(v)) and abs(float(v)) <= MAX_SPAWNED_SIZE for v in shape.pose.pos):
+                raise SdfError(f"{origin}: shape {shape.name!r} of link {link.name!r} is placed beyond "
+                               f"{MAX_SPAWNED_SIZE:g} m")
 
 
 def resolve_model_uri(uri: str) -> Path:

@@ -40,6 +40,7 @@ from sim_master.engine.common import (
 )
 from sim_master.engine.mujoco.robot import MODE_PD, Robot, command_pd, command_speeds
 from sim_master.engine.node import PdTarget, Quaternion
+from sim_master.engine.recovery import FaultLog, crowds, health, separate, unhealthy_links
 from sim_master.engine.vision import Eyes
 from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.world.sdf_loader import available_models, load_model, load_world, resolve_model, resolve_world
@@ -161,6 +162,7 @@ class GazeboEngine(EntityServices):
         self._had_pd = False
         self.builds = 0  # world rebuilds: none, robots are added to and removed from the running world
         self.library_step_s = 0.0  # seconds inside the physics library's step (the benches' yardstick)
+        self.faults = FaultLog(type(self).__name__.removesuffix("Engine"))  # steps rolled back
         self._reindex()
 
     def _open_world(self, path: str, timestep: float) -> Any:
@@ -474,19 +476,51 @@ class GazeboEngine(EntityServices):
         if dt is not None and abs(dt - self.cycle_dt) > 1e-9:
             raise ValueError(f"this engine steps {self.cycle_dt} s per cycle, not {dt}")
         self._drive()
-        poses, twists, _ = self._state_arrays()
+        before = self._state_arrays()
+        poses, twists, _ = before
         self._lagged_accelerations(poses, twists)
         self._ball_drag(poses, twists)
         started = time.perf_counter()
-        self._gz.step(self.substeps)
+        fault: str | None = None
+        try:
+            self._gz.step(self.substeps)
+        except RuntimeError as exc:  # the library gave up on the step (engine/recovery.py)
+            fault = str(exc) or type(exc).__name__
         self.library_step_s += time.perf_counter() - started
         self._contact_cache = None
         self._state_changed()
+        suspects: list[str] = []
+        if fault is None:
+            after = self._state_arrays()
+            fault = health(after[0], after[1], self._link_robot >= 0)
+            if fault is not None:
+                owners = self._link_robot[unhealthy_links(after[0], after[1], self._link_robot >= 0)]
+                suspects = [self._robot_list[i].robot_id for i in sorted(set(owners.tolist())) if i >= 0]
+        if fault is not None:
+            self._recover(fault, before, suspects)
         self._record_contacts()
         if self._foot_keys:
             self._foot_readings()  # every step: a foot that falls asleep repeats this reading
         self.cycle += 1
         self.time = self.cycle * self.cycle_dt
+
+    def _recover(self, why: str, before: tuple[np.ndarray, np.ndarray, np.ndarray], suspects: list[str]) -> None:
+        """The step failed or left a state no match produces: the world as it was before it,
+        crowding robots beamed apart, the robots that exploded upright (engine/recovery.py)."""
+        self._roll_back(before)
+        self._contact_cache = None
+        self._state_changed()
+        if self.faults.repeated(self.cycle):
+            suspects = list(self._robots)
+        moved = separate(self, crowds(self, suspects))
+        self.faults.fault(self.cycle, why, moved)
+
+    def _roll_back(self, before: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+        """Every entity as in `before` (the state arrays the step began from)."""
+        self._arrays = before
+        snapshot = self.snapshot()
+        self._state_changed()
+        self.apply_snapshot(snapshot)
 
     def _lagged_accelerations(self, poses: np.ndarray, twists: np.ndarray) -> None:
         """ACC of every robot at once. rcssserver3d's (SimSpark models) is the torso's velocity

@@ -40,6 +40,7 @@ from sim_master.engine.common import (
 from sim_master.engine.mujoco.mjcf import PD_ARMATURE, robot_mjcf, static_world_mjcf
 from sim_master.engine.mujoco.robot import MODE_PD, Robot, command_pd, command_speeds
 from sim_master.engine.node import Quaternion
+from sim_master.engine.recovery import FaultLog, crowds, health, separate, unhealthy_links
 from sim_master.engine.vision import Eyes
 from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.world.sdf_loader import available_models, load_model, load_world
@@ -95,6 +96,7 @@ class MujocoEngine(EntityServices):
         self._parked: dict[str, list[Robot]] = {}
         self.builds = 0  # model compilations so far
         self.library_step_s = 0.0  # seconds inside MuJoCo's step (the benches' yardstick)
+        self.faults = FaultLog("MuJoCo")  # steps rolled back (engine/recovery.py)
         self._next_bit = 0
         self.time = 0.0
         self.cycle = 0
@@ -202,6 +204,9 @@ class MujocoEngine(EntityServices):
             self.model = mujoco.MjModel.from_xml_string(xml)
         self.data = mujoco.MjData(self.model)
         self.model.opt.timestep = self.world.timestep
+        # MuJoCo resets the whole world when a state blows up: here the step is rolled back and
+        # only the robots involved are moved (engine/recovery.py)
+        self.model.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_AUTORESET
         self._ball_body = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_BODY, "ball")
         ball_joint = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_JOINT, "ball")
         self._ball_qpos = int(self.model.jnt_qposadr[ball_joint])
@@ -220,6 +225,9 @@ class MujocoEngine(EntityServices):
                 self._foot_slot_count += 1
         self._slot_geom = np.array(slot_bodies, dtype=np.intp)  # FRP frame: the foot's box (rcssserver3d)
         self._reindex()  # body ids change with the model
+        self._robot_bodies = np.zeros(self.model.nbody, dtype=bool)  # bodies of robots (health limits)
+        for robot in self._robots.values():
+            self._robot_bodies[robot.body_ids] = True
         # What was computed for this cycle before the rebuild (a robot joined mid-cycle) is
         # indexed by the old model: drop it.
         self._forces, self._readings, self._forces_cycle, self._readings_cycle = None, None, -1, -1
@@ -463,8 +471,13 @@ class MujocoEngine(EntityServices):
             raise ValueError("move target must be finite")
         robot = self._robot(robot_id)
         if self._dirty:
-            robot.initial_pose = (x, y, robot.initial_pose[2] if yaw_deg is None else yaw_deg)
-            return None
+            if len(robot.body_ids) == 0:  # not in the model yet: the coming build stands it there
+                robot.initial_pose = (x, y, robot.initial_pose[2] if yaw_deg is None else yaw_deg)
+                return None
+            # Already in the world while another robot joins: the rebuild copies every built
+            # robot's state over its initial pose, so the move is made on the rebuilt model
+            # (a beam sent in the cycle another agent's init arrived was lost).
+            self._build()
         return robot
 
     def _stop(self, robot: Robot) -> None:
@@ -585,9 +598,14 @@ class MujocoEngine(EntityServices):
         self._ball_drag()
         self._touchers.clear()
         self._contacts.clear()
+        d = self.data
+        before = (d.qpos.copy(), d.qvel.copy(), d.act.copy(), d.qacc_warmstart.copy(), d.time)
         for _ in range(self.substeps):
             self._substep()
             self._record_contacts()
+        why = self._health()
+        if why is not None:
+            self._recover(why, before)
         self._sensordata = self.data.sensordata  # as mj_step left it: what rcsssmj's robots read
         if self._motor_dofs.any():  # mj_step2 leaves the body accelerations that ACC needs stale
             if self._has_verbatim:
@@ -596,6 +614,30 @@ class MujocoEngine(EntityServices):
             mujoco.mj_sensorAcc(self.model, self.data)
         self.cycle += 1
         self.time = self.cycle * self.cycle_dt
+
+    def _health(self) -> str | None:
+        """Why the state after a step cannot be played on, or None (engine/recovery.py)."""
+        d = self.data
+        if not (np.isfinite(d.qpos).all() and np.isfinite(d.qvel).all()):
+            return "a state that is not finite"
+        twists = d.cvel[:, [3, 4, 5, 0, 1, 2]]  # linear, angular
+        poses = np.concatenate((d.xpos, d.xquat), axis=1)
+        return health(poses, twists, self._robot_bodies)
+
+    def _recover(self, why: str, before: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]) -> None:
+        """The world as before the step, the robots that exploded upright, crowds apart."""
+        d = self.data
+        twists = np.nan_to_num(d.cvel[:, [3, 4, 5, 0, 1, 2]], nan=np.inf)
+        poses = np.concatenate((d.xpos, d.xquat), axis=1)
+        bad_bodies = unhealthy_links(poses, twists, self._robot_bodies)
+        suspects = [r.robot_id for r in self._robot_list if np.isin(bad_bodies, r.body_ids).any()]
+        d.qpos[:], d.qvel[:], d.act[:], d.qacc_warmstart[:], d.time = before
+        mujoco.mj_forward(self.model, d)
+        self._forces, self._readings, self._forces_cycle, self._readings_cycle = None, None, -1, -1
+        if self.faults.repeated(self.cycle):
+            suspects = list(self._robots)
+        moved = separate(self, crowds(self, suspects))
+        self.faults.fault(self.cycle, why, moved)
 
     def _ball_drag(self) -> None:
         """rcssserver3d's ball DragController, as it applies it: a force and a torque from

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from sim_master.engine.gazebo.engine import GazeboEngine
 from sim_master.engine.mujoco.robot import Robot
 from sim_master.engine.ode import simspark
@@ -68,6 +70,11 @@ class OdeEngine(GazeboEngine):
         world.set_static_surfaces(_surface(simspark.FIELD), _surface(simspark.GOAL))  # the field, the goals
         world.set_surface("ball", _surface(simspark.BALL))
         return world
+
+    def _roll_back(self, before: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+        """ODE keeps every body's state from the start of the step (and has restored it
+        itself when it threw): exact, joints' internal state included."""
+        self._gz.rollback()
 
     def _dress(self, name: str, robot: Robot) -> None:
         self._gz.set_surface(name, _surface(simspark.ROBOT))

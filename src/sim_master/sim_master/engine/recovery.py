@@ -1,0 +1,163 @@
+"""A physics step that fails never ends the match: what every engine does when its library
+gives up or its world explodes.
+
+Why: agents that learn flail at full speed, pile onto the ball and beam onto one spot; a
+trainer can drop 22 robots on each other. ODE then fails an assertion or its solver, MuJoCo
+warns and resets the whole world, DART returns NaN. The reference servers die or reset; a
+match here goes on. Every engine checks its state after each step (`health`, whole arrays,
+microseconds), and on a fault rolls the world back to the start of the step, separates the
+robots that crowd each other (as a referee clears a pile: each is beamed upright a little
+apart), logs one line (at most one a second, with the count since) and goes on."""
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Iterable
+from typing import Final, Protocol
+
+import numpy as np
+
+from sim_contracts.field import WORLD_MARGIN, FieldSpec
+
+# A state no step of a soccer match produces: a robot's link faster than this (a falling Nao's
+# hand moves at about 5 m/s, a kicking foot at 3), the ball faster than any kick or trainer
+# throw, anything spinning past these, or anything far outside the world.
+ROBOT_SPEED: Final = 20.0  # m/s
+ROBOT_SPIN: Final = 150.0  # rad/s
+BALL_SPEED: Final = 250.0  # m/s (a trainer may throw it at 100 m/s per axis)
+BALL_SPIN: Final = 3000.0  # rad/s
+CROWD_RADIUS: Final = 0.45  # m between two robots' roots from which they count as one crowd
+SPACING: Final = 0.8  # m between the robots of a separated crowd
+LOG_EVERY: Final = 1.0  # s between two fault lines
+
+_log = logging.getLogger("soccersim.physics")
+
+
+def health(poses: np.ndarray, twists: np.ndarray, robot_links: np.ndarray) -> str | None:
+    """Why a state (link poses (L, 7), twists (L, 6); robot_links: bool (L,), the rest is the
+    ball and free entities) cannot be played on, or None. Vectorised: run every step."""
+    if not (np.isfinite(poses).all() and np.isfinite(twists).all()):
+        return "a state that is not finite"
+    if len(poses) == 0:
+        return None
+    speed = np.einsum("ij,ij->i", twists[:, :3], twists[:, :3])
+    spin = np.einsum("ij,ij->i", twists[:, 3:], twists[:, 3:])
+    speed_limit = np.where(robot_links, ROBOT_SPEED, BALL_SPEED) ** 2
+    spin_limit = np.where(robot_links, ROBOT_SPIN, BALL_SPIN) ** 2
+    if (speed > speed_limit).any():
+        return f"a link at {math.sqrt(float(speed.max())):.0f} m/s"
+    if (spin > spin_limit).any():
+        return f"a link spinning at {math.sqrt(float(spin.max())):.0f} rad/s"
+    z = poses[:, 2]  # (robots that left wait far off the field, on the ground)
+    if (z < -WORLD_MARGIN).any() or (z > 10 * WORLD_MARGIN).any():
+        return f"a link at height {float(z[np.argmax(np.abs(z))]):.0f} m"
+    return None
+
+
+def unhealthy_links(poses: np.ndarray, twists: np.ndarray, robot_links: np.ndarray) -> np.ndarray:
+    """Indices of the links that make a state unhealthy (see health), for naming suspects."""
+    bad = ~(np.isfinite(poses).all(axis=1) & np.isfinite(twists).all(axis=1))
+    with np.errstate(invalid="ignore"):
+        speed = np.linalg.norm(twists[:, :3], axis=1)
+        spin = np.linalg.norm(twists[:, 3:], axis=1)
+        bad |= speed > np.where(robot_links, ROBOT_SPEED, BALL_SPEED)
+        bad |= spin > np.where(robot_links, ROBOT_SPIN, BALL_SPIN)
+        bad |= (poses[:, 2] < -WORLD_MARGIN) | (poses[:, 2] > 10 * WORLD_MARGIN)
+    return np.flatnonzero(bad)
+
+
+class _Movable(Protocol):
+    field: FieldSpec
+
+    def robot_ids(self) -> list[str]: ...
+    def robot_pose(self, robot_id: str) -> tuple[tuple[float, float, float], tuple[float, float, float, float]]: ...
+    def robot_yaw(self, robot_id: str) -> float: ...
+    def robot_contacts(self) -> list[tuple[str, str]]: ...
+    def teleport_robot(self, robot_id: str, x: float, y: float, yaw_deg: float) -> None: ...
+
+
+def crowds(engine: _Movable, suspects: Iterable[str] = ()) -> list[list[str]]:
+    """Groups of robots that touch or stand within CROWD_RADIUS of each other (and the
+    suspects, each a group of one when alone), largest first."""
+    ids = engine.robot_ids()
+    where = {rid: engine.robot_pose(rid)[0] for rid in ids}
+    parent = {rid: rid for rid in ids}
+
+    def root(r: str) -> str:
+        while parent[r] != r:
+            parent[r] = parent[parent[r]]
+            r = parent[r]
+        return r
+
+    def join(a: str, b: str) -> None:
+        if a in parent and b in parent:
+            parent[root(a)] = root(b)
+
+    for a, b in engine.robot_contacts():
+        join(a, b)
+    for i, a in enumerate(ids):
+        ax, ay, _ = where[a]
+        for b in ids[i + 1:]:
+            bx, by, _ = where[b]
+            if (ax - bx) ** 2 + (ay - by) ** 2 < CROWD_RADIUS ** 2:
+                join(a, b)
+    groups: dict[str, list[str]] = {}
+    for rid in ids:
+        groups.setdefault(root(rid), []).append(rid)
+    chosen = [g for g in groups.values() if len(g) > 1]
+    for rid in suspects:
+        if rid in parent and len(groups[root(rid)]) == 1:
+            chosen.append([rid])
+    return sorted(chosen, key=len, reverse=True)
+
+
+def separate(engine: _Movable, groups: list[list[str]]) -> int:
+    """Each group's robots beamed upright on a circle around where the group stands, SPACING
+    apart, each keeping its heading (a lone robot: upright where it is). Returns robots moved."""
+    moved = 0
+    field = engine.field
+    lx, ly = field.half_length + WORLD_MARGIN / 2, field.half_width + WORLD_MARGIN / 2
+    for group in groups:
+        points = [engine.robot_pose(rid)[0] for rid in group]
+        cx = sum(p[0] for p in points) / len(points)
+        cy = sum(p[1] for p in points) / len(points)
+        radius = 0.0 if len(group) == 1 else max(SPACING, SPACING * len(group) / (2 * math.pi))
+        for k, rid in enumerate(group):
+            angle = 2 * math.pi * k / len(group)
+            x = min(lx, max(-lx, cx + radius * math.cos(angle)))
+            y = min(ly, max(-ly, cy + radius * math.sin(angle)))
+            yaw = engine.robot_yaw(rid)
+            engine.teleport_robot(rid, x, y, yaw if math.isfinite(yaw) else 0.0)
+            moved += 1
+    return moved
+
+
+class FaultLog:
+    """Counts an engine's physics faults and says them: one line at most every LOG_EVERY s."""
+
+    def __init__(self, engine_name: str, log: logging.Logger = _log) -> None:
+        self.engine_name = engine_name
+        self.log = log
+        self.faults = 0
+        self.last_cycle = -2  # cycle of the last fault
+        self._unsaid = 0
+        self._said_at = -math.inf
+
+    def repeated(self, cycle: int) -> bool:
+        """The previous cycle faulted too: the same state and commands would fault again, so
+        every robot is to be moved, not only the suspects."""
+        return cycle == self.last_cycle + 1
+
+    def fault(self, cycle: int, why: str, moved: int) -> None:
+        self.faults += 1
+        self.last_cycle = cycle
+        self._unsaid += 1
+        now = time.monotonic()
+        if now - self._said_at < LOG_EVERY:
+            return
+        more = f" ({self._unsaid - 1} more since the last line)" if self._unsaid > 1 else ""
+        self.log.warning("%s physics fault at cycle %d: %s; the step was rolled back and %d robots "
+                         "separated, the match goes on%s", self.engine_name, cycle, why, moved, more)
+        self._said_at = now
+        self._unsaid = 0

@@ -1,0 +1,52 @@
+"""One fault boundary per service call: whatever a request makes a handler raise, the caller
+gets an answer that says it failed, the error is logged once per kind, and every other
+service goes on answering (an exception out of a callback ends rclpy's executor).
+
+How a failure is said depends on the response: the simulation standard's `result`
+(RESULT_OPERATION_FAILED with the reason), gazebo_ros's `success`/`status_message`, our
+soccer services' `success`/`error`; a response with none of them (std_srvs/Empty) is
+answered empty."""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+_log = logging.getLogger("soccersim.services")
+_said: set[str] = set()
+MAX_REASON = 200  # characters of the reason sent back and logged
+
+
+def _fail(response: Any, reason: str) -> Any:
+    outcome = getattr(response, "result", None)
+    if outcome is not None and hasattr(outcome, "error_message"):  # simulation_interfaces/Result
+        from simulation_interfaces.msg import Result
+
+        response.result = Result(result=Result.RESULT_OPERATION_FAILED, error_message=reason)
+        return response
+    if hasattr(response, "success"):
+        response.success = False
+    for field in ("status_message", "error", "message"):
+        if isinstance(getattr(response, field, None), str):
+            setattr(response, field, reason)
+            break
+    return response
+
+
+def guarded(name: str, handler: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """`handler` as a service callback that never raises."""
+
+    def call(request: Any, response: Any) -> Any:
+        try:
+            return handler(request, response)
+        except Exception as exc:  # noqa: BLE001 - the boundary itself
+            reason = f"{type(exc).__name__}: {exc}"
+            if len(reason) > MAX_REASON:
+                reason = reason[:MAX_REASON] + "..."
+            key = f"{name}:{type(exc).__name__}"
+            if key not in _said:
+                _said.add(key)
+                _log.error("service %s failed: %s (the server goes on; logged once per kind)", name, reason)
+            return _fail(response, f"failed: {reason}")
+
+    return call
