@@ -27,6 +27,10 @@ ROBOT_SPEED: Final = 20.0  # m/s
 ROBOT_SPIN: Final = 150.0  # rad/s
 BALL_SPEED: Final = 250.0  # m/s (a trainer may throw it at 100 m/s per axis)
 BALL_SPIN: Final = 3000.0  # rad/s
+# A step this much longer than the cycle it simulates is a pile the solver grinds on (DART
+# took 12 s per step for six Naos dropped on one spot): the crowd is taken apart.
+SLOW_STEP: Final = 0.5  # s of wall-clock time
+MIN_APART: Final = 0.4  # m between two robots' roots a placement keeps (a Nao is 0.3 m across its arms)
 CROWD_RADIUS: Final = 0.45  # m between two robots' roots from which they count as one crowd
 SPACING: Final = 0.8  # m between the robots of a separated crowd
 LOG_EVERY: Final = 1.0  # s between two fault lines
@@ -131,6 +135,27 @@ def separate(engine: _Movable, groups: list[list[str]]) -> int:
             engine.teleport_robot(rid, x, y, yaw if math.isfinite(yaw) else 0.0)
             moved += 1
     return moved
+
+
+def free_spot(x: float, y: float, others: np.ndarray) -> tuple[float, float]:
+    """(x, y), or the nearest point on rings around it MIN_APART from every other robot's
+    root (others: (n, 2)). A robot placed into another (a beam, a trainer's move, a spawn)
+    is an explosion for ODE and a pile DART grinds on for seconds a step: a placement is
+    made beside, as a referee would put it."""
+    def free(px: float, py: float) -> bool:
+        return len(others) == 0 or bool((((others[:, 0] - px) ** 2 + (others[:, 1] - py) ** 2)
+                                         >= MIN_APART ** 2).all())
+
+    if free(x, y):
+        return x, y
+    for ring in range(1, 40):
+        count = 6 * ring
+        for k in range(count):
+            angle = 2 * math.pi * k / count
+            px, py = x + ring * MIN_APART * math.cos(angle), y + ring * MIN_APART * math.sin(angle)
+            if free(px, py):
+                return px, py
+    return x, y
 
 
 class FaultLog:

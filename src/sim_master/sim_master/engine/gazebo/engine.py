@@ -40,7 +40,15 @@ from sim_master.engine.common import (
 )
 from sim_master.engine.mujoco.robot import MODE_PD, Robot, command_pd, command_speeds
 from sim_master.engine.node import PdTarget, Quaternion
-from sim_master.engine.recovery import FaultLog, crowds, health, separate, unhealthy_links
+from sim_master.engine.recovery import (
+    SLOW_STEP,
+    FaultLog,
+    crowds,
+    free_spot,
+    health,
+    separate,
+    unhealthy_links,
+)
 from sim_master.engine.vision import Eyes
 from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.world.sdf_loader import available_models, load_model, load_world, resolve_model, resolve_world
@@ -302,6 +310,7 @@ class GazeboEngine(EntityServices):
             raise ValueError("robot pose must be finite")
         spec, height, path = self._model(model)
         name = MODEL_ALIASES.get(model, model)
+        x, y = free_spot(x, y, self._state_arrays()[0][self._root_links, :2])
         robot = Robot.create(robot_id, name, spec, self._next, height, (x, y, yaw_deg))
         gz_name = f"robot_{self._next}"
         self._next += 1
@@ -404,6 +413,9 @@ class GazeboEngine(EntityServices):
 
     def _set_root(self, robot_id: str, position: np.ndarray, quat: np.ndarray, *, zero_joints: bool) -> None:
         robot, body = self._robot(robot_id), self._bodies[robot_id]
+        roots = self._state_arrays()[0][self._root_links, :2]
+        others = np.delete(roots, self._row[robot_id], axis=0)
+        position = np.array([*free_spot(float(position[0]), float(position[1]), others), position[2]])
         if zero_joints:
             q = self._gz.positions(body.gz_name)
             q[body.dofs] = 0.0
@@ -480,29 +492,47 @@ class GazeboEngine(EntityServices):
         poses, twists, _ = before
         self._lagged_accelerations(poses, twists)
         self._ball_drag(poses, twists)
-        started = time.perf_counter()
-        fault: str | None = None
-        try:
-            self._gz.step(self.substeps)
-        except RuntimeError as exc:  # the library gave up on the step (engine/recovery.py)
-            fault = str(exc) or type(exc).__name__
-        self.library_step_s += time.perf_counter() - started
-        self._contact_cache = None
-        self._state_changed()
-        suspects: list[str] = []
-        if fault is None:
-            after = self._state_arrays()
-            fault = health(after[0], after[1], self._link_robot >= 0)
-            if fault is not None:
-                owners = self._link_robot[unhealthy_links(after[0], after[1], self._link_robot >= 0)]
-                suspects = [self._robot_list[i].robot_id for i in sorted(set(owners.tolist())) if i >= 0]
+        fault, suspects = self._physics_step()
         if fault is not None:
             self._recover(fault, before, suspects)
+            # the world steps on with the crowd apart; should that fail too, it holds still
+            # for this cycle rather than take a state no match produces
+            separated = self._state_arrays()
+            self._ball_drag(separated[0], separated[1])
+            if self._physics_step()[0] is not None:
+                self._roll_back(separated)
+                self._state_changed()
         self._record_contacts()
         if self._foot_keys:
             self._foot_readings()  # every step: a foot that falls asleep repeats this reading
         self.cycle += 1
         self.time = self.cycle * self.cycle_dt
+
+    def _physics_step(self) -> tuple[str | None, list[str]]:
+        """One cycle of the physics library; (why it cannot be played on, the robots whose
+        links exploded) or (None, []) (engine/recovery.py)."""
+        started = time.perf_counter()
+        fault: str | None = None
+        try:
+            self._gz.step(self.substeps)
+        except RuntimeError as exc:  # the library gave up on the step (and ODE rolled back)
+            fault = str(exc) or type(exc).__name__
+        took = time.perf_counter() - started
+        self.library_step_s += took
+        self._contact_cache = None
+        self._state_changed()
+        if fault is not None:
+            return fault, []
+        after = self._state_arrays()
+        fault = health(after[0], after[1], self._link_robot >= 0)
+        if fault is None:
+            if took > SLOW_STEP:  # a valid state, but a pile the solver grinds on: taken apart
+                self._record_contacts()
+                moved = separate(self, crowds(self))
+                self.faults.fault(self.cycle, f"a step of {took:.1f} s (a pile)", moved)
+            return None, []
+        owners = self._link_robot[unhealthy_links(after[0], after[1], self._link_robot >= 0)]
+        return fault, [self._robot_list[i].robot_id for i in sorted(set(owners.tolist())) if i >= 0]
 
     def _recover(self, why: str, before: tuple[np.ndarray, np.ndarray, np.ndarray], suspects: list[str]) -> None:
         """The step failed or left a state no match produces: the world as it was before it,

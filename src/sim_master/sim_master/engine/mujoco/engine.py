@@ -40,7 +40,7 @@ from sim_master.engine.common import (
 from sim_master.engine.mujoco.mjcf import PD_ARMATURE, robot_mjcf, static_world_mjcf
 from sim_master.engine.mujoco.robot import MODE_PD, Robot, command_pd, command_speeds
 from sim_master.engine.node import Quaternion
-from sim_master.engine.recovery import FaultLog, crowds, health, separate, unhealthy_links
+from sim_master.engine.recovery import FaultLog, crowds, free_spot, health, separate, unhealthy_links
 from sim_master.engine.vision import Eyes
 from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.world.sdf_loader import available_models, load_model, load_world
@@ -285,6 +285,7 @@ class MujocoEngine(EntityServices):
             raise ValueError("robot pose must be finite")
         cache = self._model_cache(model)
         name = MODEL_ALIASES.get(model, model)
+        x, y = free_spot(x, y, self._others_xy(None))
         pool = self._parked.get(name)
         if pool and not self._dirty:
             self._reuse(pool.pop(), robot_id, cache, x, y, yaw_deg)
@@ -465,20 +466,28 @@ class MujocoEngine(EntityServices):
             if len(robot.act_ids) and not (robot.mode == MODE_PD).all():
                 self._write_ctrl(robot)
 
-    def _robot_to_move(self, robot_id: str, x: float, y: float, yaw_deg: float | None) -> Robot | None:
-        """The robot a move applies to now, or None when the move was kept for the next build."""
+    def _others_xy(self, robot: Robot | None) -> np.ndarray:
+        """Where every other robot's root stands (x, y), built or waiting for the build."""
+        spots = [(self.data.qpos[r.root_qpos], self.data.qpos[r.root_qpos + 1]) if len(r.body_ids)
+                 else r.initial_pose[:2] for r in self._robots.values() if r is not robot]
+        return np.array(spots, dtype=float).reshape(-1, 2)
+
+    def _robot_to_move(self, robot_id: str, x: float, y: float, yaw_deg: float | None) -> tuple[Robot | None, float, float]:
+        """The robot a move applies to now (None when the move was kept for the next build),
+        and where it goes: beside any robot already there (engine/recovery.py)."""
         if not all(math.isfinite(v) for v in (x, y, 0.0 if yaw_deg is None else yaw_deg)):
             raise ValueError("move target must be finite")
         robot = self._robot(robot_id)
+        x, y = free_spot(x, y, self._others_xy(robot))
         if self._dirty:
             if len(robot.body_ids) == 0:  # not in the model yet: the coming build stands it there
                 robot.initial_pose = (x, y, robot.initial_pose[2] if yaw_deg is None else yaw_deg)
-                return None
+                return None, x, y
             # Already in the world while another robot joins: the rebuild copies every built
             # robot's state over its initial pose, so the move is made on the rebuilt model
             # (a beam sent in the cycle another agent's init arrived was lost).
             self._build()
-        return robot
+        return robot, x, y
 
     def _stop(self, robot: Robot) -> None:
         self.data.qvel[robot.root_dof:robot.root_dof + 6] = 0.0
@@ -487,7 +496,7 @@ class MujocoEngine(EntityServices):
 
     def teleport_robot(self, robot_id: str, x: float, y: float, yaw_deg: float) -> None:
         """A beam: the robot upright at (x, y), facing yaw_deg, dropped from its beam height."""
-        robot = self._robot_to_move(robot_id, x, y, yaw_deg)
+        robot, x, y = self._robot_to_move(robot_id, x, y, yaw_deg)
         if robot is None:
             return
         root = robot.root_qpos
@@ -508,7 +517,7 @@ class MujocoEngine(EntityServices):
         dropped from the beam height in mid-stride falls. Trainer commands may also give the
         root's height `z`, set it `upright` at the heading (MoveAndRotateAgent), give its
         `orientation` outright, or zero its joints (rcsssmj)."""
-        robot = self._robot_to_move(robot_id, x, y, yaw_deg)
+        robot, x, y = self._robot_to_move(robot_id, x, y, yaw_deg)
         if robot is None:
             return
         root = robot.root_qpos
@@ -596,16 +605,16 @@ class MujocoEngine(EntityServices):
         self._drive_hinges()
         self._lagged_accelerations()
         self._ball_drag()
-        self._touchers.clear()
-        self._contacts.clear()
-        d = self.data
-        before = (d.qpos.copy(), d.qvel.copy(), d.act.copy(), d.qacc_warmstart.copy(), d.time)
-        for _ in range(self.substeps):
-            self._substep()
-            self._record_contacts()
+        before = self._saved_state()
+        self._physics_step()
         why = self._health()
         if why is not None:
             self._recover(why, before)
+            # the world steps on with the crowd apart; should that fail too, it holds still
+            separated = self._saved_state()
+            self._physics_step()
+            if self._health() is not None:
+                self._restore(separated)
         self._sensordata = self.data.sensordata  # as mj_step left it: what rcsssmj's robots read
         if self._motor_dofs.any():  # mj_step2 leaves the body accelerations that ACC needs stale
             if self._has_verbatim:
@@ -624,6 +633,23 @@ class MujocoEngine(EntityServices):
         poses = np.concatenate((d.xpos, d.xquat), axis=1)
         return health(poses, twists, self._robot_bodies)
 
+    def _physics_step(self) -> None:
+        self._touchers.clear()
+        self._contacts.clear()
+        for _ in range(self.substeps):
+            self._substep()
+            self._record_contacts()
+
+    def _saved_state(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:
+        d = self.data
+        return d.qpos.copy(), d.qvel.copy(), d.act.copy(), d.qacc_warmstart.copy(), d.time
+
+    def _restore(self, state: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]) -> None:
+        d = self.data
+        d.qpos[:], d.qvel[:], d.act[:], d.qacc_warmstart[:], d.time = state
+        mujoco.mj_forward(self.model, d)
+        self._forces, self._readings, self._forces_cycle, self._readings_cycle = None, None, -1, -1
+
     def _recover(self, why: str, before: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]) -> None:
         """The world as before the step, the robots that exploded upright, crowds apart."""
         d = self.data
@@ -631,9 +657,7 @@ class MujocoEngine(EntityServices):
         poses = np.concatenate((d.xpos, d.xquat), axis=1)
         bad_bodies = unhealthy_links(poses, twists, self._robot_bodies)
         suspects = [r.robot_id for r in self._robot_list if np.isin(bad_bodies, r.body_ids).any()]
-        d.qpos[:], d.qvel[:], d.act[:], d.qacc_warmstart[:], d.time = before
-        mujoco.mj_forward(self.model, d)
-        self._forces, self._readings, self._forces_cycle, self._readings_cycle = None, None, -1, -1
+        self._restore(before)
         if self.faults.repeated(self.cycle):
             suspects = list(self._robots)
         moved = separate(self, crowds(self, suspects))
