@@ -55,6 +55,7 @@ class DistributedMaster:
         self.data_node = Node("sim_master_steps", context=context)  # data plane: read by hand
         self.expected = config.owners()
         self.roster = NodeRoster(self.expected, heartbeat_s)
+        self.failed: str | None = None  # a node's reason for stopping: the run stops with it
         self.barrier = StepBarrier(self.expected, policy, step_timeout)
         self.step = 0
         self.world = Snapshot(0, 0.0, True, {})  # filled by the nodes' first answers
@@ -116,6 +117,10 @@ class DistributedMaster:
         return res
 
     def _on_status(self, msg: NodeStatus) -> None:
+        if msg.state == NodeStatus.STATE_DEAD and msg.node_id in self.expected and self.failed is None:
+            self.failed = f"node {msg.node_id} stopped: {msg.reason or 'no reason given'}"[:400]
+            log.error("%s", self.failed)
+            return
         if self.roster.heard(msg.node_id, time.monotonic(), playing=msg.state != NodeStatus.STATE_REGISTERING):
             self.writer.heartbeat(msg.node_id, int(msg.last_step))
 
@@ -150,6 +155,8 @@ class DistributedMaster:
     def wait_for_nodes(self, executor: rclpy.executors.Executor, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
         while not self.roster.complete():
+            if self.failed is not None:
+                raise RuntimeError(self.failed)
             if time.monotonic() > deadline:
                 raise RuntimeError(f"nodes missing: {sorted(self.expected - set(self.nodes))}")
             self.serve_control(executor, force=True)
@@ -167,6 +174,8 @@ class DistributedMaster:
                                          want_hash=want_hash))
         self.record()  # the previous step, while the nodes simulate this one
         while (outcome := barrier.outcome(time.monotonic())) is StepOutcome.WAITING:
+            if self.failed is not None:
+                return False
             msg = self.done_reader.next(CONTROL_EVERY_S)
             if msg is not None:
                 self._on_done(msg)
@@ -228,7 +237,16 @@ def add_master_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_master(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
-    config = WorldConfig.load(args.config)
+    try:
+        config = WorldConfig.load(args.config)
+    except ValueError as exc:
+        print(f"soccersim master: {exc}", file=sys.stderr)
+        return 2
+    problems = config.problems()
+    if problems:  # before any node is waited for: they would fail on it one by one
+        print(f"soccersim master: {args.config}: {problems[0]}"
+              + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""), file=sys.stderr)
+        return 2
     cache = SnapshotCache(args.redis, args.run)
     if args.fresh:
         try:
@@ -253,10 +271,14 @@ def run_master(args: argparse.Namespace) -> int:
     first_step = master.step
     stepping_since = time.monotonic()
     try:
-        master.wait_for_nodes(executor)
+        try:
+            master.wait_for_nodes(executor)
+        except RuntimeError as exc:  # nodes missing, or one stopped with its reason
+            print(f"soccersim master: {exc}", file=sys.stderr)
+            return 1
         print(f"master: {len(master.nodes)} nodes, from step {master.step}", flush=True)
         stepping_since = time.monotonic()
-        while master.step < args.steps and not stop["now"]:
+        while master.step < args.steps and not stop["now"] and master.failed is None:
             master.run_step(executor)
             master.serve_control(executor)
             if master.step % 50 == 0:
@@ -294,6 +316,8 @@ def run_master(args: argparse.Namespace) -> int:
         master.data_node.destroy_node()
         if context.ok():
             rclpy.shutdown(context=context)
+    if master.failed is not None:
+        print(f"soccersim master: {master.failed}", file=sys.stderr)
     return 0 if master.step >= args.steps else 1
 
 

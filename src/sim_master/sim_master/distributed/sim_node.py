@@ -145,6 +145,14 @@ class SimNode:
         self._last_done = done
         self.done_pub.publish(done)
 
+    def report_failure(self, reason: str) -> None:
+        """Tell the master why this node stops (it would otherwise wait for its steps)."""
+        status = NodeStatus(node_id=self.node_id, engine=self.engine_kind, host=socket.gethostname(),
+                            state=NodeStatus.STATE_DEAD, last_step=max(self.last_step, 0), reason=reason)
+        for _ in range(5):  # best effort, a few times: the status topic is not latched
+            self.status_pub.publish(status)
+            time.sleep(0.05)
+
     def _heartbeat(self) -> None:
         self.status_pub.publish(
             NodeStatus(
@@ -235,6 +243,11 @@ def run_node(args: argparse.Namespace) -> int:
             node.register(executor)
         except RuntimeError as exc:
             log.error("node %s: %s", args.id, exc)
+            return 1
+        except Exception as exc:  # noqa: BLE001 - the world it was given cannot be built here
+            reason = f"{type(exc).__name__}: {exc}"[:300]
+            log.error("node %s: %s", args.id, reason)
+            node.report_failure(reason)
             return 1
         control_at = 0.0
         watch = MasterWatch(args.id, lost_after_s=max(MASTER_LOST_S, 10 * args.heartbeat))

@@ -39,17 +39,53 @@ class WorldConfig:
 
     @staticmethod
     def load(path: str | Path) -> WorldConfig:
+        """The config at `path`; ValueError with one line for a file that is none."""
         path = Path(path)
-        config = WorldConfig.from_json(path.read_text())
-        bt_file = json.loads(path.read_text()).get("bt_file")
-        if bt_file:
-            config.bt_xml = (path.parent / bt_file).read_text()
+        try:
+            text = path.read_text()
+            config = WorldConfig.from_json(text)
+            bt_file = json.loads(text).get("bt_file")
+            if bt_file:
+                config.bt_xml = (path.parent / bt_file).read_text()
+        except OSError as exc:
+            raise ValueError(f"{exc.filename or path}: {exc.strerror or exc}") from None
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"{path}: not a world config ({type(exc).__name__}: {exc})") from None
         return config
 
     def to_json(self) -> str:
         return json.dumps({"world": self.world, "bt_xml": self.bt_xml, "bt_tick_ms": self.bt_tick_ms,
                            "assets": [{"name": a.name, "model": a.model, "owner": a.owner, "pose": list(a.pose),
                                        "drive": list(a.drive)} for a in self.assets]})
+
+    def problems(self) -> list[str]:
+        """What makes this world unplayable, checked before any node starts: the world file
+        loads, every asset has a unique name, a known model, a finite pose and an owner."""
+        from sim_master.world.sdf_loader import available_models, load_world
+
+        found: list[str] = []
+        try:
+            load_world(self.world)
+        except Exception as exc:  # noqa: BLE001 - any reason the world file cannot be read
+            found.append(f"world {self.world!r}: {exc}")
+        models = {"ball", "nao", *available_models()}
+        seen: set[str] = set()
+        for a in self.assets:
+            label = f"asset {a.name!r}"
+            if not a.name:
+                found.append("an asset without a name")
+            elif a.name in seen:
+                found.append(f"{label} appears twice")
+            seen.add(a.name)
+            if a.model not in models:
+                found.append(f"{label}: unknown model {a.model!r} (known: {', '.join(sorted(models))})")
+            if len(a.pose) != 3 or not all(isinstance(v, (int, float)) and math.isfinite(v) for v in a.pose):
+                found.append(f"{label}: pose must be three finite numbers x y yaw, got {list(a.pose)}")
+            if len(a.drive) != 2 or not all(isinstance(v, (int, float)) and math.isfinite(v) for v in a.drive):
+                found.append(f"{label}: drive must be two finite wheel speeds, got {list(a.drive)}")
+            if not a.owner:
+                found.append(f"{label} has no owner node")
+        return found
 
     def owners(self) -> set[str]:
         return {a.owner for a in self.assets}
