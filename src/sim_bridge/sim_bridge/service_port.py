@@ -17,7 +17,7 @@ Handler = Callable[[list[str]], str]
 MAX_LINE: Final = 4096
 # Clients held at once: a new one beyond it closes the one that has been quiet longest, so
 # idle or abandoned connections never keep a script out or slow the others.
-MAX_CLIENTS: Final = 32
+MAX_CLIENTS: Final = 256
 MAX_REPLY_QUEUE: Final = 1 << 20  # bytes of answers a client that does not read may have queued
 _log = logging.getLogger("sim_bridge.service_port")
 

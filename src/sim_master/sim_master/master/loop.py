@@ -54,8 +54,9 @@ _log = logging.getLogger("soccersim")
 
 AVAILABLE_MODELS: tuple[str, ...] = ("nao", "nao0", "nao1", "nao2", "nao3", "nao4", "pusher")
 # Robots of agents that have not joined a team yet (SimSpark's scene makes one before init):
-# two teams' worth. A connection asking for more is closed; each waiting robot costs every
-# cycle, and the agent ports close a connection that joins no team (sim_bridge.agent_server).
+# two teams' worth. A connection asking for more closes the one that has waited longest;
+# each waiting robot costs every cycle, and the agent ports close a connection that joins no
+# team (sim_bridge.agent_server).
 MAX_WAITING_ROBOTS = 22
 MAX_URI = 4096  # characters of a spawn request's uri (a path longer than the file system's PATH_MAX)
 
@@ -443,11 +444,9 @@ class SimulationLoop:
         model = MODEL_ALIASES.get(model, model)
         if player.robot_id:
             return f"agent {player.agent_id} already has a robot"
-        waiting = sum(1 for p in self.players if p.robot_id and not p.registered)
-        if waiting >= MAX_WAITING_ROBOTS:
-            reason = f"{waiting} robots are already waiting to join a team"
-            self._disconnect(player, reason)
-            return reason
+        waiting = [p for p in self.players if p.robot_id and not p.registered]
+        if len(waiting) >= MAX_WAITING_ROBOTS:  # the one waiting longest makes room (a real agent inits at once)
+            self._disconnect(waiting[0], f"{len(waiting)} robots wait to join a team: the longest waiting goes")
         x, y, yaw = parking_spot(self._parked, self.engine.field.length, self.engine.field.width)
         try:
             self.engine.add_robot(player.agent_id, model, x, y, yaw)

@@ -4,9 +4,14 @@ fault is rolled back and play goes on; a hostile request costs only its own answ
 from __future__ import annotations
 
 import importlib.util
+import socket
+import time
 from pathlib import Path
 
-from sim_bridge.clients import RcsssmjAgent
+import pytest
+
+from sim_bridge.clients import LegacyClient, RcsssmjAgent, SimSparkAgent
+from sim_master.master.loop import MAX_WAITING_ROBOTS
 
 _spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
 fixture = importlib.util.module_from_spec(_spec)
@@ -34,3 +39,81 @@ def test_a_beam_is_kept_when_another_agent_joins_in_its_cycle() -> None:
         first.close()
         joiner.close()
     assert abs(x + 3.5) < 0.05 and abs(y - 2.25) < 0.05, f"the beam was lost: robot at ({x:.2f}, {y:.2f})"
+
+
+def _query(port: int, line: str = "q1 simulation stats") -> float:
+    """Seconds until the service port answers one request on a new connection."""
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(line.encode() + b"\n")
+        answer = s.makefile("rb").readline()
+    assert answer.startswith(b"q1 SUCCESS"), answer
+    return time.monotonic() - started
+
+
+def test_idle_service_clients_never_slow_the_others() -> None:
+    with fixture.running_server(sync=False, realtime=True, service_port=0) as server:
+        port = server.service_port.port
+        idle = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(40)]
+        assert _query(port) < 1.0
+        burst = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(150)]
+        for s in burst:
+            s.sendall(b"q1 simulation stats\n")
+        answers = [s.makefile("rb").readline() for s in burst]
+        assert all(a.startswith(b"q1 SUCCESS") for a in answers), [a for a in answers if not a.startswith(b"q1")][:3]
+        for s in idle + burst:
+            s.close()
+
+
+def test_an_agent_flooding_unknown_effectors_gets_a_few_log_lines(caplog: pytest.LogCaptureFixture) -> None:
+    with fixture.running_server(sync_timeout=5.0) as server:
+        agent = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Flood", 1)
+        agent.join()
+        started = server.stats.cycles
+        t0 = time.monotonic()
+        for cycle in range(60):
+            junk = "".join(f"(x{cycle}_{k} 1.0)" for k in range(500))
+            agent.act(extra=junk + "(scene " + "m" * 40000 + ")")
+        rate = (server.stats.cycles - started) / (time.monotonic() - t0)
+        agent.close()
+    lines = [r for r in caplog.records if "simspark-1" in r.getMessage()]
+    assert len(lines) < 40, f"{len(lines)} log lines for one agent"
+    assert max(len(r.getMessage()) for r in lines) < 600
+    assert rate > 15, f"{rate:.0f} cycles/s while one agent floods"
+
+
+def test_connections_that_join_no_team_are_closed_and_waiting_robots_are_bounded(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import sim_bridge.agent_server as agent_server
+
+    monkeypatch.setattr(agent_server, "JOIN_CYCLES", 10)
+    with fixture.running_server(sync=False, realtime=True) as server:
+        server.agent_servers["simspark"].join_timeout = 1.0
+        port = fixture.port(server, "simspark")
+        lurkers = [LegacyClient("127.0.0.1", port) for _ in range(30)]
+        for lurker in lurkers:
+            lurker.send("(scene rsg/agent/nao/nao_hetero.rsg 0)")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and len(server.engine.robot_ids()) < MAX_WAITING_ROBOTS:
+            time.sleep(0.05)
+        time.sleep(0.3)
+        assert len(server.engine.robot_ids()) == MAX_WAITING_ROBOTS  # the longest waiting made room
+        player = SimSparkAgent("127.0.0.1", port, "Real", 1)
+        player.join()  # a real agent still joins: it only needs a robot for a moment
+        closed = 0
+        deadline = time.monotonic() + 15
+        for lurker in lurkers:
+            lurker.sock.settimeout(max(0.1, deadline - time.monotonic()))
+            try:
+                while True:
+                    lurker.receive()
+            except (ConnectionError, OSError):
+                closed += 1
+        assert closed == 30
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and server.engine.robot_ids() != ["Real/p1"]:
+            time.sleep(0.05)
+        assert server.engine.robot_ids() == ["Real/p1"]
+        player.close()
+        for lurker in lurkers:
+            lurker.close()
