@@ -42,6 +42,7 @@ def test_a_busy_agent_port_names_its_flag(busy_port: int) -> None:
     (("--physics-threads", "0"), "argument --physics-threads: 1..16 threads, not 0"),
     (("--engine", "mujoco", "--physics-threads", "2"),
      "soccersim server: physics threads apply to ODE (engine auto or ode), not to mujoco"),
+    (("--sync-timeout", "nan"), "argument --sync-timeout: 0.001..3600 s, not nan"),
 ])
 def test_mistakes_are_one_line(args: tuple[str, ...], line: str) -> None:
     result = server(*args)
@@ -54,3 +55,23 @@ def test_a_busy_browser_monitor_port_is_a_warning(busy_port: int) -> None:
     assert result.returncode == 0, result.stderr
     assert "browser monitor: cannot listen" in result.stderr and "going on without it (--web-port)" in result.stderr
     assert "stopped after 5 cycles" in result.stdout
+
+
+def test_a_broken_params_file_is_one_line(tmp_path) -> None:
+    params = tmp_path / "params.yaml"
+    params.write_text("soccersim:\n  ros__parameters:\n    sync: [true\n  : : :\n")
+    result = subprocess.run([sys.executable, "-m", "sim_master.cli", "server", "--max-cycles", "5", *FREE,
+                             "--ros-args", "--params-file", str(params)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.strip().splitlines()[-1].startswith("soccersim server: --ros-args not understood")
+
+
+@pytest.mark.parametrize("content", [b"", b"hello, not a log\n", bytes(range(256)) * 40])
+def test_replaying_a_file_that_is_no_log_is_one_line(tmp_path, content: bytes) -> None:
+    path = tmp_path / "x.mcap"
+    path.write_bytes(content)
+    result = subprocess.run([sys.executable, "-m", "sim_master.cli", "replay", str(path), "--no-ros",
+                             "--simspark-monitor-port", "0", "--rcsssmj-monitor-port", "0"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.strip().splitlines()[-1].startswith(f"soccersim replay: {path}: ")
