@@ -24,10 +24,13 @@ from sim_contracts.percept import Percept
 
 _log = logging.getLogger("sim_bridge.agents")
 READ_CHUNK: Final = 65536
-# Sync mode: an agent is waited for once its init was accepted and at least GRACE_CYCLES
-# have passed since its TCP connect (rcssserver3d counts its grace from the connect), so a
-# handshake answered without (syn) (FC Portugal's init) never stalls the match; until then
-# it never has more than one unanswered perception, so it starts in lock-step, not behind.
+# Sync mode: each cycle waits for every agent that has a perception to answer. Once its init
+# was accepted and GRACE_CYCLES have passed since its TCP connect (rcssserver3d counts its
+# grace from the connect) the answer must hold (syn); before, any message answers, so a
+# handshake answered without (syn) (FC Portugal's init) never stalls the match, and the
+# number of cycles before an agent's first command does not depend on timing (a sync run
+# starts the same way every time). It never has more than one unanswered perception, so it
+# starts in lock-step, not behind.
 GRACE_CYCLES: Final = 5
 # A connection that has not joined a team this long after it connected is closed: a robot
 # waiting by the side line costs every cycle, and the rules have no place for it. Both the
@@ -135,12 +138,10 @@ class AgentServer:
             return events
         start = time.monotonic()
         limit = start + (deadline_s if deadline_s is not None else self.sync_timeout)
-        waiting = [c for c in self._conns.values()
-                   if not c.synced and not c.lagging and c.perceptions > 0
-                   and c.registered and c.connected_cycles > GRACE_CYCLES]
+        waiting = [c for c in self._conns.values() if not c.lagging and c.perceptions > 0 and not self._answered(c)]
         while True:
-            # who still owes its (syn): only those waited for can leave the list (sync, drop)
-            waiting = [c for c in waiting if not c.synced and c.agent_id in self._conns]
+            # who still owes its answer: only those waited for can leave the list (answer, drop)
+            waiting = [c for c in waiting if not self._answered(c) and c.agent_id in self._conns]
             if not waiting or (stop is not None and stop.is_set()):
                 break
             now = time.monotonic()
@@ -155,6 +156,16 @@ class AgentServer:
         for conn in self._conns.values():
             conn.synced = False
         return events
+
+    @staticmethod
+    def _answered(conn: _Connection) -> bool:
+        """Whether a cycle may go on without waiting for this agent: a playing agent owes its
+        (syn); one still in its handshake (scene, init: not yet registered, or in its grace
+        cycles) owes any message, so FC Portugal's init without (syn) does not stall the match,
+        and the cycles a robot lives before its agent's beam are the same on every run."""
+        if conn.synced:
+            return True
+        return conn.answered and not (conn.registered and conn.connected_cycles > GRACE_CYCLES)
 
     def _accept(self) -> None:
         assert self._listener is not None
