@@ -145,6 +145,10 @@ class LaunchRunner:
         for r in self._running:
             _signal_group(r.process, signal.SIGKILL)
 
+    def request_stop(self) -> None:
+        """Stop every node and return from run() (as a signal does)."""
+        self._stop_requested = True
+
     def _on_signal(self, signum: int, _frame: object) -> None:
         self._stop_requested = True
 

@@ -191,12 +191,13 @@ class WebMonitor:
                 if scene is not None and scene is not sent_scene:
                     await connection.send(json.dumps({**scene, "commands": allowed}, separators=(",", ":")))
                     sent_scene = scene
-                if timeline is not None and timeline is not sent_timeline:
-                    await connection.send(timeline)
-                    sent_timeline = timeline
+                # the frame before the timeline: a page told "paused" has every frame shown before the pause
                 if latest is not None and latest is not sent_frame:
                     await connection.send(latest)
                     sent_frame = latest
+                if timeline is not None and timeline is not sent_timeline:
+                    await connection.send(timeline)
+                    sent_timeline = timeline
         except ConnectionClosed:
             return
         finally:
