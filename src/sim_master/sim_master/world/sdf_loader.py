@@ -314,17 +314,17 @@ MAX_SPAWNED_MASS = 1e4  # kg per link
 
 
 def _check_physical(spec: ModelSpec, origin: str) -> None:
-    """A spawned model's figures must be ones physics can step: finite, masses positive (a
-    moving link) and bounded, shapes of positive bounded size, poses within the world."""
+    """A spawned model's figures must be ones physics can step: finite, masses not negative
+    and bounded, shapes of positive bounded size, poses within the world."""
     for link in spec.links:
         numbers = (*link.pose.pos, *link.inertial_pose.pos, link.mass, *link.inertia)
         if not all(math.isfinite(float(v)) for v in numbers):
             raise SdfError(f"{origin}: link {link.name!r} has a number that is not finite")
         if any(abs(float(v)) > MAX_SPAWNED_SIZE for v in (*link.pose.pos, *link.inertial_pose.pos)):
             raise SdfError(f"{origin}: link {link.name!r} is placed beyond {MAX_SPAWNED_SIZE:g} m")
-        if not spec.static and not 0.0 < link.mass <= MAX_SPAWNED_MASS:
-            raise SdfError(f"{origin}: link {link.name!r} mass {link.mass:g} kg: a moving link needs a mass "
-                           f"in (0, {MAX_SPAWNED_MASS:g}] kg")
+        if not 0.0 <= link.mass <= MAX_SPAWNED_MASS:  # 0: none given (the engine's default)
+            raise SdfError(f"{origin}: link {link.name!r} mass {link.mass:g} kg: a link's mass is in "
+                           f"(0, {MAX_SPAWNED_MASS:g}] kg")
         if any(v < 0.0 for v in link.inertia):
             raise SdfError(f"{origin}: link {link.name!r} has a negative moment of inertia")
         for shape in (*link.collisions, *link.visuals):
