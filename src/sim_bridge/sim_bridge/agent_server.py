@@ -84,6 +84,7 @@ class AgentServer:
         self.max_message, self.max_outbuf, self.stall_timeout = max_message, max_outbuf, stall_timeout
         self.join_timeout, self.max_connections = join_timeout, max_connections
         self._refused = 0  # connections over max_connections closed since the last log line
+        self.largest_frame = 0  # bytes of the largest payload sent to an agent
         self._next_stall_check = 0.0
         self.log = log
         self._selector = selectors.DefaultSelector()
@@ -101,6 +102,9 @@ class AgentServer:
         self._selector.register(listener, selectors.EVENT_READ, None)
 
     def close(self) -> None:
+        if self.largest_frame:  # what clients with fixed buffers (FC Portugal: 8192 bytes) had to take
+            self.log.info("%s agents: the largest perception sent was %d bytes", self.dialect.name,
+                          self.largest_frame)
         for conn in list(self._conns.values()):
             self._drop(conn, "server shutting down", log=False)
         if self._listener is not None:
@@ -277,6 +281,8 @@ class AgentServer:
         if conn is None:
             return
         header = frame_header(payload)
+        if len(payload) > self.largest_frame:
+            self.largest_frame = len(payload)
         if not conn.out:  # the usual case: nothing queued, one gathered send of prefix and payload
             try:
                 sent = conn.sock.sendmsg((header, payload))

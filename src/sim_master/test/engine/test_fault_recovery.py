@@ -102,3 +102,14 @@ def test_health_names_what_no_match_produces() -> None:
     assert "m/s" in (health(poses, twists, robots) or "")
     twists[0, 0] = float("nan")
     assert "finite" in (health(poses, twists, robots) or "")
+
+
+def test_a_free_spot_is_beside_every_other_robot() -> None:
+    from sim_master.engine.recovery import MIN_APART, free_spot
+
+    others = np.array([[0.0, 0.0], [0.3, 0.1], [-0.2, 0.35]])
+    x, y = free_spot(0.05, 0.05, others)
+    assert min(math.hypot(x - a, y - b) for a, b in others) >= MIN_APART - 1e-9
+    assert math.hypot(x - 0.05, y - 0.05) <= 3 * MIN_APART
+    assert free_spot(5.0, 5.0, others) == (5.0, 5.0)
+    assert free_spot(1.0, 2.0, np.zeros((0, 2))) == (1.0, 2.0)
