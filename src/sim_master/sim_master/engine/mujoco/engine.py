@@ -472,7 +472,8 @@ class MujocoEngine(EntityServices):
                  else r.initial_pose[:2] for r in self._robots.values() if r is not robot]
         return np.array(spots, dtype=float).reshape(-1, 2)
 
-    def _robot_to_move(self, robot_id: str, x: float, y: float, yaw_deg: float | None) -> tuple[Robot | None, float, float]:
+    def _robot_to_move(self, robot_id: str, x: float, y: float,
+                       yaw_deg: float | None) -> tuple[Robot | None, float, float]:
         """The robot a move applies to now (None when the move was kept for the next build),
         and where it goes: beside any robot already there (engine/recovery.py)."""
         if not all(math.isfinite(v) for v in (x, y, 0.0 if yaw_deg is None else yaw_deg)):
