@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from sim_master.engine.ode.engine import OdeEngine
+from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.world.sdf_loader import load_model
 
 G = 9.81
@@ -34,8 +35,15 @@ def test_a_resting_nao_stands_at_rcssserver3ds_height_and_its_sleeping_feet_stil
 def test_a_pile_of_robots_is_solved_iteratively_and_separates() -> None:
     engine = OdeEngine(vision_noise=False)
     for i in range(5):
-        engine.add_robot(f"r{i}", "nao", 3.0 + 0.05 * i, 2.0, 0.0)  # driven into each other
+        engine.add_robot(f"r{i}", "nao", 3.0 + i, 2.0, 0.0)
     engine.add_robot("alone", "nao", -5.0, -3.0, 0.0)
+    piled = {}  # driven into each other: states set outright (placements put robots beside each other)
+    for i in range(5):
+        e = engine.snapshot().entities[f"r{i}"]
+        piled[f"r{i}"] = EntitySnapshot(e.name, (3.0 + 0.05 * i, 2.0, e.position[2]), e.orientation,
+                                        joint_names=e.joint_names, joint_positions=e.joint_positions,
+                                        joint_velocities=e.joint_velocities, model=e.model)
+    engine.apply_snapshot(Snapshot(engine.cycle, engine.time, False, piled), only=set(piled))
     run(engine, 50)
     assert engine._gz.pile_steps > 0
     poses = engine._gz.link_poses()
