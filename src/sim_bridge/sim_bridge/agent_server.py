@@ -32,6 +32,10 @@ READ_CHUNK: Final = 65536
 # starts the same way every time). It never has more than one unanswered perception, so it
 # starts in lock-step, not behind.
 GRACE_CYCLES: Final = 5
+# How long a cycle waits for a connection that has not joined a team yet (its handshake): a
+# connection that sends its scene and falls silent must not stall the match for the full
+# sync timeout each time it connects again.
+HANDSHAKE_TIMEOUT: Final = 1.0
 # A connection that has not joined a team this long after it connected is closed: a robot
 # waiting by the side line costs every cycle, and the rules have no place for it. Both the
 # wall-clock seconds and the simulated cycles must have passed: a paused server or one
@@ -141,7 +145,12 @@ class AgentServer:
         if not self.sync:
             return events
         start = time.monotonic()
-        limit = start + (deadline_s if deadline_s is not None else self.sync_timeout)
+        full = deadline_s if deadline_s is not None else self.sync_timeout
+        short = min(full, HANDSHAKE_TIMEOUT)
+
+        def limit(conn: _Connection) -> float:  # a connection still in its handshake is waited for briefly
+            return start + (full if conn.registered else short)
+
         waiting = [c for c in self._conns.values() if not c.lagging and c.perceptions > 0 and not self._answered(c)]
         while True:
             # who still owes its answer: only those waited for can leave the list (answer, drop)
@@ -149,14 +158,15 @@ class AgentServer:
             if not waiting or (stop is not None and stop.is_set()):
                 break
             now = time.monotonic()
-            if now >= limit:
-                for conn in waiting:
-                    conn.lagging = True
-                    self.log.warning("agent %s (%s) sent no (syn) within %.2f s: lagging",
-                                     conn.agent_id, conn.peer, self.sync_timeout)
-                    events.append(AgentLagging(conn.agent_id))
+            for conn in [c for c in waiting if now >= limit(c)]:
+                conn.lagging = True
+                self.log.warning("agent %s (%s) did not answer within %.2f s: lagging", conn.agent_id, conn.peer,
+                                 limit(conn) - start)
+                events.append(AgentLagging(conn.agent_id))
+                waiting.remove(conn)
+            if not waiting:
                 break
-            events += self.poll(min(limit - now, 0.05))
+            events += self.poll(min(min(limit(c) for c in waiting) - now, 0.05))
         for conn in self._conns.values():
             conn.synced = False
         return events
@@ -173,7 +183,7 @@ class AgentServer:
 
     def _accept(self) -> None:
         assert self._listener is not None
-        while True:
+        for _ in range(2 * MAX_CONNECTIONS):  # a flood is taken a batch per poll
             try:
                 sock, addr = self._listener.accept()
             except (BlockingIOError, InterruptedError):
@@ -231,9 +241,9 @@ class AgentServer:
                 self._events.append(AgentError(conn.agent_id, f"{conn.peer}: {error}"))
             if self.dialect.any_message_syncs or any(isinstance(c, Syn) for c in commands):
                 conn.synced = True
-                if conn.lagging:
-                    conn.lagging = False
-                    self.log.info("agent %s (%s) answers again", conn.agent_id, conn.peer)
+            if conn.lagging and (conn.synced or not conn.registered):
+                conn.lagging = False
+                self.log.info("agent %s (%s) answers again", conn.agent_id, conn.peer)
             if commands:
                 self._events.append(AgentCommands(conn.agent_id, commands))
 

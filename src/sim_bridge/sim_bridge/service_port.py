@@ -18,6 +18,7 @@ MAX_LINE: Final = 4096
 # Clients held at once: a new one beyond it closes the one that has been quiet longest, so
 # idle or abandoned connections never keep a script out or slow the others.
 MAX_CLIENTS: Final = 256
+ACCEPTS_PER_POLL: Final = 64  # a flood of connections is taken a batch per poll, between cycles
 MAX_REPLY_QUEUE: Final = 1 << 20  # bytes of answers a client that does not read may have queued
 _log = logging.getLogger("sim_bridge.service_port")
 
@@ -97,7 +98,7 @@ class ServicePort:
     def _accept(self) -> None:
         """Every connection waiting (not one per poll: a burst must not queue behind the loop)."""
         assert self._listener is not None
-        while True:
+        for _ in range(ACCEPTS_PER_POLL):
             try:
                 sock, addr = self._listener.accept()
             except OSError:  # BlockingIOError: nobody else waits
@@ -120,9 +121,13 @@ class ServicePort:
             return
         client.active = time.monotonic()
         client.buf += data
-        while b"\n" in client.buf:
-            raw, _, rest = bytes(client.buf).partition(b"\n")
-            client.buf = bytearray(rest)
+        *lines, rest = bytes(client.buf).split(b"\n")  # one pass over what arrived
+        client.buf = bytearray(rest)
+        for raw in lines:
+            if len(raw) > MAX_LINE:
+                _log.warning("service client %s sent a line over %d bytes: dropped", client.peer, MAX_LINE)
+                self._drop(client)
+                return
             reply = self.handle_line(raw.decode("utf-8", "replace").strip())
             client.out += (reply + "\n").encode()
             if len(client.out) > MAX_REPLY_QUEUE:

@@ -535,6 +535,7 @@ void OdeWorld::AddModel(const std::string& sdf, bool is_text, const std::string&
     throw;
   }
   models_.push_back(std::move(model));
+  saved_.clear();  // the saved bodies are those of another world: no rollback across a change
   Reindex();
 }
 
@@ -546,6 +547,7 @@ void OdeWorld::RemoveModel(const std::string& name) {
     for (dBodyID b : m.bodies) dBodyDestroy(b);  // contact joints go with the step's group
     dSpaceDestroy(m.space);  // and its geoms (cleanup on)
     models_.erase(it);
+    saved_.clear();  // its bodies are gone: no rollback across a change
     Reindex();
     return;
   }
@@ -717,7 +719,8 @@ void OdeWorld::DriveHinges() {
         dJointSetHingeParam(j, dParamStopCFM, settings_.stop_cfm);
         dJointSetHingeParam(j, dParamBounce, settings_.stop_bounce);
       }
-      const double torque = kd * dq_target_[i] + tau_[i];
+      double torque = kd * dq_target_[i] + tau_[i];
+      if (jt.effort > 0.0) torque = Clamp(torque, -jt.effort, jt.effort);  // a motor's bound, as MuJoCo's
       if (torque != 0.0) dJointAddHingeTorque(j, torque);
       dBodyEnable(m.bodies[jt.child]);
       m.pd[hinges_[i].hinge] = 1;
@@ -836,6 +839,8 @@ void OdeWorld::RestoreBodies() {
     dBodySetQuaternion(s.body, s.quat);
     dBodySetLinearVel(s.body, s.linear[0], s.linear[1], s.linear[2]);
     dBodySetAngularVel(s.body, s.angular[0], s.angular[1], s.angular[2]);
+    dBodySetForce(s.body, 0.0, 0.0, 0.0);  // what the failed step had added is not applied twice
+    dBodySetTorque(s.body, 0.0, 0.0, 0.0);
     if (s.enabled) dBodyEnable(s.body); else dBodyDisable(s.body);
   }
   time_ = saved_time_;

@@ -165,7 +165,7 @@ class Referee:
                 if outside:
                     return CommandResult(False, outside)
                 self._world().move_player(mover, cmd.unum, cmd.x, cmd.y, cmd.rotation, z=cmd.z, upright=cmd.upright,
-                                          orientation=cmd.orientation, zero_joints=cmd.zero_joints)
+                                          orientation=cmd.orientation, zero_joints=cmd.zero_joints, beside=True)
             elif isinstance(cmd, SetTime):
                 if not math.isfinite(cmd.time) or not 0 <= cmd.time <= MAX_GAME_TIME:
                     return CommandResult(False, f"invalid game time {cmd.time}: 0..{MAX_GAME_TIME:g} s")

@@ -49,8 +49,9 @@ class WorldView(Protocol):
     def move_player(self, side: Side, unum: int, x: float, y: float, yaw_deg: float | None, *,
                     z: float | None = None, upright: bool = False,
                     orientation: tuple[float, float, float, float] | None = None,
-                    zero_joints: bool = False) -> None:
+                    zero_joints: bool = False, beside: bool = False) -> None:
         """Carry a robot to (x, y), velocities zeroed; by default as it is (height, posture,
         tilt), turned to `yaw_deg` (None: its heading kept). The keywords are the trainer
-        commands' extras, as `commands.MoveAgent` documents them."""
+        commands' extras, as `commands.MoveAgent` documents them; `beside`: a trainer's move,
+        put beside a robot already standing there (the rules' own moves are made exactly)."""
         ...

@@ -34,7 +34,8 @@ class ScriptedWorld:
     def move_ball(self, position, velocity=(0.0, 0.0, 0.0)):
         self.ball, self.ball_vel = tuple(position), tuple(velocity)
 
-    def move_player(self, side, unum, x, y, yaw_deg, *, z=None, upright=False, orientation=None, zero_joints=False):
+    def move_player(self, side, unum, x, y, yaw_deg, *, z=None, upright=False, orientation=None, zero_joints=False,
+                    beside=False):
         p = self.robots[(side, unum)]
         yaw = p.yaw_deg if yaw_deg is None else yaw_deg
         self.robots[(side, unum)] = PlayerView(side, unum, (x, y, 0.38 if z is None else z), (0.0, 0.0, 0.0), yaw)

@@ -77,7 +77,10 @@ class SimNode:
             raise RuntimeError(f"registration refused: {reply.error if reply else 'no answer'}")
         self.config = WorldConfig.from_json(reply.world_config)
         self.owned = self.config.owned_by(self.node_id)
-        self.engine = make_engine(self.engine_kind, self.config, self.node_id, reply.bt_xml)
+        try:
+            self.engine = make_engine(self.engine_kind, self.config, self.node_id, reply.bt_xml)
+        except Exception as exc:
+            raise NodeBuildError(f"{type(exc).__name__}: {exc}"[:300]) from exc
         self.last_step = int(reply.current_step)
         if self.last_step > 0:  # a restart: continue from the cache
             self._resync()
@@ -149,7 +152,7 @@ class SimNode:
         """Tell the master why this node stops (it would otherwise wait for its steps)."""
         status = NodeStatus(node_id=self.node_id, engine=self.engine_kind, host=socket.gethostname(),
                             state=NodeStatus.STATE_DEAD, last_step=max(self.last_step, 0), reason=reason)
-        for _ in range(5):  # best effort, a few times: the status topic is not latched
+        for _ in range(20):  # a second of it: the status topic is not latched
             self.status_pub.publish(status)
             time.sleep(0.05)
 
@@ -164,6 +167,10 @@ class SimNode:
                 stamp=stamp(self.engine.time if self.engine else 0.0),
             )
         )
+
+
+class NodeBuildError(RuntimeError):
+    """The world the master sent cannot be built by this node's engine (one line)."""
 
 
 class MasterWatch:
@@ -241,13 +248,12 @@ def run_node(args: argparse.Namespace) -> int:
     try:
         try:
             node.register(executor)
-        except RuntimeError as exc:
+        except NodeBuildError as exc:  # the master is told why, or it would wait for this node
             log.error("node %s: %s", args.id, exc)
+            node.report_failure(str(exc))
             return 1
-        except Exception as exc:  # noqa: BLE001 - the world it was given cannot be built here
-            reason = f"{type(exc).__name__}: {exc}"[:300]
-            log.error("node %s: %s", args.id, reason)
-            node.report_failure(reason)
+        except RuntimeError as exc:  # no master, or it refused us
+            log.error("node %s: %s", args.id, exc)
             return 1
         control_at = 0.0
         watch = MasterWatch(args.id, lost_after_s=max(MASTER_LOST_S, 10 * args.heartbeat))

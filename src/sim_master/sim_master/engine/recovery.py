@@ -21,15 +21,18 @@ import numpy as np
 from sim_contracts.field import WORLD_MARGIN, FieldSpec
 
 # A state no step of a soccer match produces: a robot's link faster than this (a falling Nao's
-# hand moves at about 5 m/s, a kicking foot at 3), the ball faster than any kick or trainer
-# throw, anything spinning past these, or anything far outside the world.
-ROBOT_SPEED: Final = 20.0  # m/s
-ROBOT_SPIN: Final = 150.0  # rad/s
+# hand moves at about 5 m/s, a kicking foot at 3; a hard contact spins a foot at 200 rad/s for
+# a step in a real FC Portugal v UT Austin Villa match, which is not an explosion), the ball
+# faster than any kick or trainer throw, anything spinning past these, anything far off the
+# ground. An ODE or DART explosion grows by orders of magnitude per step: it passes these at once.
+ROBOT_SPEED: Final = 50.0  # m/s
+ROBOT_SPIN: Final = 1000.0  # rad/s
 BALL_SPEED: Final = 250.0  # m/s (a trainer may throw it at 100 m/s per axis)
-BALL_SPIN: Final = 3000.0  # rad/s
-# A step this much longer than the cycle it simulates is a pile the solver grinds on (DART
+BALL_SPIN: Final = 5000.0  # rad/s
+# Steps this much longer than the cycle they simulate are a pile the solver grinds on (DART
 # took 12 s per step for six Naos dropped on one spot): the crowd is taken apart.
 SLOW_STEP: Final = 0.5  # s of wall-clock time
+SLOW_STEPS: Final = 3  # in a row (one slow step is a busy machine or a collector's pause)
 MIN_APART: Final = 0.4  # m between two robots' roots a placement keeps (a Nao is 0.3 m across its arms)
 CROWD_RADIUS: Final = 0.45  # m between two robots' roots from which they count as one crowd
 SPACING: Final = 0.8  # m between the robots of a separated crowd
@@ -59,6 +62,31 @@ def health(poses: np.ndarray, twists: np.ndarray, robot_links: np.ndarray) -> st
     return None
 
 
+def free_joint_health(qpos: np.ndarray, qvel: np.ndarray, lin: np.ndarray, ang: np.ndarray, z: np.ndarray,
+                      robot: np.ndarray, hinges: np.ndarray) -> tuple[str | None, np.ndarray]:
+    """health() for a generalized state (MuJoCo's qpos, qvel), read after the step: free
+    joints' linear (lin: (n, 3) dof indices) and angular (ang) velocity and height (z: qpos
+    indices), robot: bool (n,), hinges: dof indices of robot hinges. (why, bad dofs)."""
+    if not (np.isfinite(qpos).all() and np.isfinite(qvel).all()):
+        bad = np.flatnonzero(~np.isfinite(qvel))
+        return "a state that is not finite", bad
+    speed = np.einsum("ij,ij->i", qvel[lin], qvel[lin]) if len(lin) else np.zeros(0)
+    spin = np.einsum("ij,ij->i", qvel[ang], qvel[ang]) if len(ang) else np.zeros(0)
+    height = qpos[z]
+    bad_free = ((speed > np.where(robot, ROBOT_SPEED, BALL_SPEED) ** 2)
+                | (spin > np.where(robot, ROBOT_SPIN, BALL_SPIN) ** 2)
+                | (height < -WORLD_MARGIN) | (height > 10 * WORLD_MARGIN))
+    bad_hinge = np.abs(qvel[hinges]) > ROBOT_SPIN
+    if not bad_free.any() and not bad_hinge.any():
+        return None, np.zeros(0, dtype=np.intp)
+    bad = np.concatenate((lin[bad_free].reshape(-1), hinges[bad_hinge]))
+    if bad_free.any():
+        k = int(np.flatnonzero(bad_free)[0])
+        return (f"a body at {math.sqrt(float(speed[k])):.0f} m/s, spinning at {math.sqrt(float(spin[k])):.0f} "
+                f"rad/s, {float(height[k]):.1f} m high"), bad
+    return f"a hinge at {float(np.abs(qvel[hinges]).max()):.0f} rad/s", bad
+
+
 def unhealthy_links(poses: np.ndarray, twists: np.ndarray, robot_links: np.ndarray) -> np.ndarray:
     """Indices of the links that make a state unhealthy (see health), for naming suspects."""
     bad = ~(np.isfinite(poses).all(axis=1) & np.isfinite(twists).all(axis=1))
@@ -79,6 +107,23 @@ class _Movable(Protocol):
     def robot_yaw(self, robot_id: str) -> float: ...
     def robot_contacts(self) -> list[tuple[str, str]]: ...
     def teleport_robot(self, robot_id: str, x: float, y: float, yaw_deg: float) -> None: ...
+
+
+class _Commanded(Protocol):
+    v_cmd: np.ndarray
+    kp: np.ndarray
+    kd: np.ndarray
+    tau: np.ndarray
+
+
+def limp(robot: _Commanded) -> None:
+    """The robot's commands set aside until its agent sends the next: no motor speed, no PD
+    gain or torque. What a repeated fault does to every robot, since the same state and the
+    same commands would fail the same way again."""
+    robot.v_cmd[:] = 0.0
+    robot.kp[:] = 0.0
+    robot.kd[:] = 0.0
+    robot.tau[:] = 0.0
 
 
 def crowds(engine: _Movable, suspects: Iterable[str] = ()) -> list[list[str]]:

@@ -357,7 +357,7 @@ class SimulationLoop:
         if isinstance(event, AgentCommands):
             player = self.players.get(event.agent_id)
             if player is None:
-                player = self.players.add(Player(event.agent_id, source))
+                return  # its connection was closed (refused, evicted) after these commands were read
             for command in event.commands:
                 if type(command) is Syn:
                     continue  # the transport has taken it (sync mode's wait); nothing acts on it here
@@ -374,8 +374,8 @@ class SimulationLoop:
         elif isinstance(event, AgentError):
             self.agent_log.warn(event.agent_id, event.message, once=True)
         elif isinstance(event, AgentLagging):
-            self.log.warning("agent %s is lagging (no (syn) within %.2f s)", event.agent_id,
-                             self.config.sync_timeout)
+            self.log.warning("agent %s is lagging (it did not answer in time; not waited for until it does)",
+                             event.agent_id)
 
     def _guarded(self, player: Player, handler: Callable[[Player, Command], None], command: Command) -> bool:
         """One fault boundary per client: a command that fails in a way nobody foresaw ends

@@ -46,11 +46,11 @@ class EngineWorld:
     def move_player(self, side: Side, unum: int, x: float, y: float, yaw_deg: float | None, *,
                     z: float | None = None, upright: bool = False,
                     orientation: tuple[float, float, float, float] | None = None,
-                    zero_joints: bool = False) -> None:
+                    zero_joints: bool = False, beside: bool = False) -> None:
         rid = self.robots.get((side, unum))
         if rid is not None:  # the referee carries; only a beam lifts
             self.engine.carry_robot(rid, x, y, yaw_deg, z=z, upright=upright, orientation=orientation,
-                                    zero_joints=zero_joints)
+                                    zero_joints=zero_joints, beside=beside)
 
 
 def _side(side: str) -> Side:

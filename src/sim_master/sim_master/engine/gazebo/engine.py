@@ -42,10 +42,12 @@ from sim_master.engine.mujoco.robot import MODE_PD, Robot, command_pd, command_s
 from sim_master.engine.node import PdTarget, Quaternion
 from sim_master.engine.recovery import (
     SLOW_STEP,
+    SLOW_STEPS,
     FaultLog,
     crowds,
     free_spot,
     health,
+    limp,
     separate,
     unhealthy_links,
 )
@@ -171,6 +173,7 @@ class GazeboEngine(EntityServices):
         self.builds = 0  # world rebuilds: none, robots are added to and removed from the running world
         self.library_step_s = 0.0  # seconds inside the physics library's step (the benches' yardstick)
         self.faults = FaultLog(type(self).__name__.removesuffix("Engine"))  # steps rolled back
+        self._slow_steps = 0  # steps in a row over SLOW_STEP
         self._reindex()
 
     def _open_world(self, path: str, timestep: float) -> Any:
@@ -411,11 +414,13 @@ class GazeboEngine(EntityServices):
         poses, twists, _ = self._state_arrays()
         return poses[root], twists[root]
 
-    def _set_root(self, robot_id: str, position: np.ndarray, quat: np.ndarray, *, zero_joints: bool) -> None:
+    def _set_root(self, robot_id: str, position: np.ndarray, quat: np.ndarray, *, zero_joints: bool,
+                  beside: bool = True) -> None:
         robot, body = self._robot(robot_id), self._bodies[robot_id]
-        roots = self._state_arrays()[0][self._root_links, :2]
-        others = np.delete(roots, self._row[robot_id], axis=0)
-        position = np.array([*free_spot(float(position[0]), float(position[1]), others), position[2]])
+        if beside:  # not into another robot (engine/recovery.py)
+            roots = self._state_arrays()[0][self._root_links, :2]
+            others = np.delete(roots, self._row[robot_id], axis=0)
+            position = np.array([*free_spot(float(position[0]), float(position[1]), others), position[2]])
         if zero_joints:
             q = self._gz.positions(body.gz_name)
             q[body.dofs] = 0.0
@@ -438,7 +443,7 @@ class GazeboEngine(EntityServices):
 
     def carry_robot(self, robot_id: str, x: float, y: float, yaw_deg: float | None, *,
                     z: float | None = None, upright: bool = False, orientation: Quaternion | None = None,
-                    zero_joints: bool = False) -> None:
+                    zero_joints: bool = False, beside: bool = False) -> None:
         """A referee's or trainer's move: see MujocoEngine.carry_robot."""
         if not all(math.isfinite(v) for v in (x, y, 0.0 if yaw_deg is None else yaw_deg, 0.0 if z is None else z)):
             raise ValueError("move target must be finite")
@@ -451,7 +456,7 @@ class GazeboEngine(EntityServices):
         elif yaw_deg is not None:
             quat = _quat_mul(yaw_quat(yaw_deg - self.robot_yaw(robot_id)), quat)
         position = np.array([x, y, pose[2] if z is None else z])
-        self._set_root(robot_id, position, quat, zero_joints=zero_joints)
+        self._set_root(robot_id, position, quat, zero_joints=zero_joints, beside=beside)
 
     def robot_pose(self, robot_id: str) -> tuple[tuple[float, float, float], tuple[float, float, float, float]]:
         p, _ = self._root_state(robot_id)
@@ -502,6 +507,7 @@ class GazeboEngine(EntityServices):
             if self._physics_step()[0] is not None:
                 self._roll_back(separated)
                 self._state_changed()
+                self._contact_cache = (np.zeros((0, 2), dtype=np.int64), np.zeros((0, 3)), np.zeros((0, 3)))
         self._record_contacts()
         if self._foot_keys:
             self._foot_readings()  # every step: a foot that falls asleep repeats this reading
@@ -526,10 +532,12 @@ class GazeboEngine(EntityServices):
         after = self._state_arrays()
         fault = health(after[0], after[1], self._link_robot >= 0)
         if fault is None:
-            if took > SLOW_STEP:  # a valid state, but a pile the solver grinds on: taken apart
+            self._slow_steps = self._slow_steps + 1 if took > SLOW_STEP else 0
+            if self._slow_steps >= SLOW_STEPS:  # a valid state, but a pile the solver grinds on
+                self._slow_steps = 0
                 self._record_contacts()
                 moved = separate(self, crowds(self))
-                self.faults.fault(self.cycle, f"a step of {took:.1f} s (a pile)", moved)
+                self.faults.fault(self.cycle, f"{SLOW_STEPS} steps of over {SLOW_STEP:g} s (a pile)", moved)
             return None, []
         owners = self._link_robot[unhealthy_links(after[0], after[1], self._link_robot >= 0)]
         return fault, [self._robot_list[i].robot_id for i in sorted(set(owners.tolist())) if i >= 0]
@@ -540,8 +548,13 @@ class GazeboEngine(EntityServices):
         self._roll_back(before)
         self._contact_cache = None
         self._state_changed()
-        if self.faults.repeated(self.cycle):
+        if self.faults.repeated(self.cycle):  # the same state and commands would fail again
             suspects = list(self._robots)
+            for robot in self._robot_list:
+                limp(robot)
+            self._drive()
+            ball = self.ball_position()
+            self.set_ball(ball if all(map(math.isfinite, ball)) else (0.0, 0.0, self.field.ball_radius))
         moved = separate(self, crowds(self, suspects))
         self.faults.fault(self.cycle, why, moved)
 

@@ -40,7 +40,7 @@ from sim_master.engine.common import (
 from sim_master.engine.mujoco.mjcf import PD_ARMATURE, robot_mjcf, static_world_mjcf
 from sim_master.engine.mujoco.robot import MODE_PD, Robot, command_pd, command_speeds
 from sim_master.engine.node import Quaternion
-from sim_master.engine.recovery import FaultLog, crowds, free_spot, health, separate, unhealthy_links
+from sim_master.engine.recovery import FaultLog, crowds, free_joint_health, free_spot, limp, separate
 from sim_master.engine.vision import Eyes
 from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.world.sdf_loader import available_models, load_model, load_world
@@ -225,9 +225,6 @@ class MujocoEngine(EntityServices):
                 self._foot_slot_count += 1
         self._slot_geom = np.array(slot_bodies, dtype=np.intp)  # FRP frame: the foot's box (rcssserver3d)
         self._reindex()  # body ids change with the model
-        self._robot_bodies = np.zeros(self.model.nbody, dtype=bool)  # bodies of robots (health limits)
-        for robot in self._robots.values():
-            self._robot_bodies[robot.body_ids] = True
         # What was computed for this cycle before the rebuild (a robot joined mid-cycle) is
         # indexed by the old model: drop it.
         self._forces, self._readings, self._forces_cycle, self._readings_cycle = None, None, -1, -1
@@ -377,6 +374,7 @@ class MujocoEngine(EntityServices):
             self._geom_robot[owned] = i
             self._geom_slips[owned] = not robot.verbatim
         self._seen_cache = None
+        self._health_index = self._health_indices()
 
     def mjcf_prefix(self, robot_id: str) -> str:
         """The name prefix of the robot's bodies in the model (monitor scenes map them)."""
@@ -472,22 +470,22 @@ class MujocoEngine(EntityServices):
                  else r.initial_pose[:2] for r in self._robots.values() if r is not robot]
         return np.array(spots, dtype=float).reshape(-1, 2)
 
-    def _robot_to_move(self, robot_id: str, x: float, y: float,
-                       yaw_deg: float | None) -> tuple[Robot | None, float, float]:
+    def _robot_to_move(self, robot_id: str, x: float, y: float, yaw_deg: float | None,
+                       beside: bool = True) -> tuple[Robot | None, float, float]:
         """The robot a move applies to now (None when the move was kept for the next build),
         and where it goes: beside any robot already there (engine/recovery.py)."""
         if not all(math.isfinite(v) for v in (x, y, 0.0 if yaw_deg is None else yaw_deg)):
             raise ValueError("move target must be finite")
         robot = self._robot(robot_id)
-        x, y = free_spot(x, y, self._others_xy(robot))
+        if beside:
+            x, y = free_spot(x, y, self._others_xy(robot))
         if self._dirty:
             if len(robot.body_ids) == 0:  # not in the model yet: the coming build stands it there
                 robot.initial_pose = (x, y, robot.initial_pose[2] if yaw_deg is None else yaw_deg)
                 return None, x, y
-            # Already in the world while another robot joins: the rebuild copies every built
-            # robot's state over its initial pose, so the move is made on the rebuilt model
-            # (a beam sent in the cycle another agent's init arrived was lost).
-            self._build()
+            # Already in the world while another robot joins: moved in the current model, whose
+            # state the rebuild copies (keeping it as an initial pose lost the beam of an agent
+            # sent in the cycle another agent's init arrived).
         return robot, x, y
 
     def _stop(self, robot: Robot) -> None:
@@ -511,14 +509,14 @@ class MujocoEngine(EntityServices):
 
     def carry_robot(self, robot_id: str, x: float, y: float, yaw_deg: float | None, *,
                     z: float | None = None, upright: bool = False, orientation: Quaternion | None = None,
-                    zero_joints: bool = False) -> None:
+                    zero_joints: bool = False, beside: bool = False) -> None:
         """A referee's or trainer's move (rcssserver3d's SoccerBase::MoveAgent): the robot is
         carried to (x, y) as it is, at its height, in its posture and tilt, turned to `yaw_deg`
         (None: as it faces), and stopped. Unlike a beam it is not lifted: a walking robot
         dropped from the beam height in mid-stride falls. Trainer commands may also give the
         root's height `z`, set it `upright` at the heading (MoveAndRotateAgent), give its
         `orientation` outright, or zero its joints (rcsssmj)."""
-        robot, x, y = self._robot_to_move(robot_id, x, y, yaw_deg)
+        robot, x, y = self._robot_to_move(robot_id, x, y, yaw_deg, beside)
         if robot is None:
             return
         root = robot.root_qpos
@@ -608,14 +606,16 @@ class MujocoEngine(EntityServices):
         self._ball_drag()
         before = self._saved_state()
         self._physics_step()
-        why = self._health()
+        why, bad = self._health()
         if why is not None:
-            self._recover(why, before)
+            self._recover(why, before, bad)
             # the world steps on with the crowd apart; should that fail too, it holds still
             separated = self._saved_state()
             self._physics_step()
-            if self._health() is not None:
+            if self._health()[0] is not None:
                 self._restore(separated)
+                self._touchers.clear()  # nothing of the refused step is reported
+                self._contacts.clear()
         self._sensordata = self.data.sensordata  # as mj_step left it: what rcsssmj's robots read
         if self._motor_dofs.any():  # mj_step2 leaves the body accelerations that ACC needs stale
             if self._has_verbatim:
@@ -625,14 +625,25 @@ class MujocoEngine(EntityServices):
         self.cycle += 1
         self.time = self.cycle * self.cycle_dt
 
-    def _health(self) -> str | None:
-        """Why the state after a step cannot be played on, or None (engine/recovery.py)."""
+    def _health(self) -> tuple[str | None, np.ndarray]:
+        """Why the state after a step cannot be played on, or None, and the dofs at fault
+        (engine/recovery.py), from qpos and qvel as the step left them."""
         d = self.data
-        if not (np.isfinite(d.qpos).all() and np.isfinite(d.qvel).all()):
-            return "a state that is not finite"
-        twists = d.cvel[:, [3, 4, 5, 0, 1, 2]]  # linear, angular
-        poses = np.concatenate((d.xpos, d.xquat), axis=1)
-        return health(poses, twists, self._robot_bodies)
+        return free_joint_health(d.qpos, d.qvel, *self._health_index)
+
+    def _health_indices(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Where free_joint_health reads: each free joint's linear and angular dofs and its
+        height in qpos, whether a robot owns it, and the robots' hinge dofs."""
+        m = self.model
+        free = np.flatnonzero(m.jnt_type == mujoco.mjtJoint.mjJNT_FREE)
+        dof = m.jnt_dofadr[free].astype(np.intp)
+        robot_bodies = np.zeros(m.nbody, dtype=bool)
+        for robot in self._robots.values():
+            robot_bodies[robot.body_ids] = True
+        hinges = [robot.dof_adr for robot in self._robots.values() if len(robot.body_ids)]
+        return (dof[:, None] + np.arange(3), dof[:, None] + np.arange(3, 6),
+                m.jnt_qposadr[free].astype(np.intp) + 2, robot_bodies[m.jnt_bodyid[free]],
+                np.concatenate(hinges).astype(np.intp) if hinges else np.zeros(0, dtype=np.intp))
 
     def _physics_step(self) -> None:
         self._touchers.clear()
@@ -651,16 +662,19 @@ class MujocoEngine(EntityServices):
         mujoco.mj_forward(self.model, d)
         self._forces, self._readings, self._forces_cycle, self._readings_cycle = None, None, -1, -1
 
-    def _recover(self, why: str, before: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]) -> None:
+    def _recover(self, why: str, before: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float],
+                 bad_dofs: np.ndarray) -> None:
         """The world as before the step, the robots that exploded upright, crowds apart."""
-        d = self.data
-        twists = np.nan_to_num(d.cvel[:, [3, 4, 5, 0, 1, 2]], nan=np.inf)
-        poses = np.concatenate((d.xpos, d.xquat), axis=1)
-        bad_bodies = unhealthy_links(poses, twists, self._robot_bodies)
-        suspects = [r.robot_id for r in self._robot_list if np.isin(bad_bodies, r.body_ids).any()]
+        suspects = [r.robot_id for r in self._robot_list
+                    if np.isin(bad_dofs, np.concatenate((r.dof_adr, np.arange(r.root_dof, r.root_dof + 6)))).any()]
         self._restore(before)
-        if self.faults.repeated(self.cycle):
+        if self.faults.repeated(self.cycle):  # the same state and commands would fail again
             suspects = list(self._robots)
+            for robot in self._robot_list:
+                limp(robot)
+                self._apply_gains(robot)
+            self.set_ball(self.ball_position() if all(map(math.isfinite, self.ball_position()))
+                          else (0.0, 0.0, self.field.ball_radius))
         moved = separate(self, crowds(self, suspects))
         self.faults.fault(self.cycle, why, moved)
 

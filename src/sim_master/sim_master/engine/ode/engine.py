@@ -24,6 +24,7 @@ import numpy as np
 from sim_master.engine.gazebo.engine import GazeboEngine
 from sim_master.engine.mujoco.robot import Robot
 from sim_master.engine.ode import simspark
+from sim_master.engine.recovery import crowds, separate
 
 
 def _surface(figures: simspark.SurfaceFigures) -> Any:
@@ -71,10 +72,22 @@ class OdeEngine(GazeboEngine):
         world.set_surface("ball", _surface(simspark.BALL))
         return world
 
+    def _physics_step(self) -> tuple[str | None, list[str]]:
+        """The step, and ODE's collision faults: a geom pair ODE could not collide (two boxes at
+        one spot have no contact normal) had no contact; the robots crowding are taken apart."""
+        failed_pairs = self._gz.collision_faults
+        result = super()._physics_step()
+        if result[0] is None and self._gz.collision_faults > failed_pairs:
+            self._record_contacts()
+            moved = separate(self, crowds(self))
+            self.faults.fault(self.cycle, f"ODE could not collide a pair ({self._gz.last_collision_fault})", moved)
+        return result
+
     def _roll_back(self, before: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
         """ODE keeps every body's state from the start of the step (and has restored it
         itself when it threw): exact, joints' internal state included."""
-        self._gz.rollback()
+        if not self._gz.rollback():  # nothing saved (a robot joined or left since): from the arrays
+            super()._roll_back(before)
 
     def _dress(self, name: str, robot: Robot) -> None:
         self._gz.set_surface(name, _surface(simspark.ROBOT))
