@@ -119,3 +119,25 @@ def test_connections_that_join_no_team_are_closed_and_waiting_robots_are_bounded
         player.close()
         for lurker in lurkers:
             lurker.close()
+
+
+def test_a_silent_handshake_stalls_a_sync_match_a_second_at_most() -> None:
+    """Sync mode waits for every agent's answer from its first perception, so a run starts the
+    same way every time; one still in its handshake is waited for a second, not the full timeout."""
+    with fixture.running_server(sync_timeout=5.0) as server:
+        port = fixture.port(server, "simspark")
+        player = SimSparkAgent("127.0.0.1", port, "Steady", 1)
+        player.join()
+        for _ in range(10):
+            player.act()
+        silent = LegacyClient("127.0.0.1", port)
+        silent.send("(scene rsg/agent/nao/nao_hetero.rsg 0)")  # and never a word after its perception
+        gaps = []
+        for _ in range(60):
+            t0 = time.monotonic()
+            player.act()
+            gaps.append(time.monotonic() - t0)
+        assert max(gaps) < 2.0, f"a cycle waited {max(gaps):.1f} s for a silent handshake"
+        assert sorted(gaps)[-2] < 0.5, "it was waited for more than once"
+        silent.close()
+        player.close()
