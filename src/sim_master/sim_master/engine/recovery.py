@@ -41,23 +41,30 @@ LOG_EVERY: Final = 1.0  # s between two fault lines
 _log = logging.getLogger("soccersim.physics")
 
 
-def health(poses: np.ndarray, twists: np.ndarray, robot_links: np.ndarray) -> str | None:
+def health_limits(robot_links: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per link, the squared speed and spin limits of health() (robots' or the ball's)."""
+    return (np.where(robot_links, ROBOT_SPEED, BALL_SPEED) ** 2, np.where(robot_links, ROBOT_SPIN, BALL_SPIN) ** 2)
+
+
+def health(poses: np.ndarray, twists: np.ndarray, robot_links: np.ndarray,
+           limits: tuple[np.ndarray, np.ndarray] | None = None) -> str | None:
     """Why a state (link poses (L, 7), twists (L, 6); robot_links: bool (L,), the rest is the
-    ball and free entities) cannot be played on, or None. Vectorised: run every step."""
-    if not (np.isfinite(poses).all() and np.isfinite(twists).all()):
-        return "a state that is not finite"
+    ball and free entities; limits: health_limits(robot_links), kept by the caller) cannot be
+    played on, or None. A few whole-array operations: it runs after every step."""
     if len(poses) == 0:
         return None
-    speed = np.einsum("ij,ij->i", twists[:, :3], twists[:, :3])
-    spin = np.einsum("ij,ij->i", twists[:, 3:], twists[:, 3:])
-    speed_limit = np.where(robot_links, ROBOT_SPEED, BALL_SPEED) ** 2
-    spin_limit = np.where(robot_links, ROBOT_SPIN, BALL_SPIN) ** 2
+    if not math.isfinite(float(poses.sum()) + float(twists.sum())):  # a NaN or an inf anywhere
+        return "a state that is not finite"
+    speed_limit, spin_limit = limits if limits is not None else health_limits(robot_links)
+    sq = twists * twists
+    speed = sq[:, 0] + sq[:, 1] + sq[:, 2]
+    spin = sq[:, 3] + sq[:, 4] + sq[:, 5]
     if (speed > speed_limit).any():
         return f"a link at {math.sqrt(float(speed.max())):.0f} m/s"
     if (spin > spin_limit).any():
         return f"a link spinning at {math.sqrt(float(spin.max())):.0f} rad/s"
     z = poses[:, 2]  # (robots that left wait far off the field, on the ground)
-    if (z < -WORLD_MARGIN).any() or (z > 10 * WORLD_MARGIN).any():
+    if z.min() < -WORLD_MARGIN or z.max() > 10 * WORLD_MARGIN:
         return f"a link at height {float(z[np.argmax(np.abs(z))]):.0f} m"
     return None
 

@@ -47,6 +47,7 @@ from sim_master.engine.recovery import (
     crowds,
     free_spot,
     health,
+    health_limits,
     limp,
     separate,
     unhealthy_links,
@@ -259,6 +260,8 @@ class GazeboEngine(EntityServices):
                     box = link.collisions[0].pose if link.collisions else Transform.identity()
                     body.feet[link.frp] = (index, box)
             self._link_robot[body.links] = i
+        self._robot_links = self._link_robot >= 0  # health limits per link (engine/recovery.py)
+        self._health_limits = health_limits(self._robot_links)
         feet = [(body, name, foot, box) for body in (self._bodies[r.robot_id] for r in self._robot_list)
                 for name, (foot, box) in body.feet.items()]
         self._foot_links = np.array([foot for _, _, foot, _ in feet], dtype=np.intp)
@@ -530,7 +533,7 @@ class GazeboEngine(EntityServices):
         if fault is not None:
             return fault, []
         after = self._state_arrays()
-        fault = health(after[0], after[1], self._link_robot >= 0)
+        fault = health(after[0], after[1], self._robot_links, self._health_limits)
         if fault is None:
             self._slow_steps = self._slow_steps + 1 if took > SLOW_STEP else 0
             if self._slow_steps >= SLOW_STEPS:  # a valid state, but a pile the solver grinds on
@@ -539,7 +542,7 @@ class GazeboEngine(EntityServices):
                 moved = separate(self, crowds(self))
                 self.faults.fault(self.cycle, f"{SLOW_STEPS} steps of over {SLOW_STEP:g} s (a pile)", moved)
             return None, []
-        owners = self._link_robot[unhealthy_links(after[0], after[1], self._link_robot >= 0)]
+        owners = self._link_robot[unhealthy_links(after[0], after[1], self._robot_links)]
         return fault, [self._robot_list[i].robot_id for i in sorted(set(owners.tolist())) if i >= 0]
 
     def _recover(self, why: str, before: tuple[np.ndarray, np.ndarray, np.ndarray], suspects: list[str]) -> None:
