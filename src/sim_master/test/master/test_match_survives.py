@@ -4,6 +4,7 @@ fault is rolled back and play goes on; a hostile request costs only its own answ
 from __future__ import annotations
 
 import importlib.util
+import math
 import socket
 import time
 from pathlib import Path
@@ -141,3 +142,35 @@ def test_a_silent_handshake_stalls_a_sync_match_a_second_at_most() -> None:
         assert sorted(gaps)[-2] < 0.5, "it was waited for more than once"
         silent.close()
         player.close()
+
+
+def test_eleven_agents_beaming_onto_one_spot_and_a_trainer_pile_never_end_the_match() -> None:
+    """On 3bd4ab5 an ODE error ended the server (rc 1) after 6 s of this: eleven agents of a
+    team beaming to (-2, 0) every cycle before kick-off, then the trainer carrying them all
+    onto one spot. Now every robot lands beside the others and every agent plays on."""
+    with fixture.running_server(sync_timeout=5.0, simspark_monitor_port=0) as server:
+        port = fixture.port(server, "simspark")
+        agents = [SimSparkAgent("127.0.0.1", port, "Pile", unum) for unum in range(1, 12)]
+        for agent in agents:
+            agent.send("(scene rsg/agent/nao/nao_hetero.rsg 0)")
+        for agent in agents:
+            agent.receive()
+            agent.send(f"(init (unum {agent.unum})(teamname Pile))(syn)")
+        for cycle in range(150):
+            for agent in agents:
+                agent.act(extra="(beam -2 0 0)" if cycle < 148 else "")  # the last beams act a cycle later
+        trainer = LegacyClient("127.0.0.1", server.monitor_servers["simspark"].port)
+        for unum in range(1, 12):
+            trainer.send(f"(agent (unum {unum}) (team Left) (pos 3 3 0.4))")
+        for _ in range(150):
+            for agent in agents:
+                agent.act()
+        spots = [server.engine.robot_pose(f"Pile/p{unum}")[0] for unum in range(1, 12)]
+        assert len(server.agent_servers["simspark"].agents()) == 11
+        nearest = min(math.dist(a[:2], b[:2]) for i, a in enumerate(spots) for b in spots[i + 1:])
+        assert nearest > 0.3, spots
+        assert all(-1.0 < z < 1.0 for _, _, z in spots), spots
+        assert sum(math.dist(s[:2], (3.0, 3.0)) < 2.5 for s in spots) >= 9, f"no trainer pile: {spots}"
+        trainer.close()
+        for agent in agents:
+            agent.close()
