@@ -123,7 +123,7 @@ class Agent:
         self.cycle += 1
         flail = 4 <= self.unum <= 6
         head = self.head_speed(flail)
-        if self.cycle > 1 and head != self.head_speed_at(self.cycle - 1, flail) and abs(self.angle) < 110:
+        if self.cycle > 1 and (head > 0) != (self.head_speed_at(self.cycle - 1, flail) > 0) and abs(self.angle) < 110:
             self.flips.append((self.cycle, self.angle, 1 if head > 0 else -1))
         speeds = {"he1": head}
         if flail:
