@@ -13,24 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim_master.engine.gazebo.engine import GazeboEngine
-from sim_master.engine.mujoco.engine import MujocoEngine
 from sim_master.engine.node import SimulationNode
-from sim_master.engine.ode.engine import OdeEngine
 from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.world.sdf_loader import load_model, worlds_dir
 
 G = 9.81
-ENGINES: dict[str, Callable[[], SimulationNode]] = {
-    "mujoco": lambda: MujocoEngine(vision_noise=False, seed=3),
-    "gazebo": lambda: GazeboEngine(vision_noise=False, seed=3),
-    "ode": lambda: OdeEngine(vision_noise=False, seed=3),
-}
-
-
-@pytest.fixture(params=sorted(ENGINES))
-def engine(request: pytest.FixtureRequest) -> SimulationNode:
-    return ENGINES[request.param]()
 
 
 def run(engine: SimulationNode, seconds: float) -> None:
@@ -146,9 +133,10 @@ def test_robots_join_and_leave_mid_run_without_disturbing_others(engine: Simulat
     assert "b" in engine.delta().removed or "b" not in engine.snapshot().entities
 
 
-def test_vision_sees_the_same_landmarks_in_every_engine() -> None:
+def test_vision_sees_the_same_landmarks_in_every_engine(
+        engine_factories: dict[str, Callable[[], SimulationNode]]) -> None:
     seen = {}
-    for name, make in ENGINES.items():
+    for name, make in engine_factories.items():
         engine = make()
         engine.add_robot("a", "nao", -3.0, 0.0, 0.0)
         engine.set_label("a", "left", 1)

@@ -5,28 +5,12 @@ robots dropped onto one spot, a robot flung at an impossible speed."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 import numpy as np
-import pytest
 
-from sim_master.engine.gazebo.engine import GazeboEngine
-from sim_master.engine.mujoco.engine import MujocoEngine
 from sim_master.engine.node import SimulationNode
-from sim_master.engine.ode.engine import OdeEngine
 from sim_master.engine.recovery import ROBOT_SPEED, health
 from sim_master.snapshot import EntitySnapshot, Snapshot
-
-ENGINES: dict[str, Callable[[], SimulationNode]] = {
-    "mujoco": lambda: MujocoEngine(vision_noise=False, seed=3),
-    "gazebo": lambda: GazeboEngine(vision_noise=False, seed=3),
-    "ode": lambda: OdeEngine(vision_noise=False, seed=3),
-}
-
-
-@pytest.fixture(params=sorted(ENGINES))
-def engine(request: pytest.FixtureRequest) -> SimulationNode:
-    return ENGINES[request.param]()
 
 
 def _finite_world(engine: SimulationNode) -> bool:
