@@ -20,6 +20,7 @@ from sim_bridge.framing import DEFAULT_MAX_MESSAGE, FrameDecoder, FramingError, 
 from sim_bridge.listener import open_listener
 from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError, AgentEvent, AgentLagging
 from sim_contracts.commands import Syn
+from sim_contracts.logtext import clip
 from sim_contracts.percept import Percept
 
 _log = logging.getLogger("sim_bridge.agents")
@@ -338,8 +339,7 @@ class AgentServer:
     def _drop(self, conn: _Connection, reason: str, *, log: bool = True) -> None:
         if self._conns.pop(conn.agent_id, None) is None:
             return
-        if len(reason) > 200:  # a reason may quote the peer's bytes: the log gets a bounded line
-            reason = f"{reason[:200]}... ({len(reason) - 200} more characters)"
+        reason = clip(reason)  # a reason may quote the peer's bytes: the log gets a bounded line
         self._by_fd.pop(conn.sock.fileno(), None)
         try:
             self._selector.unregister(conn.sock)

@@ -12,17 +12,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Final
 
-MAX_TEXT: Final = 200  # characters of one complaint (a 60 kB model name is not logged whole)
+from sim_contracts.logtext import clip
+
 BURST: Final = 20  # lines an agent may cause at once
 RATE: Final = 1.0  # lines per second an agent may cause afterwards
 MAX_REMEMBERED: Final = 256  # distinct complaints remembered per agent (not one per unknown name)
-
-
-def clip(text: str, limit: int = MAX_TEXT) -> str:
-    """The text cut to `limit` characters, saying how much was cut."""
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}... ({len(text) - limit} more characters)"
 
 
 @dataclass(slots=True)

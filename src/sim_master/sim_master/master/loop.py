@@ -31,11 +31,12 @@ from pathlib import Path
 from sim_contracts import names
 from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError, AgentLagging
 from sim_contracts.commands import Beam, Command, InitPlayer, JointTargets, JointVelocities, Say, Scene, Syn
+from sim_contracts.logtext import clip
 from sim_contracts.percept import GameStateView, Heard, Percept
 from sim_master.engine.common import MODEL_ALIASES
 from sim_master.engine.node import SimulationNode
 from sim_master.master.adapters import AgentTransport, LocalBrain, LoopAdapter, PerceptOutlet
-from sim_master.master.agent_log import AgentLog, clip
+from sim_master.master.agent_log import AgentLog
 from sim_master.master.config import ServerConfig
 from sim_master.master.hearing import Hearing, Listener, Utterance, say_error
 from sim_master.master.loop_calls import LoopCalls

@@ -12,9 +12,10 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from sim_contracts.logtext import clip
+
 _log = logging.getLogger("soccersim.services")
 _said: set[str] = set()
-MAX_REASON = 200  # characters of the reason sent back and logged
 
 
 def _fail(response: Any, reason: str) -> Any:
@@ -40,9 +41,7 @@ def guarded(name: str, handler: Callable[[Any, Any], Any]) -> Callable[[Any, Any
         try:
             return handler(request, response)
         except Exception as exc:  # noqa: BLE001 - the boundary itself
-            reason = f"{type(exc).__name__}: {exc}"
-            if len(reason) > MAX_REASON:
-                reason = reason[:MAX_REASON] + "..."
+            reason = clip(f"{type(exc).__name__}: {exc}")
             key = f"{name}:{type(exc).__name__}"
             if key not in _said:
                 _said.add(key)

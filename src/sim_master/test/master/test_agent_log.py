@@ -6,7 +6,8 @@ import logging
 
 import pytest
 
-from sim_master.master.agent_log import BURST, MAX_TEXT, AgentLog, clip
+from sim_contracts.logtext import MAX_TEXT, clip
+from sim_master.master.agent_log import BURST, AgentLog
 
 
 def test_a_flood_of_new_complaints_gets_a_burst_then_a_count(caplog: pytest.LogCaptureFixture) -> None:
