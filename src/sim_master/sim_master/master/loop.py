@@ -338,7 +338,7 @@ class SimulationLoop:
 
     def _wait_for_ros_players(self) -> None:
         deadline = time.monotonic() + self.config.sync_timeout
-        waiting = [p for p in self.ros_players.values() if not p.lagging]
+        waiting = [p for p in self.ros_players.values() if not p.lagging and p.answered_once]
         while waiting:
             self.calls.run_pending(at_boundary=False)
             waiting = [p for p in waiting if not p.synced]
@@ -711,6 +711,7 @@ class SimulationLoop:
         player = self.players.get(agent_id)
         if player is not None:
             player.synced = True
+            player.answered_once = True
             if player.lagging:
                 player.lagging = False
                 self.log.info("ROS player %s answers again", player.namespace)

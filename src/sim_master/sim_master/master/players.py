@@ -23,6 +23,9 @@ class Player:
     announce: bool = False  # the next GS carries unum and side (first one after init)
     synced: bool = False  # sent (syn) for the coming cycle (ROS players; TCP is the bridge's)
     lagging: bool = False
+    # synchronized at least once (ROS players): sync mode waits for it from then on, as the agent
+    # ports wait for a TCP agent once it answers, so a player still subscribing stalls nobody
+    answered_once: bool = False
 
     @property
     def registered(self) -> bool:
