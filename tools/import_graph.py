@@ -35,6 +35,7 @@ PURE_CORES = (
     "sim_master.world",
     "sim_master.master",
     "sim_master.store",
+    "sim_master.scene",
     "sim_contracts",
     "soccer_referee.commands", "soccer_referee.events", "soccer_referee.field",
     "soccer_referee.play_modes", "soccer_referee.referee", "soccer_referee.registry",
@@ -51,6 +52,11 @@ FORBIDDEN = (
     ("sim_contracts", "sim_master", "contracts are below every engine and the loop"),
     ("sim_master.master", "sim_bridge", "the loop core knows no sockets: transports are registered with it"),
     ("sim_master.master", "sim_master.server", "the loop core does not know what is plugged into it"),
+    ("sim_master.scene", "mujoco", "monitors and replay draw from the engine contract, on any engine"),
+    ("sim_master.scene", "sim_master.engine", "the scene reads specs and poses, never an engine"),
+    ("sim_master.server", "mujoco", "what serves a world serves it on any engine"),
+    ("sim_master.engine.gazebo", "sim_master.engine.mujoco", "sibling engines do not lean on each other"),
+    ("sim_master.engine.ode", "sim_master.engine.mujoco", "sibling engines do not lean on each other"),
 )
 
 

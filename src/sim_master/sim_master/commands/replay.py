@@ -15,7 +15,7 @@ from soccer_referee.rules import RULE_BOOKS
 
 if TYPE_CHECKING:
     from sim_contracts.field import FieldSpec
-    from sim_master.server.monitor_scene import MonitorScene
+    from sim_master.scene.monitor_scene import MonitorScene
     from soccer_referee.referee import GameStateSnapshot
     from soccer_referee.rules import RuleBook
 
@@ -42,16 +42,17 @@ class _Frames:
 
     dialect: str
     scene: MonitorScene
-    data: Any  # mujoco.MjData
+    names: list[str]  # the cycle's frames, posed from its snapshot
+    poses: Any  # (n, 7) numpy array
     time: float
     state: GameStateSnapshot
     field: FieldSpec
     rules: RuleBook
 
     def _frame(self, full: bool) -> bytes:
-        from sim_master.server.monitor_scene import rsmp_frame, simspark_frame
+        from sim_master.scene.monitor_scene import rsmp_frame, simspark_frame
 
-        body = self.scene.scene(self.data, full)
+        body = self.scene.scene(self.names, self.poses, full)
         if self.dialect == "rcsssmj":
             return rsmp_frame(body, full, self.time, self.state, self.field, [], self.rules).encode()
         return simspark_frame(body, full, self.state, self.field, [], self.rules, {}).encode()
@@ -65,7 +66,7 @@ class _Frames:
 
 def run_replay(args: argparse.Namespace) -> int:
     from sim_bridge.monitor_server import MonitorServer
-    from sim_master.engine.mujoco.engine import MujocoEngine
+    from sim_master.scene.world import SceneWorld
     from sim_master.store.mcap_log import LogError, ReplayIndex, ReplayLogReader, check_log
     from sim_master.store.replay_player import ReplayPlayer
     from soccer_referee.rules import rule_book
@@ -83,7 +84,11 @@ def run_replay(args: argparse.Namespace) -> int:
     stop = {"now": False}
     signal.signal(signal.SIGINT, lambda *_: stop.update(now=True))
     signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
-    engine = MujocoEngine(args.world, vision_noise=False)
+    try:
+        engine = SceneWorld(args.world)
+    except (ValueError, OSError) as exc:
+        print(f"soccersim replay: --world {args.world}: {exc}", file=sys.stderr)
+        return 2
     monitors = {}
     for name, port in (("simspark", args.simspark_monitor_port), ("rcsssmj", args.rcsssmj_monitor_port)):
         if port >= 0:
@@ -186,7 +191,7 @@ class _Shows:
         self.link_rows = LinkRows()
 
     def show(self, cycle: Any) -> None:
-        from sim_master.server.monitor_scene import MonitorScene
+        from sim_master.scene.monitor_scene import MonitorScene, scene_key
         from soccer_referee.play_modes import PlayMode
         from soccer_referee.referee import GameStateSnapshot
 
@@ -196,17 +201,16 @@ class _Shows:
             g = cycle.game_state
             self.state = GameStateSnapshot(PlayMode(g.play_mode), g.game_time, g.half, g.team_left, g.team_right,
                                            g.score_left, g.score_right)
+        names, poses = engine.frames()
+        robots = engine.scene_robots(self.state.team_left, self.state.team_right)
         for name, monitor in self.monitors.items():
             monitor.poll()
             scene = self.scenes.get(name)
-            if scene is None or scene.model is not engine.model:
-                models = {engine.mjcf_prefix(r): engine.robot_model(r) for r in engine.robot_ids()}
-                specs = {prefix: engine.model_spec(model) for prefix, model in models.items()}
-                scene = self.scenes[name] = MonitorScene(engine.model, {}, name, models=models, field=engine.field,
-                                                         specs=specs)
+            if scene is None or scene.key != scene_key(robots):
+                scene = self.scenes[name] = MonitorScene(engine.statics(), robots, name, field=engine.field)
                 monitor.request_full()
             if cycle.step % 2 == 0:
-                frames = _Frames(name, scene, engine.data, cycle.time, self.state, engine.field, self.rules)
+                frames = _Frames(name, scene, names, poses, cycle.time, self.state, engine.field, self.rules)
                 monitor.broadcast(frames.diff, frames.full)
         if self.ros is not None:
             self.ros.publish(cycle)

@@ -16,7 +16,7 @@ import numpy as np
 
 from sim_contracts.percept import Percept
 from sim_master.snapshot import Snapshot
-from sim_master.world.spec import FieldSpec, ModelSpec
+from sim_master.world.spec import FieldSpec, ModelSpec, WorldSpec
 
 Vec3 = tuple[float, float, float]
 Quaternion = tuple[float, float, float, float]  # w x y z
@@ -45,6 +45,7 @@ class SimulationNode(SteppedWorld, Protocol):
     """A physics engine the single-mode loop drives: robots, effectors, sensors, entities."""
 
     cycle_dt: float  # s per cycle (0.02)
+    world: WorldSpec  # the world file as read: its static models are drawn by monitors
 
     # robots
     def rename_robot(self, robot_id: str, new_id: str) -> None: ...

@@ -7,16 +7,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sim_bridge.monitor_server import KillSim, MonitorServer
 from sim_master.master.adapters import LoopAdapter
-from sim_master.server.monitor_scene import MonitorScene, rsmp_frame, simspark_frame
+from sim_master.scene.monitor_scene import MonitorScene, SceneRobot, rsmp_frame, scene_key, simspark_frame
 from soccer_referee.commands import MoveAgent, RefereeCommand
 from soccer_referee.events import FoulType, GameEvent
 
 if TYPE_CHECKING:
+    from sim_master.engine.node import SimulationNode
     from sim_master.master.loop import SimulationLoop
+    from sim_master.world.spec import ModelSpec
 
 
 class LegacyMonitorFeed(LoopAdapter):
@@ -55,32 +57,32 @@ class LegacyMonitorFeed(LoopAdapter):
         for e in events:
             if e.kind == "foul":
                 self._pending_fouls.append((int(FoulType[e.detail.upper()]), 1 if e.team == "left" else 2, e.unum))
-        engine: Any = loop.engine  # monitor scenes read the MuJoCo model's bodies and geoms
+        engine = loop.engine
         if engine.cycle % 2:
             return
         if not any(server.count for server in self.servers.values()):
-            # Nobody watches: no scene (on ODE and gz-physics it is a MuJoCo copy posed every
-            # frame, 1 ms a cycle with 22 robots). A monitor that connects gets a full frame.
+            # Nobody watches: no scene. A monitor that connects gets a full frame.
             self._pending_fouls.clear()
             return
         s = loop.referee.state
-        labels = {engine.mjcf_prefix(p.robot_id): (p.team, p.unum, p.side)
-                  for p in loop.players.with_robots() if p.registered and p.robot_id in engine.robot_ids()}
-        models = {engine.mjcf_prefix(rid): engine.robot_model(rid) for rid in engine.robot_ids()}
-        specs = {prefix: engine.model_spec(model) for prefix, model in models.items()}
+        labels = {p.robot_id: (p.team, p.unum, p.side) for p in loop.players.with_robots() if p.registered}
+        robots = [SceneRobot(rid, model, engine.model_spec(model), labels.get(rid))
+                  for rid in engine.robot_ids() for model in (engine.robot_model(rid),)]
+        key = scene_key(robots)
         fouls, self._pending_fouls = self._pending_fouls, []
         rules = loop.referee.rules
         field = loop.referee.field
-        data = engine.data
+        names, poses = engine.frames()
         for name, monitor in self.servers.items():
             scene = self._scenes.get(name)
-            if scene is None or scene.model is not engine.model or scene.labels != labels:
-                scene = MonitorScene(engine.model, labels, name, models=models, field=engine.field, specs=specs)
+            if scene is None or scene.key != key:
+                scene = MonitorScene(self._statics(engine), robots, name, field=engine.field)
                 self._scenes[name] = scene
                 monitor.request_full()
             if name == "rcsssmj":
                 def rsmp(full: bool, scene: MonitorScene = scene) -> bytes:
-                    return rsmp_frame(scene.scene(data, full), full, engine.time, s, field, fouls, rules).encode()
+                    text = scene.scene(names, poses, full)
+                    return rsmp_frame(text, full, engine.time, s, field, fouls, rules).encode()
 
                 monitor.broadcast(lambda: rsmp(False), lambda: rsmp(True))
             else:
@@ -92,9 +94,14 @@ class LegacyMonitorFeed(LoopAdapter):
 
                 def sexp(full: bool, scene: MonitorScene = scene, changed: dict[str, object] = changed,
                          numbered: list[tuple[int, tuple[int, int, int]]] = numbered) -> bytes:
-                    return simspark_frame(scene.scene(data, full), full, s, field, numbered, rules, changed).encode()
+                    text = scene.scene(names, poses, full)
+                    return simspark_frame(text, full, s, field, numbered, rules, changed).encode()
 
                 monitor.broadcast(lambda: sexp(False), lambda: sexp(True))
+
+    @staticmethod
+    def _statics(engine: SimulationNode) -> list[ModelSpec]:
+        return [m for m in engine.world.models if not m.is_ball]
 
     def close(self) -> None:
         for monitor in self.servers.values():

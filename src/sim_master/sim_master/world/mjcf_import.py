@@ -13,30 +13,21 @@ their ranges, torque bounds and passive properties, the rcsssmj names (actuator
 (the gyro's site)."""
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import mujoco
 import numpy as np
 
+from sim_master.world.mjcf_files import RCSSSMJ_MODELS, rcsssmj_models
 from sim_master.world.spec import Geometry, JointSpec, LinkSpec, ModelSpec, MonitorLook, Shape
 from sim_master.world.transforms import Transform, quat_matrix
 
-RCSSSMJ_MODELS = ("T1", "K1", "ant")
 _OBJ = mujoco.mjtObj
+__all__ = ["RCSSSMJ_MODELS", "MjcfError", "load_mjcf_robot", "rcsssmj_models"]
 
 
 class MjcfError(ValueError):
     """The MJCF cannot be read or is not a robot rcsssmj's protocol can drive."""
-
-
-def rcsssmj_models() -> dict[str, Path]:
-    """The rcsssmj robot files that exist here ({} when rcsssmj is not installed)."""
-    found = importlib.util.find_spec("rcsssmj")
-    if found is None or not found.submodule_search_locations:
-        return {}
-    robots = Path(next(iter(found.submodule_search_locations))) / "resources" / "robots"
-    return {name: robots / name / "robot.xml" for name in RCSSSMJ_MODELS if (robots / name / "robot.xml").exists()}
 
 
 def _name(model: mujoco.MjModel, kind: mujoco.mjtObj, index: int) -> str:

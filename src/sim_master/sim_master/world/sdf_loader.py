@@ -74,7 +74,7 @@ def resolve_model(name: str) -> Path:
 
 def available_models() -> list[str]:
     """Our SDF robots, plus rcsssmj's T1 and K1 where the rcsssmj package is installed."""
-    from sim_master.world.mjcf_import import rcsssmj_models
+    from sim_master.world.mjcf_files import rcsssmj_models
 
     return sorted(p.stem for p in (worlds_dir() / "models").glob("*.sdf")) + sorted(rcsssmj_models())
 
@@ -259,10 +259,12 @@ def _pair(values: tuple[float, ...]) -> tuple[float, float]:
 
 
 def load_model(name_or_path: str) -> ModelSpec:
-    from sim_master.world.mjcf_import import load_mjcf_robot, rcsssmj_models
+    from sim_master.world.mjcf_files import rcsssmj_models
 
-    mjcf = rcsssmj_models().get(name_or_path)
+    mjcf = rcsssmj_models().get(name_or_path)  # listed only where MuJoCo can read it
     if mjcf is not None:
+        from sim_master.world.mjcf_import import load_mjcf_robot
+
         return load_mjcf_robot(mjcf, name_or_path)
     path = Path(name_or_path) if name_or_path.endswith(".sdf") else resolve_model(name_or_path)
     root = _parse(path)

@@ -35,6 +35,7 @@ def test_replay_to_a_monitor(tmp_path: Path) -> None:
         monitor = LegacyClient("127.0.0.1", port)
         first = monitor.receive()
         assert b"(sg 1 0)full" in first and b"DSC(ball)" in first and b"(team_left " in first
+        assert b"(nd DSC(agent Alpha 1)" in first or b"(team_left <LEFT>)" in first
         assert any(b"(sg 1 0)diff" in monitor.receive() for _ in range(20))
         output, _ = proc.communicate(timeout=30)
         assert proc.returncode == 0 and "replayed" in output
@@ -49,7 +50,7 @@ def test_replayed_browser_frames_keep_teams_and_numbers_and_say_replay() -> None
     """Players' robots are named <team>/p<unum>: the replay's browser frames colour and number
     them from the log, and the page is told it shows a replay."""
     from sim_master.commands.replay import _web_frame
-    from sim_master.engine.mujoco.engine import MujocoEngine
+    from sim_master.scene.world import SceneWorld
     from sim_master.snapshot import EntitySnapshot, Snapshot
     from sim_master.store.mcap_log import ReplayCycle
     from soccer_referee.referee import GameStateSnapshot
@@ -58,8 +59,10 @@ def test_replayed_browser_frames_keep_teams_and_numbers_and_say_replay() -> None
                 for name in ("Alpha/p3", "Beta/p7", "crate")}
     state = GameStateSnapshot()
     state.team_left, state.team_right, state.game_time = "Alpha", "Beta", 12.5
-    frame = _web_frame(ReplayCycle(10, 0.2, Snapshot(10, 0.2, True, entities), None), state,
-                       MujocoEngine("simspark_field", vision_noise=False))
+    world = SceneWorld("simspark_field")
+    cycle = ReplayCycle(10, 0.2, Snapshot(10, 0.2, True, entities), None)
+    world.apply_snapshot(cycle.snapshot)
+    frame = _web_frame(cycle, state, world)
     robots = {r["id"]: (r["side"], r["unum"]) for r in frame.robots}
     assert robots == {"Alpha/p3": ("left", 3), "Beta/p7": ("right", 7), "crate": ("", 0)}
     assert frame.mode == "replay" and frame.game_time == 12.5

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from sim_master.engine.mujoco.robot import MODE_PD, MODE_VELOCITY, Robot, command_pd, command_speeds
+from sim_master.engine.robot import MODE_PD, MODE_VELOCITY, Robot, command_pd, command_speeds
 from sim_master.world.sdf_loader import load_model
 
 

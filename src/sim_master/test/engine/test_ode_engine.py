@@ -99,31 +99,3 @@ def test_a_robot_file_ode_cannot_build_is_refused_and_the_world_plays_on(link: s
     run(engine, 50)
     assert [m.name for m in engine._gz.layout()] == ["ball", "robot_0"]
     assert engine.robot_pose("a")[0][2] == pytest.approx(0.3839, abs=0.001)
-
-
-def test_the_monitors_mujoco_copy_follows_the_world() -> None:
-    """The legacy monitor scene is drawn from a kinematic MuJoCo copy: posed from this world's
-    arrays every state (a step, or a robot moved between steps), joints included."""
-    engine = OdeEngine(vision_noise=False)
-    engine.add_robot("a", "nao", -2.0, 1.0, 30.0)
-    engine.add_robot("b", "nao4", 3.0, -1.0, 0.0)
-    for k in range(30):
-        engine.set_joint_velocities("a", {"he1": 1.0, "lle3": 0.5 if k < 15 else -0.5})
-        engine.step()
-
-    def check() -> None:
-        mirror = engine._mirror()
-        for rid in ("a", "b"):
-            (x, y, z), (w, qx, qy, qz) = engine.robot_pose(rid)
-            root = mirror._robots[rid].root_body
-            assert np.allclose(engine.data.xpos[root], (x, y, z), atol=1e-9)
-            assert np.allclose(np.abs(np.dot(engine.data.xquat[root], (w, qx, qy, qz))), 1.0, atol=1e-9)
-            layout = mirror.kinematic_layout()[rid][1]
-            states = engine._state_arrays()[2][engine._bodies[rid].hinges]
-            for name, state in zip(engine._robots[rid].joint_names, states):
-                assert abs(engine.data.qpos[layout[name]] - state[0]) < 1e-12
-
-    check()
-    engine.teleport_robot("b", 5.0, 5.0, 90.0)  # no step: the copy follows the placement
-    check()
-    assert np.allclose(engine.data.xpos[engine._mirror()._robots["b"].root_body][:2], (5.0, 5.0), atol=1e-6)

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from sim_contracts.field import FIELD_PRESETS
-from sim_master.server.monitor_scene import rsmp_frame, simspark_frame
+from sim_master.scene.monitor_scene import rsmp_frame, simspark_frame
 from soccer_referee.play_modes import PlayMode
 from soccer_referee.referee import GameStateSnapshot
 from soccer_referee.rules import rule_book
@@ -65,7 +65,6 @@ def test_simspark_stream_draws_naos_as_rcssserver3d_does() -> None:
     materials (team, number, type), joint spheres, ball, field, sky and goals. Left out: the
     four grey border boxes rcssserver3d adds around its field."""
     from sim_master.engine.mujoco.engine import MujocoEngine
-    from sim_master.server.monitor_scene import MonitorScene
 
     engine = MujocoEngine("simspark_field", vision_noise=False)
     robots = {"a1": ("nao0", "Alpha", 1, "left"), "b1": ("nao0", "Beta", 1, "right"),
@@ -73,9 +72,8 @@ def test_simspark_stream_draws_naos_as_rcssserver3d_does() -> None:
     for i, (rid, (model, *_)) in enumerate(robots.items()):
         engine.add_robot(rid, model, -3.0 + i, 2.0, 0.0)
     engine.step()
-    labels = {engine.mjcf_prefix(r): (team, unum, side) for r, (_, team, unum, side) in robots.items()}
-    models = {engine.mjcf_prefix(r): engine.robot_model(r) for r in robots}
-    ours = MonitorScene(engine.model, labels, "simspark", models=models, field=engine.field).scene(engine.data, True)
+    labels = {r: (team, unum, side) for r, (_, team, unum, side) in robots.items()}
+    ours = _scene(engine, labels, "simspark").scene(*engine.frames(), True)
     reference = (SAMPLES / "simspark_monitor_frame_full_4_naos.txt").read_text()
     expected = [p for p in _drawn(reference) if p != ("StdUnitBox", "matGrey")]
     assert _drawn(ours) == expected
@@ -85,6 +83,16 @@ def test_simspark_stream_draws_naos_as_rcssserver3d_does() -> None:
     assert torso is not None
     m = [float(v) for v in torso.group(1).split()]
     assert [round(v) for v in m[:3] + m[4:7] + m[8:11]] == [0, 1, 0, 0, 0, 1, 1, 0, 0]
+
+
+def _scene(engine, labels: dict, dialect: str):
+    """The monitor scene of an engine's world, as the monitor feed builds it (labels: robot
+    id -> (team, unum, side))."""
+    from sim_master.scene.monitor_scene import MonitorScene, SceneRobot
+
+    robots = [SceneRobot(rid, engine.robot_model(rid), engine.model_spec(engine.robot_model(rid)), labels.get(rid))
+              for rid in engine.robot_ids()]
+    return MonitorScene([m for m in engine.world.models if not m.is_ball], robots, dialect, field=engine.field)
 
 
 def _rsmp_parts(frame: str) -> list[tuple[str, str, str]]:
@@ -102,7 +110,6 @@ def test_rsmp_stream_draws_t1_and_k1_as_rcsssmj_does() -> None:
     hidden collision shapes included. Left out: the jersey number plates rcsssmj adds to its
     robots (not in their MJCF)."""
     from sim_master.engine.mujoco.engine import MujocoEngine
-    from sim_master.server.monitor_scene import MonitorScene
     from sim_master.world.mjcf_import import rcsssmj_models
 
     if not {"T1", "K1", "ant"} <= set(rcsssmj_models()):
@@ -112,10 +119,8 @@ def test_rsmp_stream_draws_t1_and_k1_as_rcsssmj_does() -> None:
     engine.add_robot("k1", "K1", 4.0, 0.0, 180.0)
     engine.add_robot("ant", "ant", -4.0, 3.0, 0.0)
     engine.step()
-    labels = {engine.mjcf_prefix("t1"): ("Alpha", 2, "left"), engine.mjcf_prefix("k1"): ("Beta", 1, "right"),
-              engine.mjcf_prefix("ant"): ("Alpha", 3, "left")}
-    specs = {engine.mjcf_prefix(r): engine.model_spec(engine.robot_model(r)) for r in ("t1", "k1", "ant")}
-    ours = MonitorScene(engine.model, labels, "rcsssmj", specs=specs).scene(engine.data, True)
+    labels = {"t1": ("Alpha", 2, "left"), "k1": ("Beta", 1, "right"), "ant": ("Alpha", 3, "left")}
+    ours = _scene(engine, labels, "rcsssmj").scene(*engine.frames(), True)
     reference = (SAMPLES / "rcsssmj_monitor_frame_full_T1_K1.txt").read_text()
     expected = [p for p in _rsmp_parts(reference) if p[2] != "jersey_mat"]
     assert _rsmp_parts(ours) == expected
@@ -142,21 +147,19 @@ def test_incremental_frames_have_the_full_frames_nodes() -> None:
     """Monitors (RoboViz, the recorder, agents' own) apply an incremental frame to the scene of
     the last full one node by node: both must nest the same nodes, ball and robots included
     (the ball's look is one node; it was sent as two, so every incremental frame was refused)."""
-    from sim_master.engine.mujoco.engine import MujocoEngine
-    from sim_master.server.monitor_scene import MonitorScene
+    from sim_master.engine.factory import physics_engine
 
-    engine = MujocoEngine("simspark_field", vision_noise=False)
+    engine = physics_engine("ode", "simspark_field", vision_noise=False)
     engine.add_robot("a1", "nao0", -3.0, 2.0, 0.0)
     engine.add_robot("b1", "nao4", 3.0, 2.0, 180.0)
     engine.step()
-    labels = {engine.mjcf_prefix("a1"): ("Alpha", 1, "left"), engine.mjcf_prefix("b1"): ("Beta", 1, "right")}
-    models = {engine.mjcf_prefix(r): engine.robot_model(r) for r in ("a1", "b1")}
+    labels = {"a1": ("Alpha", 1, "left"), "b1": ("Beta", 1, "right")}
     for x, dialect in enumerate(("simspark", "rcsssmj")):
-        scene = MonitorScene(engine.model, labels, dialect, models=models, field=engine.field)
-        full = scene.scene(engine.data, True)
+        scene = _scene(engine, labels, dialect)
+        full = scene.scene(*engine.frames(), True)
         engine.set_ball((1.0 + x, 1.0, 0.5))
         engine.step()
-        incremental = scene.scene(engine.data, False)
+        incremental = scene.scene(*engine.frames(), False)
         assert "(SLT" in incremental  # the ball moved
         assert _node_tree(incremental) == _node_tree(full), dialect
 
@@ -165,7 +168,7 @@ def test_compiled_transform_texts_are_the_python_ones() -> None:
     """sim_hotpath.slt_texts formats a frame's transforms as monitor_scene._slt does (SimSpark
     %.6g, rcsssmj %.4f), awkward numbers included."""
     from sim_hotpath import slt_texts
-    from sim_master.server.monitor_scene import _slt
+    from sim_master.scene.monitor_scene import _slt
 
     rng = np.random.default_rng(5)
     trf = rng.normal(size=(300, 3, 4)) * rng.choice([1e-9, 1e-5, 1e-3, 1.0, 30.0, 1e7], size=(300, 3, 4))
@@ -181,7 +184,7 @@ def test_compiled_transform_texts_are_the_python_ones() -> None:
 
 def _recursive_node(scene, body, slt: list, changed: np.ndarray, full: bool) -> str:
     """One body's text, recursively: the definition MonitorScene's flat template follows."""
-    from sim_master.server.monitor_scene import _skeleton
+    from sim_master.scene.monitor_scene import _skeleton
 
     inner = list(body.geoms) if full else [_skeleton(g, scene.dialect) for g in body.geoms]
     inner += [_recursive_node(scene, c, slt, changed, full) for c in body.children]
@@ -200,25 +203,23 @@ def test_flattened_frames_are_the_recursive_ones() -> None:
     Both dialects, full and incremental frames, random sets of moved bodies."""
     from sim_hotpath import slt_texts
     from sim_master.engine.mujoco.engine import MujocoEngine
-    from sim_master.server.monitor_scene import MonitorScene
 
     engine = MujocoEngine("simspark_field", vision_noise=False)
     engine.add_robot("a1", "nao0", -3.0, 2.0, 0.0)
     engine.add_robot("b4", "nao4", 2.0, -1.0, 90.0)
     engine.step()
-    labels = {engine.mjcf_prefix("a1"): ("Alpha", 1, "left"), engine.mjcf_prefix("b4"): ("Beta", 4, "right")}
-    models = {engine.mjcf_prefix(r): engine.robot_model(r) for r in ("a1", "b4")}
+    labels = {"a1": ("Alpha", 1, "left"), "b4": ("Beta", 4, "right")}
     rng = np.random.default_rng(2)
     for dialect in ("simspark", "rcsssmj"):
-        scene = MonitorScene(engine.model, labels, dialect, models=models, field=engine.field)
-        trf = scene.transforms(engine.data)
+        scene = _scene(engine, labels, dialect)
+        trf = scene.transforms(*engine.frames())
         for full in (True, False, False):
             changed = rng.random(scene.nbody) < 0.5
-            flat = scene.scene(engine.data, full) if full else None
+            flat = scene.scene(*engine.frames(), full) if full else None
             slt = slt_texts(trf, changed | full, dialect == "rcsssmj")
             recursive = _recursive_node(scene, scene.root, slt, changed, full)
             if full:
                 assert flat == recursive
             else:
                 scene._last = trf + np.where(changed, 1.0, 0.0)[:, None, None]  # exactly these bodies moved
-                assert scene.scene(engine.data, False) == recursive
+                assert scene.scene(*engine.frames(), False) == recursive

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from sim_bridge.clients import LegacyClient, SimSparkAgent
+from sim_master.server.monitor_feed import LegacyMonitorFeed
 from soccer_referee.play_modes import PlayMode
 
 _spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
@@ -46,18 +47,17 @@ def test_frames_and_commands_on_both_monitor_ports() -> None:
 
 
 def test_nobody_watching_builds_no_scene_and_a_late_monitor_gets_a_full_frame() -> None:
-    """With the monitor ports open and nobody connected, no frame is made (on ODE a frame
-    needs a MuJoCo copy of the scene, posed every 2nd cycle); a monitor that comes later
-    starts with a full frame."""
+    """With the monitor ports open and nobody connected, no scene is built and no frame is
+    made; a monitor that comes later starts with a full frame."""
     with fixture.running_server(sync=True, simspark_monitor_port=0, rcsssmj_monitor_port=0) as server:
         agent = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Alpha", 3)
         agent.join()
         for _ in range(10):
             agent.act()
-        engine = getattr(server.engine, "_engine", server.engine)  # auto: the league's ODE engine
-        assert engine._mirror_engine is None
+        feed = next(a for a in server.adapters if isinstance(a, LegacyMonitorFeed))
+        assert not feed._scenes
         spark = LegacyClient("127.0.0.1", server.monitor_servers["simspark"].port)
         for _ in range(4):
             agent.act()
-        assert b"(RSG 0 1)" in spark.receive() and engine._mirror_engine is not None
+        assert b"(RSG 0 1)" in spark.receive() and feed._scenes
         spark.close()

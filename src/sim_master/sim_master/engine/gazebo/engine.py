@@ -21,7 +21,6 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import mujoco
 import numpy as np
 
 from sim_contracts.percept import ForceResistance, GameStateView, Percept, Vision
@@ -38,7 +37,6 @@ from sim_master.engine.common import (
     vec3,
     yaw_quat,
 )
-from sim_master.engine.mujoco.robot import MODE_PD, Robot, command_pd, command_speeds
 from sim_master.engine.node import PdTarget, Quaternion
 from sim_master.engine.recovery import (
     SLOW_STEP,
@@ -52,6 +50,7 @@ from sim_master.engine.recovery import (
     separate,
     unhealthy_links,
 )
+from sim_master.engine.robot import MODE_PD, Robot, command_pd, command_speeds
 from sim_master.engine.vision import Eyes
 from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.world.sdf_loader import available_models, load_model, load_world, resolve_model, resolve_world
@@ -60,7 +59,7 @@ from sim_master.world.spec import FieldSpec, ModelSpec, WorldSpec
 from sim_master.world.transforms import Transform
 
 if TYPE_CHECKING:
-    from sim_master.engine.mujoco.engine import MujocoEngine
+    pass
 
 # DART slip compliance of SimSpark robots' shapes in a world with rcssserver3d's slipping
 # contacts (<soccer:contact slip>). DART spreads it over a pair's contacts and its motors are
@@ -162,14 +161,7 @@ class GazeboEngine(EntityServices):
         self._last_delta: dict[str, np.ndarray] = {}
         self._vision_cache: dict[str, Vision] = {}
         self._vision_cycle = -1
-        self._world_name = world
-        self._mirror_engine: MujocoEngine | None = None
-        self._mirror_of: object = None  # the state arrays the mirror was last posed from
-        self._mirror_key: tuple[str, ...] | None = None  # the robots it was matched to
-        # the mirror model and our layout version it was made for, qpos <- poses, qpos <- hinges
-        self._mirror_index: tuple[Any, int, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self._layout_version = 0
-        self._mirror_names: dict[str, str] = {}  # gz model -> its robot's id in the mirror
         self._had_pd = False
         self.builds = 0  # world rebuilds: none, robots are added to and removed from the running world
         self.library_step_s = 0.0  # seconds inside the physics library's step (the benches' yardstick)
@@ -768,90 +760,3 @@ class GazeboEngine(EntityServices):
         self._state_changed()
         if snapshot.full and only is None:
             self.cycle, self.time = snapshot.step, snapshot.time
-
-    # ------------------------------------------------------------------ monitor view
-    def _mirror(self) -> MujocoEngine:
-        """A kinematic MuJoCo copy of this world, posed from this engine's state each cycle it
-        is asked for: the legacy monitor streams describe a scene as MuJoCo's body tree
-        (server/monitor_scene.py). Built only when a monitor looks; it is never stepped."""
-        from sim_master.engine.mujoco.engine import MujocoEngine
-
-        if self._mirror_engine is None:
-            self._mirror_engine = MujocoEngine(self._world_name, vision_noise=False)
-        mirror = self._mirror_engine
-        arrays = self._state_arrays()
-        robots_key = tuple(self._robots)
-        if self._mirror_of is arrays and self._mirror_key == robots_key:
-            return mirror  # posed from this very state
-        if self._mirror_key != robots_key:
-            self._match_mirror_robots(mirror)
-            self._mirror_key = robots_key
-        self._pose_mirror(mirror, arrays)
-        self._mirror_of = arrays
-        return mirror
-
-    def _match_mirror_robots(self, mirror: MujocoEngine) -> None:
-        """The mirror's robots as this world's. Robots are matched by their model instance here
-        (gz name), so a rename stays a rename."""
-        wanted = {self._bodies[rid].gz_name: rid for rid in self._robots}
-        for gz_name, mirror_id in list(self._mirror_names.items()):
-            if gz_name not in wanted:
-                mirror.remove_robot(mirror_id)
-                del self._mirror_names[gz_name]
-        for gz_name, rid in wanted.items():
-            robot = self._robots[rid]
-            known = self._mirror_names.get(gz_name)
-            if known is None:
-                if not mirror.has_model(robot.model_name):
-                    mirror.register_model(robot.model_name, robot.spec)
-                # named by its gz model first: MuJoCo body names (monitor tags) keep that prefix
-                mirror.add_robot(gz_name, robot.model_name, *robot.initial_pose)
-            mirror_id = gz_name if known is None else known
-            if mirror_id != rid:
-                mirror.rename_robot(mirror_id, rid)
-            self._mirror_names[gz_name] = rid
-
-    def _pose_mirror(self, mirror: MujocoEngine, arrays: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
-        """Root poses and hinge angles copied into the mirror's qpos with two index arrays
-        (made again when either world's layout changes), then its kinematics."""
-        poses, _, hinges = arrays
-        if (self._mirror_index is None or self._mirror_index[0] is not mirror.model
-                or self._mirror_index[1] != self._layout_version):
-            layout = mirror.kinematic_layout()
-            width = poses.shape[1]
-            dst_pose: list[int] = []
-            src_pose: list[int] = []
-            dst_hinge: list[int] = []
-            src_hinge: list[int] = []
-            for name, (root_qpos, joints) in layout.items():
-                link = self._ball_link if name == "ball" else self._bodies[name].root if name in self._bodies else -1
-                if link < 0:
-                    continue
-                dst_pose += range(root_qpos, root_qpos + 7)
-                src_pose += range(link * width, link * width + 7)
-                if name != "ball":
-                    ours = dict(zip(self._robots[name].joint_names, self._bodies[name].hinges.tolist()))
-                    for joint, address in joints.items():
-                        if joint in ours:
-                            dst_hinge.append(address)
-                            src_hinge.append(ours[joint])
-            self._mirror_index = (mirror.model, self._layout_version, np.array(dst_pose, dtype=np.intp),
-                                  np.array(src_pose, dtype=np.intp), np.array(dst_hinge, dtype=np.intp),
-                                  np.array(src_hinge, dtype=np.intp))
-        _, _, dst_pose_a, src_pose_a, dst_hinge_a, src_hinge_a = self._mirror_index
-        qpos = mirror.data.qpos
-        qpos[dst_pose_a] = poses.ravel()[src_pose_a]
-        qpos[dst_hinge_a] = hinges[src_hinge_a, 0]
-        mirror.cycle, mirror.time = self.cycle, self.time
-        mujoco.mj_kinematics(mirror.model, mirror.data)
-
-    @property
-    def model(self) -> mujoco.MjModel:
-        return self._mirror().model
-
-    @property
-    def data(self) -> mujoco.MjData:
-        return self._mirror().data
-
-    def mjcf_prefix(self, robot_id: str) -> str:
-        return self._mirror().mjcf_prefix(robot_id)

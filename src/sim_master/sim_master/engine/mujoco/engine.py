@@ -38,9 +38,9 @@ from sim_master.engine.common import (
     yaw_quat,
 )
 from sim_master.engine.mujoco.mjcf import PD_ARMATURE, robot_mjcf, static_world_mjcf
-from sim_master.engine.mujoco.robot import MODE_PD, Robot, command_pd, command_speeds
 from sim_master.engine.node import Quaternion
 from sim_master.engine.recovery import FaultLog, crowds, free_joint_health, free_spot, limp, separate
+from sim_master.engine.robot import MODE_PD, Robot, command_pd, command_speeds
 from sim_master.engine.vision import Eyes
 from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.world.sdf_loader import available_models, load_model, load_world
@@ -262,16 +262,6 @@ class MujocoEngine(EntityServices):
     def _ensure_built(self) -> None:
         if self._dirty:
             self._build()
-
-    def kinematic_layout(self) -> dict[str, tuple[int, dict[str, int]]]:
-        """Where each entity's pose is in qpos: name -> (its free joint's address, x y z w x y
-        z; {joint name: address}); the ball's under "ball". What a kinematic copy of another
-        engine's world (the legacy monitors' scene) writes, without snapshots."""
-        self._ensure_built()
-        layout: dict[str, tuple[int, dict[str, int]]] = {"ball": (self._ball_qpos, {})}
-        for name, robot in self._robots.items():
-            layout[name] = (robot.root_qpos, {j: int(robot.qpos_adr[i]) for i, j in enumerate(robot.joint_names)})
-        return layout
 
     # ------------------------------------------------------------------ robots
     def add_robot(self, robot_id: str, model: str, x: float, y: float, yaw_deg: float) -> None:

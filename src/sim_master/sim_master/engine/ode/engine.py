@@ -22,9 +22,9 @@ from typing import Any
 import numpy as np
 
 from sim_master.engine.gazebo.engine import GazeboEngine
-from sim_master.engine.mujoco.robot import Robot
 from sim_master.engine.ode import simspark
 from sim_master.engine.recovery import crowds, separate
+from sim_master.engine.robot import Robot
 
 
 def _surface(figures: simspark.SurfaceFigures) -> Any:

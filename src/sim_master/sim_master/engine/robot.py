@@ -1,4 +1,6 @@
-"""One robot in the engine: its model, its controller state, and its indices in MjModel.
+"""One robot in an engine: its model, its controller state (shared by every engine: the
+command checks and controller arrays are engine-neutral), and its indices in MuJoCo's
+MjModel when the MuJoCo engine binds it (MuJoCo is imported only then).
 
 Controller state (velocity commands, servo targets, PD gains) lives here, not in MjModel,
 so that rebuilding the model when another robot joins or leaves changes nothing for this
@@ -8,14 +10,16 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-import mujoco
 import numpy as np
 
 from sim_hotpath import command_pd as hotpath_command_pd
 from sim_hotpath import command_speeds as hotpath_command_speeds
 from sim_master.world.spec import ModelSpec
+
+if TYPE_CHECKING:
+    import mujoco
 
 _GROUPS = ("h", "ra", "la", "rl", "ll")  # SimSpark perception order: head, right arm, left arm, right leg, left leg
 
@@ -144,6 +148,8 @@ class Robot:
 
     def bind(self, model: mujoco.MjModel) -> None:
         """Look up this robot's indices in a (re)built model."""
+        import mujoco  # only the MuJoCo engine binds robots to a model
+
         rid = self.mj_prefix
         obj = mujoco.mjtObj
 

@@ -1,114 +1,142 @@
 """The world as monitor scene graphs: rcsssmj RSMP frames and the SimSpark/RoboViz stream.
 
-Both walk the MuJoCo bodies from the world body as nested `(nd ...)` nodes with
-parent-relative 4x4 transforms (`TRF (SLT m0..m15)`, column-major) and one shape node per
-geom; robots and the ball are tagged so monitors can tell them apart. Incremental frames
-keep the tree's shape and repeat a transform only when an entry moved by more than 0.005.
-The structure is rebuilt when the model is (a robot joined or left). The SimSpark stream
-names Nao meshes, materials, ball, field and goals as rcssserver3d does (simspark_meshes.py)."""
+Both walk the scene from the world as nested `(nd ...)` nodes with parent-relative 4x4
+transforms (`TRF (SLT m0..m15)`, column-major) and one shape node per link shape; robots and
+the ball are tagged so monitors can tell them apart. The tree is the engine contract's: the
+world's static models, the ball, and each robot's links as its model spec joins them; the
+poses are `frames()` (live, any engine) or a snapshot's forward kinematics (replay). No
+physics engine is imported. Incremental frames keep the tree's shape and repeat a transform
+only when an entry moved by more than 0.005. The structure is rebuilt when the robots change.
+The SimSpark stream names Nao meshes, materials, ball, field and goals as rcssserver3d does
+(simspark_meshes.py)."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import mujoco
 import numpy as np
 
 from sim_contracts.field import FieldSpec
 from sim_hotpath import slt_texts
-from sim_master.server import simspark_meshes as looks
-from sim_master.world.spec import ModelSpec
+from sim_master.scene.kinematics import ModelKinematics
+from sim_master.scene import simspark_meshes as looks
+from sim_master.world.spec import ModelSpec, Shape
+from sim_master.world.transforms import Transform
 from soccer_referee.play_modes import RSMP_PLAY_MODES, PlayMode, rsmp_index
 from soccer_referee.referee import GameStateSnapshot
 from soccer_referee.rules import RuleBook
 
 CHANGE = 0.005
-_SHAPES = {
-    int(mujoco.mjtGeom.mjGEOM_BOX): "StdUnitBox",
-    int(mujoco.mjtGeom.mjGEOM_SPHERE): "StdUnitSphere",
-    int(mujoco.mjtGeom.mjGEOM_CAPSULE): "StdUnitCylinder",
-    int(mujoco.mjtGeom.mjGEOM_CYLINDER): "StdUnitCylinder",
-}
+_SHAPES = {"box": "StdUnitBox", "sphere": "StdUnitSphere", "capsule": "StdUnitCylinder",
+           "cylinder": "StdUnitCylinder"}
+Label = tuple[str, int, str]  # team, unum, side of a registered robot
+
+
+@dataclass(frozen=True, slots=True)
+class SceneRobot:
+    """A robot in the scene: its entity id (the prefix of its frames), model and spec, and
+    its team label once it has joined one."""
+
+    robot_id: str
+    model: str
+    spec: ModelSpec
+    label: Label | None = None
+
+
+def scene_key(robots: Sequence[SceneRobot]) -> tuple[tuple[str, str, Label | None], ...]:
+    """What a scene's structure depends on: a scene is rebuilt when this changes."""
+    return tuple((r.robot_id, r.model, r.label) for r in robots)
 
 
 @dataclass(slots=True)
 class _Body:
     index: int
+    frame: str  # the frames() name whose pose it takes ("" for the world)
     tag: str  # "" or DSC text: "ball", "agent Alpha 3"
     geoms: list[str]  # preformatted static geom nodes (full form)
     children: list[_Body] = field(default_factory=list)
+    parent: int = -1
 
 
 class MonitorScene:
-    def __init__(self, model: mujoco.MjModel, labels: dict[str, tuple[str, int, str]],
-                 dialect: str = "rcsssmj", *, models: dict[str, str] | None = None,
-                 field: FieldSpec | None = None, specs: dict[str, ModelSpec] | None = None) -> None:
-        """labels: robot id -> (team, unum, side) of registered robots; models: robot id ->
-        its model (our Naos are drawn with rcssserver3d's meshes on the SimSpark stream);
-        field: the world's field, whose meshes that stream shows; specs: robot id -> its
-        model's description, whose rcsssmj looks (MJCF meshes, materials) the RSMP stream shows."""
-        self.model = model
-        self.labels = labels
+    def __init__(self, statics: Sequence[ModelSpec], robots: Sequence[SceneRobot], dialect: str = "rcsssmj", *,
+                 field: FieldSpec) -> None:
+        """statics: the world's static models (goals; the SimSpark stream draws the field's own
+        meshes instead); robots: in the order monitors list them; field: the world's field."""
         self.dialect = dialect
-        self.models = models or {}
-        self.specs = specs or {}
         self.field = field
+        self.key = scene_key(robots)
         self._last: np.ndarray | None = None
         self._templates: dict[bool, tuple[list[str], list[tuple[int, int]]]] = {}
-        children: dict[int, list[int]] = {}
-        for b in range(1, model.nbody):
-            children.setdefault(int(model.body_parentid[b]), []).append(b)
-        self.root = self._body(0, children, labels, "")
-        self.nbody = model.nbody
+        self._bodies: list[_Body] = []
+        self.root = self._new("", "", self._world_looks(statics))
+        self._new("ball", "ball", self._ball_looks(), self.root)
+        for robot in robots:
+            self._robot(robot)
+        self.nbody = len(self._bodies)
+        self._frame_key: tuple[str, ...] | None = None
+        self._rows = np.zeros(0, dtype=np.intp)
 
-    def _body(self, b: int, children: dict[int, list[int]], labels: dict[str, tuple[str, int, str]],
-              side: str, robot: str = "") -> _Body:
-        name = mujoco.mj_id2name(self.model, mujoco.mjtObj.mjOBJ_BODY, b) or ""
-        tag = ""
-        if name == "ball":
-            tag = "ball"
-        elif "/" in name and self.model.body_parentid[b] == 0:
-            robot_id = name.split("/", 1)[0]
-            if robot_id in labels:
-                team, unum, side = labels[robot_id]
-                tag = f"agent {team} {unum}"
-        robot = name.split("/", 1)[0] if "/" in name else robot  # unnamed bodies: their robot's
-        geoms = self._looks(b, name, labels, robot)
-        if geoms is None:
-            geoms = [self._geom(g, side) for g in range(self.model.ngeom)
-                     if self.model.geom_bodyid[g] == b and int(self.model.geom_type[g]) in _SHAPES]
-        return _Body(b, tag, geoms, [self._body(c, children, labels, side, robot) for c in children.get(b, [])])
+    def _new(self, frame: str, tag: str, geoms: list[str], parent: _Body | None = None) -> _Body:
+        body = _Body(len(self._bodies), frame, tag, geoms, parent=-1 if parent is None else parent.index)
+        self._bodies.append(body)
+        if parent is not None:
+            parent.children.append(body)
+        return body
 
-    def _looks(self, b: int, name: str, labels: dict[str, tuple[str, int, str]], robot: str) -> list[str] | None:
-        """rcssserver3d's drawing of this body on the SimSpark stream, or None (shapes)."""
-        if self.dialect != "simspark":
-            return self._rcsssmj_looks(robot, name.partition("/")[2], labels)
-        if b == 0 and self.field is not None:
+    def _world_looks(self, statics: Sequence[ModelSpec]) -> list[str]:
+        if self.dialect == "simspark":
             f = self.field
             return looks.world_nodes(f.length, f.width, f.goal_width, f.goal_depth, f.goal_height)
-        if name == "ball":
-            return [looks.BALL.format(r=f"{float(self.model.geom_size[self._first_geom(b)][0]):g}")]
-        robot_id, _, link = name.partition("/")
-        robot_type = looks.nao_type(self.models.get(robot_id, ""))
-        look = looks.NAO_LINKS.get(link)
+        out = []
+        for model in statics:
+            for link in model.links:
+                for c in link.collisions:
+                    if c.geometry.shape in _SHAPES:
+                        out.append(self._shape(Shape(c.name, model.pose @ link.pose @ c.pose, c.geometry), ""))
+        return out
+
+    def _ball_looks(self) -> list[str]:
+        r = self.field.ball_radius
+        if self.dialect == "simspark":
+            return [looks.BALL.format(r=f"{float(r):g}")]
+        from sim_master.world.spec import Geometry
+
+        return [self._shape(Shape("ball", Transform.identity(), Geometry("sphere", (r,))), "", material="ball")]
+
+    def _robot(self, robot: SceneRobot) -> None:
+        kin = ModelKinematics(robot.spec)
+        team, unum, side = robot.label or ("", 0, "")
+        made: list[_Body] = []
+        for i, link_name in enumerate(kin.links):
+            link = robot.spec.link(link_name)
+            tag = f"agent {team} {unum}" if i == 0 and robot.label else ""
+            geoms = self._link_looks(robot, link_name, side, unum)
+            if geoms is None:
+                geoms = [self._shape(c, side) for c in link.collisions if c.geometry.shape in _SHAPES]
+            parent = self.root if kin.parent[i] < 0 else made[kin.parent[i]]
+            made.append(self._new(f"{robot.robot_id}/{link_name}", tag, geoms, parent))
+
+    def _link_looks(self, robot: SceneRobot, link_name: str, side: str, unum: int) -> list[str] | None:
+        """The reference server's drawing of this link on the stream, or None (shapes)."""
+        if self.dialect != "simspark":
+            return self._rcsssmj_looks(robot.spec, link_name, side)
+        robot_type = looks.nao_type(robot.model)
+        look = looks.NAO_LINKS.get(link_name)
         if robot_type is None or look is None:
             return None
-        _, unum, side = labels.get(robot_id, ("", 0, ""))
-        nodes = [looks.link_node(look, self.model.body_ipos[b], side, unum, robot_type)]
-        return nodes + [looks.SELECTION_DISC] if link == "torso" else nodes
+        link = robot.spec.link(link_name)
+        nodes = [looks.link_node(look, link.inertial_pose.pos, side, unum, robot_type)]
+        return nodes + [looks.SELECTION_DISC] if link_name == "torso" else nodes
 
-    def _rcsssmj_looks(self, robot_id: str, link_name: str,
-                       labels: dict[str, tuple[str, int, str]]) -> list[str] | None:
+    def _rcsssmj_looks(self, spec: ModelSpec, link_name: str, side: str) -> list[str] | None:
         """An rcsssmj robot's link as rcsssmj streams it: its MJCF meshes and materials."""
-        spec = self.specs.get(robot_id)
-        if spec is None:
-            return None
-        link = next((candidate for candidate in spec.links if candidate.name == link_name), None)
         if spec.mjcf is None:
             return None
+        link = next((candidate for candidate in spec.links if candidate.name == link_name), None)
         if link is None or not link.looks:
             return []  # all it has are shapes rcsssmj does not stream (capsules)
-        side = labels.get(robot_id, ("", 0, ""))[2]
         team = {"left": "matLeft", "right": "matRight"}.get(side, "gray")
         nodes = []
         for look in link.looks:
@@ -121,43 +149,48 @@ class MonitorScene:
             nodes.append(f"(nd TRF{trf}(nd SMN (setVisible {int(look.visible)})(load {look.load}){colour}{scale}))")
         return nodes
 
-    def _first_geom(self, b: int) -> int:
-        return int(np.nonzero(self.model.geom_bodyid == b)[0][0])
-
-    def _geom(self, g: int, side: str) -> str:
-        m = self.model
-        size = m.geom_size[g]
-        kind = int(m.geom_type[g])
-        if kind == int(mujoco.mjtGeom.mjGEOM_BOX):
-            scale = 2 * size
-        elif kind == int(mujoco.mjtGeom.mjGEOM_SPHERE):
-            scale = np.array([size[0]] * 3)
+    def _shape(self, shape: Shape, side: str, material: str = "") -> str:
+        g = shape.geometry
+        size = g.size
+        if g.shape == "box":
+            scale = np.asarray(size[:3], dtype=float)
+        elif g.shape == "sphere":
+            scale = np.array([size[0]] * 3, dtype=float)
         else:
-            scale = np.array([size[0], size[0], 2 * size[1]])
-        name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_GEOM, g) or ""
-        material = "ball" if name == "ball" else {"left": "matLeft", "right": "matRight"}.get(side, "matGrey")
-        rot = np.zeros(9)
-        mujoco.mju_quat2Mat(rot, m.geom_quat[g])
-        trf = _slt(rot.reshape(3, 3), m.geom_pos[g], self.dialect)
+            scale = np.array([size[0], size[0], size[1]], dtype=float)
+        material = material or {"left": "matLeft", "right": "matRight"}.get(side, "matGrey")
+        trf = _slt(shape.pose.rot, shape.pose.pos, self.dialect)
         sc = " ".join(f"{v:.4g}" for v in scale)
         if self.dialect == "rcsssmj":
-            shape = f"(nd SMN (setVisible 1)(load {_SHAPES[kind]})(sMat {material})(sSc {sc}))"
-            return f"(nd TRF{trf}{shape})"
-        shape = (f"(nd StaticMesh (setVisible 1) (load {_SHAPES[kind]}) (sSc {sc}) "
-                 f"(resetMaterials {material}))")
-        return f"(nd TRF {trf} {shape})"
+            return f"(nd TRF{trf}(nd SMN (setVisible 1)(load {_SHAPES[g.shape]})(sMat {material})(sSc {sc})))"
+        shape_node = (f"(nd StaticMesh (setVisible 1) (load {_SHAPES[g.shape]}) (sSc {sc}) "
+                      f"(resetMaterials {material}))")
+        return f"(nd TRF {trf} {shape_node})"
 
-    def transforms(self, data: mujoco.MjData) -> np.ndarray:
-        """(nbody, 3, 4) parent-relative rotation | translation of every body."""
-        parent = self.model.body_parentid
-        rot = data.xmat.reshape(-1, 3, 3)
+    def transforms(self, names: Sequence[str], poses: np.ndarray) -> np.ndarray:
+        """(nbody, 3, 4) parent-relative rotation | translation of every body, from the
+        world poses of `frames()` ((n, 7): position, w-x-y-z quaternion)."""
+        key = tuple(names)
+        if key != self._frame_key:
+            where = {name: i for i, name in enumerate(names)}
+            # world pose rows per body; a body missing from the frames (never expected) and
+            # the world itself take the identity (row n, appended below)
+            self._rows = np.array([where.get(b.frame, len(names)) for b in self._bodies], dtype=np.intp)
+            self._frame_key = key
+        world = np.vstack([np.asarray(poses, dtype=float).reshape(-1, 7), [[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]]])
+        chosen = world[self._rows]
+        pos, rot = chosen[:, :3], _quat_matrices(chosen[:, 3:])
+        parent = np.array([max(b.parent, 0) for b in self._bodies], dtype=np.intp)
         rp = rot[parent]
+        rp[0] = np.eye(3)
+        pp = pos[parent]
+        pp[0] = 0.0
         rel_rot = np.einsum("nji,njk->nik", rp, rot)
-        rel_pos = np.einsum("nji,nj->ni", rp, data.xpos - data.xpos[parent])
+        rel_pos = np.einsum("nji,nj->ni", rp, pos - pp)
         return np.concatenate([rel_rot, rel_pos[:, :, None]], axis=2)
 
-    def scene(self, data: mujoco.MjData, full: bool) -> str:
-        trf = self.transforms(data)
+    def scene(self, names: Sequence[str], poses: np.ndarray, full: bool) -> str:
+        trf = self.transforms(names, poses)
         changed = np.ones(self.nbody, dtype=bool)
         if not full and self._last is not None and self._last.shape == trf.shape:
             changed = np.abs(trf - self._last).max(axis=(1, 2)) > CHANGE
@@ -232,6 +265,17 @@ def _skeleton(look: str, dialect: str) -> str:
             kids = stack.pop()
             stack[-1].extend(["(nd" + "".join(sep + k for k in kids) + ")"] if nodes.pop() else kids)
     return sep.join(stack[0])
+
+
+def _quat_matrices(q: np.ndarray) -> np.ndarray:
+    """(n, 4) unit w-x-y-z quaternions -> (n, 3, 3) rotation matrices."""
+    q = q / np.linalg.norm(q, axis=1, keepdims=True).clip(min=1e-12)
+    w, x, y, z = q[:, 0], q[:, 1], q[:, 2], q[:, 3]
+    return np.stack([
+        np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], axis=1),
+        np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], axis=1),
+        np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], axis=1),
+    ], axis=1)
 
 
 def _slt(rot: np.ndarray, pos: np.ndarray, dialect: str) -> str:
