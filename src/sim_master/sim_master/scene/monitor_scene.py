@@ -19,8 +19,8 @@ import numpy as np
 
 from sim_contracts.field import FieldSpec
 from sim_hotpath import slt_texts
-from sim_master.scene.kinematics import ModelKinematics
 from sim_master.scene import simspark_meshes as looks
+from sim_master.scene.kinematics import ModelKinematics
 from sim_master.world.spec import ModelSpec, Shape
 from sim_master.world.transforms import Transform
 from soccer_referee.play_modes import RSMP_PLAY_MODES, PlayMode, rsmp_index
