@@ -30,14 +30,14 @@ from sim_msgs.srv import InitAgent
 class HeadScanner(Node):
     """One player: joins, then turns its head to +-60 degrees and back, every cycle."""
 
-    def __init__(self, team: str, unum: int, server: str, cycles: int) -> None:
+    def __init__(self, team: str, unum: int, referee: str, cycles: int) -> None:
         super().__init__(f"player_{team}_{unum}")
         self.cycles_left = cycles
         self.target = 60.0  # deg
         self.largest_yaw = 0.0
-        join = self.create_client(InitAgent, f"{server}/init_agent")
+        join = self.create_client(InitAgent, f"{referee}/init_agent")
         if not join.wait_for_service(timeout_sec=30):
-            raise SystemExit(f"ros_player: no server /{server} (is `soccersim server` running?)")
+            raise SystemExit(f"ros_player: no referee /{referee} (is `soccersim server` running?)")
         future = join.call_async(InitAgent.Request(team=team, unum=unum, robot_model="nao"))
         rclpy.spin_until_future_complete(self, future, timeout_sec=30)
         reply = future.result()
@@ -72,12 +72,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--team", default="Lions")
     parser.add_argument("--unum", type=int, default=0, help="shirt number; 0: the next free one")
-    parser.add_argument("--server", default="soccersim", help="the server's node name (default %(default)s)")
+    parser.add_argument("--referee", default="soccer_referee",
+                        help="the referee's node name, whose init_agent players join through (default %(default)s)")
     parser.add_argument("--cycles", type=int, default=0, help="stop after this many percepts; 0: never")
     args = parser.parse_args(args_in[:cut])
     rclpy.init(args=["ros_player", *args_in[cut:]])
     try:
-        player = HeadScanner(args.team, args.unum, args.server, args.cycles)
+        player = HeadScanner(args.team, args.unum, args.referee, args.cycles)
         while rclpy.ok() and (args.cycles == 0 or player.cycles_left > 0):
             rclpy.spin_once(player, timeout_sec=0.5)
         print(f"ros_player: done, head turned up to {player.largest_yaw:.0f} deg", flush=True)

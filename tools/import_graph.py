@@ -27,7 +27,7 @@ PACKAGE_DIRS = ("src/sim_contracts/sim_contracts", "src/sim_master/sim_master", 
 # The ROS layer: nothing in a pure core may import these (module prefixes).
 ROS_MODULES = ("rclpy", "sim_msgs", "simulation_interfaces", "gazebo_msgs", "tf2_msgs", "rosgraph_msgs",
                "geometry_msgs", "std_msgs", "builtin_interfaces", "sim_master.ros", "soccer_referee.ros",
-               "rosbag2_py", "launch")
+               "rosbag2_py", "launch", "sim_bridge.ros")
 
 # Pure cores: importable and testable without ROS (module prefixes).
 PURE_CORES = (

@@ -24,5 +24,6 @@ setup(
     description="Simulation master: MuJoCo engine, worlds, single and distributed mode, logs, soccersim.",
     license="Apache-2.0",
     extras_require={"test": ["pytest"]},
-    entry_points={"console_scripts": ["soccersim = sim_master.cli:main"]},
+    entry_points={"console_scripts": ["soccersim = sim_master.cli:main",
+                                    "simulation_node = sim_master.cli:simulation_node"]},
 )

@@ -1,4 +1,6 @@
 
+from glob import glob
+
 from setuptools import find_packages, setup
 
 PACKAGE = "soccer_referee"
@@ -10,6 +12,7 @@ setup(
     data_files=[
         ("share/ament_index/resource_index/packages", ["resource/" + PACKAGE]),
         ("share/" + PACKAGE, ["package.xml"]),
+        ("share/" + PACKAGE + "/hook", glob("hook/*")),
     ],
     install_requires=["setuptools"],
     zip_safe=False,
@@ -18,5 +21,5 @@ setup(
     description="Soccer referee: play modes, rule books and the referee enforcing them; ROS 2 node.",
     license="Apache-2.0",
     extras_require={"test": ["pytest"]},
-    entry_points={"console_scripts": []},
+    entry_points={"console_scripts": ["referee_node = soccer_referee.ros.judge:main"]},
 )

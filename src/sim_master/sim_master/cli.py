@@ -108,5 +108,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     return handler(args)
 
 
+def simulation_node(argv: Sequence[str] | None = None) -> int:
+    """`simulation_node`: the simulation node alone (`soccersim server` whose referee judges in
+    its own process and whose agents come through a bridge in its own: no agent ports here).
+    Every `soccersim server` flag applies."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    cut = args.index("--ros-args") if "--ros-args" in args else len(args)
+    own = ["server", "--referee", "external", "--simspark-port", "-1", "--rcsssmj-port", "-1"]
+    return main([*own, *args[:cut], *args[cut:]])
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -49,6 +49,10 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
                              "process (default 1: reproducible, a fault is an error, as rcssserver3d); ODE only "
                              "(engine auto or ode)")
     parser.add_argument("--rules", default="simspark", help="rule book (simspark, rcssserver3d, fifa, ssim)")
+    parser.add_argument("--referee", default="internal", choices=("internal", "external"),
+                        help="internal (default): the referee node judges in this process, in lockstep; "
+                             "external: a referee_node in its own process (ros2 run soccer_referee "
+                             "referee_node) judges over DDS; needs ROS")
     parser.add_argument("--log", dest="log_path", default=None, metavar="FILE.mcap",
                         help="write a replay log (MCAP, ROS 2 encoding)")
     parser.add_argument("--log-players", action="store_true",
@@ -110,6 +114,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         engine=args.engine,
         physics_threads=args.physics_threads,
         rules=args.rules,
+        referee=args.referee,
         log_path=args.log_path,
         log_players=args.log_players,
         seed=args.seed,

@@ -16,7 +16,8 @@ def add_team_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--team", required=True, help="team name")
     parser.add_argument("--players", type=int, default=11)
     parser.add_argument("--behaviour", default="demo", choices=sorted(TEAM_MODELS))
-    parser.add_argument("--server-node", default="soccersim", help="name of the server's ROS node")
+    parser.add_argument("--referee-node", default="soccer_referee",
+                        help="name of the referee's ROS node, whose init_agent players join through")
     parser.add_argument("--wait", type=float, default=30.0, help="seconds to wait for the server")
 
 
@@ -47,11 +48,11 @@ def run_team(args: argparse.Namespace) -> int:
     executor.add_node(node)
     reliable = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
     # relative: a team started in a server's namespace (--ros-args -r __ns:=/match1) finds it
-    client: Client = node.create_client(InitAgent, f"{args.server_node}/init_agent")
+    client: Client = node.create_client(InitAgent, f"{args.referee_node}/init_agent")
     deadline = time.monotonic() + args.wait
     while not client.wait_for_service(timeout_sec=0.5):
         if stop["now"] or time.monotonic() > deadline:
-            log.error("no server /%s within %.0f s", args.server_node, args.wait)
+            log.error("no referee /%s within %.0f s", args.referee_node, args.wait)
             return 1
     players = []
     for unum in range(1, args.players + 1):

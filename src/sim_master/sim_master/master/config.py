@@ -29,6 +29,9 @@ class ServerConfig:
     allow_remote_monitor_commands: bool = False
     ros: bool = True  # run the in-process ROS 2 node
     node_name: str = "soccersim"
+    # internal: the referee judges in this process, every cycle in lockstep; external: a
+    # referee_node in its own process judges over DDS (soccer_referee/ros/judge.py)
+    referee: str = "internal"
     max_cycles: int | None = None  # stop after this many cycles (matches, tests)
     vision_noise: bool = True
     kickoff_after: float | None = None  # kick off by itself after this long in BeforeKickOff (s)

@@ -50,6 +50,7 @@ from soccer_referee.commands import RefereeCommand
 from soccer_referee.events import GameEvent
 from soccer_referee.referee import Referee
 from soccer_referee.rules import rule_book
+from soccer_referee.service import JudgingReferee
 
 _log = logging.getLogger("soccersim")
 
@@ -116,7 +117,7 @@ class SimulationLoop:
         self._robot_of: dict[tuple[str, int], str] = {}
         self.world = EngineWorld(self.engine, self._robot_of)
         overrides = {"half_time": config.half_time} if config.half_time else {}
-        self.referee = Referee.create(rule_book(config.rules, **overrides), self.world)
+        self.referee: JudgingReferee = Referee.create(rule_book(config.rules, **overrides), self.world)
         self.referee.field = self.engine.field  # the world file is the one source of the field's figures
         self.local_brains: dict[str, LocalBrain] = {}
         self._before_kickoff_s = 0.0
@@ -457,7 +458,7 @@ class SimulationLoop:
         self._parked += 1
         player.robot_id = player.agent_id
         player.model = model
-        self.engine.set_vision_dialect(player.robot_id, "rcsssmj" if player.source == "rcsssmj" else "simspark")
+        self.engine.set_vision_dialect(player.robot_id, player.dialect)
         return None
 
     def _init_player(self, player: Player, command: InitPlayer) -> None:
@@ -496,7 +497,7 @@ class SimulationLoop:
         self.engine.set_label(player.robot_id, team, player.unum)
         count = self._team_counts[player.side]
         self._team_counts[player.side] = count + 1
-        if player.source == "rcsssmj":
+        if player.dialect == "rcsssmj":
             x, y, yaw = rcsssmj_spawn(player.side, player.unum, self.engine.field.width)
         else:
             x, y, yaw = init_slot(player.side, count, self.engine.field.length, self.engine.field.width)
@@ -545,8 +546,7 @@ class SimulationLoop:
         if not all(math.isfinite(v) for v in (x, y, rotation)):
             self._report(player, [f"beam with non-finite values ({x}, {y}, {rotation}) ignored"])
             return
-        dialect = "rcsssmj" if player.source == "rcsssmj" else "simspark"
-        decision = self.referee.request_beam(player.side, player.unum, x, y, rotation, dialect=dialect)
+        decision = self.referee.request_beam(player.side, player.unum, x, y, rotation, dialect=player.dialect)
         if not decision.success:
             self._report(player, [f"beam refused: {decision.error}"])
             return
@@ -595,7 +595,8 @@ class SimulationLoop:
             if outlet is None or (player.source == "ros" and not player.registered):
                 continue
             # rcsssmj perceptions and local brains use no field lines: do not compute them
-            plan.append((player, outlet, outlet.wants_vision(player.agent_id), player.source in ("simspark", "ros")))
+            lines = player.dialect == "simspark" and player.source != "local"
+            plan.append((player, outlet, outlet.wants_vision(player.agent_id), lines))
         t0 = time.perf_counter()
         try:
             self.engine.prepare_vision([(p.robot_id, lines) for p, _, vision, lines in plan if vision])
@@ -653,17 +654,19 @@ class SimulationLoop:
         return done
 
     # ------------------------------------------------------------------ ROS-native players (loop thread)
-    def add_ros_player(self, team: str, unum: int, model: str) -> Player | str:
-        """InitAgent from ROS: a robot for /<team>/p<unum>; returns the player or an error."""
+    def add_ros_player(self, team: str, unum: int, model: str, perception: str = "simspark") -> Player | str:
+        """InitAgent from ROS: a robot for /<team>/p<unum> that perceives (and beams) by
+        `perception`'s rules; returns the player or an error."""
         self._in_process += 1
-        outcome = self._join_in_process(f"ros-{self._in_process}", "ros", team, unum, model)
+        outcome = self._join_in_process(f"ros-{self._in_process}", "ros", team, unum, model, perception)
         if isinstance(outcome, Player):
             self.ros_players[outcome.agent_id] = outcome
         return outcome
 
-    def _join_in_process(self, agent_id: str, source: Source, team: str, unum: int, model: str) -> Player | str:
+    def _join_in_process(self, agent_id: str, source: Source, team: str, unum: int, model: str,
+                         perception: str = "") -> Player | str:
         """Robot plus registration for a player that is not a TCP agent; all or nothing."""
-        player = self.players.add(Player(agent_id, source))
+        player = self.players.add(Player(agent_id, source, perception=perception))
         error = self._create_robot(player, model)
         if error is None:
             error = self.register(player, team, unum)
@@ -721,8 +724,7 @@ class SimulationLoop:
         player = next((p for p in self.players if p.team == team and p.unum == unum), None)
         if player is None:
             return f"no player {team} #{unum}"
-        dialect = "rcsssmj" if player.source == "rcsssmj" else "simspark"
-        decision = self.referee.request_beam(player.side, player.unum, x, y, rotation, dialect=dialect)
+        decision = self.referee.request_beam(player.side, player.unum, x, y, rotation, dialect=player.dialect)
         if not decision.success:
             return decision.error
         self.engine.teleport_robot(player.robot_id, decision.x, decision.y, decision.yaw_deg)

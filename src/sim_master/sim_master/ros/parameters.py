@@ -57,6 +57,8 @@ SETTINGS: Final = (
     Setting("kickoff_after", float, "kick off by itself after this long in BeforeKickOff (s); -1: never",
             -1.0, -1.0, 3600.0),
     Setting("wait_for_teams", bool, "hold the simulation until both teams have joined"),
+    Setting("referee", str, "internal: the referee judges in this process; external: a referee_node in its "
+            "own process judges over DDS"),
     Setting("half_time", float, "half length in s of game time; 0: the rule book's", 0.0, 0.0, 86400.0),
 )
 NOT_PARAMETERS: Final = ("ros", "node_name")

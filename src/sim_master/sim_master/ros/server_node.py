@@ -1,12 +1,20 @@
-"""The ROS 2 face of the single-mode server: /clock, /game_state, entity and joint states,
-the soccer services, ROS-native players, and the ROS simulation standard's services
-(`simulation_services.py`).
+"""The ROS 2 face of the single-mode server: the design's three nodes, composed in this
+process on one executor thread.
 
-Runs in the server's process on its own executor thread. To the loop it is an adapter (it
-publishes each finished cycle, cheap and skipped when nobody listens, and mirrors legacy
-agents' percepts and commands) and the percept outlet of ROS-native players; every service
-callback hands its work to the loop through LoopCalls, so engine and referee stay
-single-threaded."""
+- the simulation node (`/soccersim`, this package): /clock, entity and joint states, /tf,
+  the entity services of the ROS simulation standard and of gazebo_ros, the settings as
+  parameters, ROS-native players' topics, and `~/add_player`/`~/beam_player` (a robot made
+  or placed for a player the referee admitted);
+- the referee node (`/soccer_referee`, soccer_referee.ros.referee_node): /game_state,
+  /game_events, init_agent, beam_agent, set_play_mode, move_entity;
+- the bridge node (`/soccer_bridge`, sim_bridge.ros.bridge_node): the TCP agents on their
+  player topics.
+
+The loop drives all three in lockstep: to the loop this is an adapter (it publishes each
+finished cycle, cheap and skipped when nobody listens) and the percept outlet of ROS-native
+players; every service callback hands its work to the loop through LoopCalls, so engine and
+referee stay single-threaded. With `referee: external` the referee node runs in its own
+process and the loop asks it through `remote_referee.RemoteReferee`."""
 from __future__ import annotations
 
 import logging
@@ -22,6 +30,7 @@ from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Empty, String
 
+from sim_bridge.ros.bridge_node import BridgeNode
 from sim_contracts.commands import JointTargets, JointVelocities
 from sim_master.master.adapters import LoopAdapter
 from sim_master.ros.convert import joint_command_msg, percept_to_msg, snapshot_to_msg, stamp
@@ -32,10 +41,11 @@ from sim_master.ros.names import player_namespace, ros_token
 from sim_master.ros.parameters import declare as declare_parameters
 from sim_master.ros.service_guard import guarded
 from sim_master.ros.simulation_services import SimulationServices
-from sim_msgs.msg import Beam, GameEvent, GameState, JointCommand, Say, Snapshot
+from sim_msgs.msg import Beam, JointCommand, Say, Snapshot
 from sim_msgs.msg import Percept as PerceptMsg
-from sim_msgs.srv import BeamAgent, InitAgent, MoveEntity, SetPlayMode
-from soccer_referee.ros.messages import event_to_msg, game_key, game_state_to_msg
+from sim_msgs.srv import BeamAgent, InitAgent
+from soccer_referee.ros.messages import event_to_msg, game_state_to_msg
+from soccer_referee.ros.referee_node import RefereeNode
 from tf2_msgs.msg import TFMessage
 
 if TYPE_CHECKING:
@@ -56,6 +66,8 @@ RELIABLE: Final = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
 STATES_EVERY: Final = 5  # entity and joint states every 5th cycle (10 Hz of sim time)
 STEP_TIMEOUT_S: Final = 120.0
 LEGACY_SOURCES: Final = ("simspark", "rcsssmj")  # TCP agents, mirrored on their player topics
+REFEREE_NODE: Final = "soccer_referee"
+BRIDGE_NODE: Final = "soccer_bridge"
 
 
 def joint_command(msg: JointCommand) -> JointVelocities | JointTargets | str:
@@ -137,35 +149,34 @@ class RosPlayer:
 
 
 class ServerNode(LoopAdapter):
-    name = "ROS node"
+    name = "ROS nodes"
 
-    def __init__(self, server: SimulationLoop, context: rclpy.Context, name: str = "soccersim") -> None:
+    def __init__(self, server: SimulationLoop, context: rclpy.Context, name: str = "soccersim", *,
+                 referee: bool = True, bridge_ports: dict[str, int] | None = None) -> None:
         self.server = server
         self.context = context
         self.node = Node(name, context=context)
         node = self.node
         # /clock is global, as ROS tools expect; the rest follows the server's namespace
         self.clock_pub = node.create_publisher(Clock, "/clock", 10)
-        self.game_pub = node.create_publisher(GameState, "game_state", GAME_STATE_QOS)
-        self.events_pub = node.create_publisher(GameEvent, "game_events", 50)
         self.entities_pub = node.create_publisher(Snapshot, "entity_states", 10)
         self.tf_pub = node.create_publisher(TFMessage, "tf", 10)
         self._descriptions: dict[str, Publisher] = {}  # model -> its latched robot_description
         self.players: dict[str, RosPlayer] = {}
-        self._legacy: dict[str, tuple[str, Publisher, Publisher]] = {}  # agent -> (namespace, percept, command)
-        self._last_game_state: GameState | None = None
         group = ReentrantCallbackGroup()
-        services = [
-            (InitAgent, "~/init_agent", self._init_agent), (BeamAgent, "~/beam_agent", self._beam_agent),
-            (SetPlayMode, "~/set_play_mode", self._set_play_mode), (MoveEntity, "~/move_entity", self._move_entity),
-        ]
+        services = [(InitAgent, "~/add_player", self._add_player), (BeamAgent, "~/beam_player", self._beam_player)]
         self.services = [node.create_service(t, n, guarded(n, cb), callback_group=group) for t, n, cb in services]
         declare_parameters(node, server.config)  # the settings, read-only, with descriptions and ranges
         self.simulation = SimulationServices(server, node)  # the ROS simulation standard's services
         self.gazebo = GazeboServices(server, node)  # gazebo_ros's, for scripts written for Gazebo
-        node.create_timer(0.1, self._republish_game_state, callback_group=group)
+        # the referee's node (unless it runs in its own process) and the bridge's
+        self.referee: RefereeNode | None = RefereeNode(self, context, REFEREE_NODE) if referee else None
+        # the bridge's node where this process has agent ports (a bridge in its own process has its own)
+        self.bridge: BridgeNode | None = BridgeNode(context, BRIDGE_NODE, ports=bridge_ports) if bridge_ports else None
         self.executor = ExecutorThread(context)
-        self.executor.add(node)
+        for each in (node, self.referee.node if self.referee else None, self.bridge.node if self.bridge else None):
+            if each is not None:
+                self.executor.add(each)
         self.rosout = RosoutHandler(node)  # the server's log lines reach /rosout through the node
 
     def start(self) -> None:
@@ -175,14 +186,24 @@ class ServerNode(LoopAdapter):
     def close(self) -> None:
         logging.getLogger("soccersim").removeHandler(self.rosout)
         self.executor.stop()
+        if self.referee is not None:
+            self.referee.destroy()
+        if self.bridge is not None:
+            self.bridge.destroy()
         self.node.destroy_node()
 
     # ------------------------------------------------------------------ loop adapter (loop thread)
     def on_cycle(self, loop: SimulationLoop, events: Sequence[RefereeEvent]) -> None:
         t = stamp(loop.engine.time)
-        self.publish_cycle(game_state_to_msg(loop.referee.state, t), [event_to_msg(e, t) for e in events],
-                           loop.engine.cycle)
+        self.clock_pub.publish(Clock(clock=t))
+        if self.referee is not None:
+            self.referee.publish(game_state_to_msg(loop.referee.state, t), [event_to_msg(e, t) for e in events])
         if loop.engine.cycle % STATES_EVERY == 0:
+            if self.entities_pub.get_subscription_count() > 0:
+                self.entities_pub.publish(snapshot_to_msg(loop.engine.snapshot()))
+            for ros_player in self.players.values():
+                if ros_player.joint_state_pub.get_subscription_count() > 0:
+                    ros_player.joint_state_pub.publish(self._joint_state(ros_player.player, loop.engine.time))
             self._publish_frames(loop, t)
 
     def _publish_frames(self, loop: SimulationLoop, t: Time) -> None:
@@ -205,37 +226,32 @@ class ServerNode(LoopAdapter):
                 self._descriptions[model] = pub
 
     def on_effector(self, loop: SimulationLoop, player: Player, command: Command) -> None:
-        if player.source in LEGACY_SOURCES:
+        if self.bridge is not None and player.source in LEGACY_SOURCES and player.registered:
             msg = joint_command_msg(command)
             if msg is not None:
-                self.mirror_legacy(player, command=msg)
+                self.bridge.mirror_command(player.agent_id, self._namespace(player), msg)
 
     def on_percept(self, loop: SimulationLoop, player: Player, percept: Percept) -> None:
-        if player.source in LEGACY_SOURCES:
-            self.mirror_legacy(player, percept=percept)
+        if self.bridge is not None and player.source in LEGACY_SOURCES and player.registered:
+            ns = self._namespace(player)
+            if self.bridge.wants_percepts(player.agent_id, ns):
+                self.bridge.mirror_percept(player.agent_id, ns,
+                                           percept_to_msg(percept, stamp(percept.time), player.side, player.unum))
 
     def on_player_left(self, loop: SimulationLoop, agent_id: str) -> None:
-        self.forget_legacy(agent_id)
+        if self.bridge is not None:
+            self.bridge.forget(agent_id)
+        ros_player = self.players.pop(agent_id, None)
+        if ros_player is not None:  # its topics go with it
+            ros_player.destroy(self.node)
+
+    def _namespace(self, player: Player) -> str:
+        return player_namespace(player.team, player.unum, self.node.get_namespace())
 
     def wants_vision(self, agent_id: str) -> bool:
         """ROS players see every third cycle, each in its own phase (by unum), as SimSpark's."""
         player = self.server.players.get(agent_id)
         return player is not None and (self.server.engine.cycle - player.unum) % 3 == 0
-
-    def publish_cycle(self, game_state: GameState, events: list[GameEvent], cycle: int) -> None:
-        t = self.server.engine.time
-        self.clock_pub.publish(Clock(clock=stamp(t)))
-        if self._last_game_state is None or game_key(self._last_game_state) != game_key(game_state):
-            self.game_pub.publish(game_state)
-        self._last_game_state = game_state
-        for event in events:
-            self.events_pub.publish(event)
-        if cycle % STATES_EVERY == 0:
-            if self.entities_pub.get_subscription_count() > 0:
-                self.entities_pub.publish(snapshot_to_msg(self.server.engine.snapshot()))
-            for ros_player in self.players.values():
-                if ros_player.joint_state_pub.get_subscription_count() > 0:
-                    ros_player.joint_state_pub.publish(self._joint_state(ros_player.player, t))
 
     def send_percept(self, agent_id: str, percept: Percept) -> None:
         ros_player = self.players.get(agent_id)
@@ -243,30 +259,6 @@ class ServerNode(LoopAdapter):
             return
         p = ros_player.player
         ros_player.percept_pub.publish(percept_to_msg(percept, stamp(percept.time), p.side, p.unum))
-
-    def mirror_legacy(self, player: Player, percept: Percept | None = None,
-                      command: JointCommand | None = None) -> None:
-        """A TCP agent's percept and joint commands on its player topics, for ROS tools
-        (published only while somebody listens)."""
-        if not player.registered:
-            return
-        pubs = self._legacy.get(player.agent_id)
-        if pubs is None or pubs[0] != player.namespace:
-            ns = player_namespace(player.team, player.unum, self.node.get_namespace())
-            pubs = (player.namespace, self.node.create_publisher(PerceptMsg, f"{ns}/percept", qos_profile_sensor_data),
-                    self.node.create_publisher(JointCommand, f"{ns}/effectors/joint_command", RELIABLE))
-            self._legacy[player.agent_id] = pubs
-        _, percept_pub, command_pub = pubs
-        if percept is not None and percept_pub.get_subscription_count() > 0:
-            percept_pub.publish(percept_to_msg(percept, stamp(percept.time), player.side, player.unum))
-        if command is not None and command_pub.get_subscription_count() > 0:
-            command_pub.publish(command)
-
-    def forget_legacy(self, agent_id: str) -> None:
-        pubs = self._legacy.pop(agent_id, None)
-        if pubs is not None:
-            self.node.destroy_publisher(pubs[1])
-            self.node.destroy_publisher(pubs[2])
 
     def _joint_state(self, player: Player, t: float) -> JointState:
         entity = self.server.engine.snapshot().entities[player.robot_id]
@@ -277,37 +269,42 @@ class ServerNode(LoopAdapter):
         msg.velocity = list(entity.joint_velocities)
         return msg
 
-    def _republish_game_state(self) -> None:
-        if self._last_game_state is not None:
-            self.game_pub.publish(self._last_game_state)
-
-    # ------------------------------------------------------------------ services (executor threads)
+    # ------------------------------------------------------------------ the referee node's host (executor threads)
     def _call(self, fn, timeout: float = 10.0):
         return self.server.calls.call(fn, timeout)
 
-    def _init_agent(self, req: InitAgent.Request, res: InitAgent.Response) -> InitAgent.Response:
-        outcome = self._call(lambda: self.server.add_ros_player(req.team, req.unum, req.robot_model or "nao0"))
+    def init_agent(self, team: str, unum: int, model: str, perception: str) -> tuple[int, str, str] | str:
+        """A robot for a ROS-native player (or a bridged agent), joined to its team."""
+        if perception not in ("", "simspark", "rcsssmj"):
+            return f"perception must be simspark or rcsssmj, not {perception[:40]!r}"
+        outcome = self._call(lambda: self.server.add_ros_player(team, unum, model, perception or "simspark"))
         if isinstance(outcome, str):
-            res.success, res.error = False, outcome
-            return res
+            return outcome
         player = outcome
         self.players[player.agent_id] = RosPlayer(self, player)
-        res.success, res.unum, res.side = True, player.unum, player.side
-        res.player_namespace = player_namespace(player.team, player.unum, self.node.get_namespace())
+        return player.unum, player.side, self._namespace(player)
+
+    def beam_agent(self, team: str, unum: int, x: float, y: float, rotation: float) -> str | None:
+        return self._call(lambda: self.server.beam_player(team, unum, x, y, rotation))
+
+    def set_play_mode(self, name: str) -> str | None:
+        return self._call(lambda: self.server.set_play_mode(name))
+
+    def move_entity(self, entity: str, position: tuple[float, float, float], rotation: float,
+                    velocity: tuple[float, float, float]) -> str | None:
+        return self._call(lambda: self.server.move_entity(entity, position, rotation, velocity))
+
+    # ------------------------------------------------------------------ the simulation's own services
+    def _add_player(self, req: InitAgent.Request, res: InitAgent.Response) -> InitAgent.Response:
+        outcome = self.init_agent(req.team, req.unum, req.robot_model or "nao0", req.perception)
+        if isinstance(outcome, str):
+            res.success, res.error = False, outcome
+        else:
+            res.success = True
+            res.unum, res.side, res.player_namespace = outcome
         return res
 
-    def _beam_agent(self, req: BeamAgent.Request, res: BeamAgent.Response) -> BeamAgent.Response:
-        error = self._call(lambda: self.server.beam_player(req.team, req.unum, req.x, req.y, req.rotation))
-        res.success, res.error = error is None, error or ""
-        return res
-
-    def _set_play_mode(self, req: SetPlayMode.Request, res: SetPlayMode.Response) -> SetPlayMode.Response:
-        error = self._call(lambda: self.server.set_play_mode(req.play_mode))
-        res.success, res.error = error is None, error or ""
-        return res
-
-    def _move_entity(self, req: MoveEntity.Request, res: MoveEntity.Response) -> MoveEntity.Response:
-        p, v = req.position, req.velocity
-        error = self._call(lambda: self.server.move_entity(req.entity, (p.x, p.y, p.z), req.rotation, (v.x, v.y, v.z)))
+    def _beam_player(self, req: BeamAgent.Request, res: BeamAgent.Response) -> BeamAgent.Response:
+        error = self.beam_agent(req.team, req.unum, req.x, req.y, req.rotation)
         res.success, res.error = error is None, error or ""
         return res

@@ -67,6 +67,10 @@ class SingleModeServer(SimulationLoop):
 
     def start(self, ros_args: list[str] | None = None) -> None:
         c = self.config
+        if c.referee not in ("internal", "external"):
+            raise StartupError(f"--referee {c.referee[:40]}: internal or external")
+        if c.referee == "external" and not c.ros:
+            raise StartupError("--referee external: the referee is reached over ROS (drop --no-ros)")
         self._prepare_robot_models()
         ports: list[tuple[Source, Dialect, int | None]] = [("simspark", SimSparkDialect(), c.simspark_port),
                                                             ("rcsssmj", RcsssmjDialect(), c.rcsssmj_port)]
@@ -118,14 +122,27 @@ class SingleModeServer(SimulationLoop):
 
         from sim_master.ros.server_node import ServerNode
 
+        external = self.config.referee == "external"
         self.ros_context = rclpy.Context()
         rclpy.init(args=["soccersim", *(ros_args or [])], context=self.ros_context,
                    signal_handler_options=SignalHandlerOptions.NO)
-        self.ros = ServerNode(self, self.ros_context, self.config.node_name)
+        ports: dict[str, int] = {source: server.port for source, server in self.agent_servers.items()}
+        self.ros = ServerNode(self, self.ros_context, self.config.node_name, referee=not external, bridge_ports=ports)
+        if external:
+            from sim_master.ros.remote_referee import RemoteReferee
+            from sim_master.ros.server_node import REFEREE_NODE
+
+            remote = RemoteReferee(self.ros.node, REFEREE_NODE, self.referee.rules, self.world,
+                                   lambda: self.engine.time, timeout=min(self.config.sync_timeout, 1.0))
+            remote.field = self.engine.field
+            self.referee = remote
         self.add_outlet("ros", self.ros)
         self.add_adapter(self.ros)
         self.ros.start()
-        self.log.info("ROS 2 node /%s (domain %s)", self.config.node_name, os.environ.get("ROS_DOMAIN_ID", "0"))
+        nodes = [self.ros.node, *(n.node for n in (self.ros.referee, self.ros.bridge) if n is not None)]
+        self.log.info("ROS 2 nodes %s (domain %s)%s", ", ".join(n.get_fully_qualified_name() for n in nodes),
+                      os.environ.get("ROS_DOMAIN_ID", "0"), "; the referee judges in its own process" if external
+                      else "")
 
     def _prepare_robot_models(self) -> None:
         prepare = getattr(self.engine, "prepare_models", None)  # engines that read model files at join

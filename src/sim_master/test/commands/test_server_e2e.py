@@ -89,7 +89,7 @@ def test_three_kinds_of_agents_play_200_cycles(tmp_path: Path, ros_context: rclp
         node.create_subscription(GameState, "/game_state", states.append,
                                  QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                                             durability=DurabilityPolicy.TRANSIENT_LOCAL))
-        client = node.create_client(InitAgent, "/soccersim/init_agent")
+        client = node.create_client(InitAgent, "/soccer_referee/init_agent")
         assert client.wait_for_service(timeout_sec=20)
 
         simspark = SimSparkAgent("127.0.0.1", simspark_port, "Alpha", 1)

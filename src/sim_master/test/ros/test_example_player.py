@@ -19,8 +19,8 @@ EXAMPLE = Path(__file__).resolve().parents[4] / "examples" / "ros_player.py"
 def test_the_example_player_plays(ros_context: rclpy.Context) -> None:
     del ros_context  # the fixture gives this test its own ROS_DOMAIN_ID-safe environment
     with fixture.running_server(sync=True, ros=True, node_name="sim_example", sync_timeout=2.0) as server:
-        result = subprocess.run([sys.executable, str(EXAMPLE), "--team", "Lions", "--unum", "7", "--server",
-                                 "sim_example", "--cycles", "150"], capture_output=True, text=True, timeout=120)
+        result = subprocess.run([sys.executable, str(EXAMPLE), "--team", "Lions", "--unum", "7", "--referee",
+                                 "soccer_referee", "--cycles", "150"], capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, result.stderr[-2000:]
         assert "Lions #7 plays left" in result.stderr
         turned = float(result.stdout.split("up to ")[1].split()[0])

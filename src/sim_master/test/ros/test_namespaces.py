@@ -35,10 +35,10 @@ def test_two_matches_under_two_namespaces(ros_caller: Any, caplog: pytest.LogCap
         logs: list[Log] = []
         node.create_subscription(Log, "/rosout", logs.append, QoSProfile(depth=100))
 
-        joined = ros_caller.call(InitAgent, "/m1/soccersim/init_agent",
+        joined = ros_caller.call(InitAgent, "/m1/soccer_referee/init_agent",
                       InitAgent.Request(team="Alpha", unum=3, robot_model="nao"))
         assert joined.success and joined.player_namespace == "/m1/Alpha/p3"
-        mode = ros_caller.call(SetPlayMode, "/m2/soccersim/set_play_mode", SetPlayMode.Request(play_mode="PlayOn"))
+        mode = ros_caller.call(SetPlayMode, "/m2/soccer_referee/set_play_mode", SetPlayMode.Request(play_mode="PlayOn"))
         assert mode.success
         ros_caller.spin_until(lambda: states.get("m1") and states["m1"].team_left == "Alpha" and states.get("m2")
                               and states["m2"].play_mode == "PlayOn" and any("Alpha" in m.msg for m in logs),

@@ -94,11 +94,11 @@ def test_entity_services_and_play_mode(ros_context: rclpy.Context) -> None:
     with fixture.running_server(sync=False, realtime=True, ros=True, node_name="sim_ent") as server:
         caller = Caller(ros_context)
         joined = caller.call(
-            InitAgent, "/sim_ent/init_agent", InitAgent.Request(team="Alpha", unum=0, robot_model="nao")
+            InitAgent, "/soccer_referee/init_agent", InitAgent.Request(team="Alpha", unum=0, robot_model="nao")
         )
         assert joined.success and joined.unum == 1
         refused = caller.call(
-            InitAgent, "/sim_ent/init_agent", InitAgent.Request(team="Alpha", unum=12, robot_model="nao")
+            InitAgent, "/soccer_referee/init_agent", InitAgent.Request(team="Alpha", unum=12, robot_model="nao")
         )
         assert not refused.success and "outside 1..11" in refused.error
         spawn = SpawnEntity.Request(name="crate", entity_resource=Resource(uri="pusher"), allow_renaming=True)
@@ -138,14 +138,14 @@ def test_entity_services_and_play_mode(ros_context: rclpy.Context) -> None:
         assert player.result.result == Result.RESULT_OK  # players' robots are named <team>/p<unum>
         move = MoveEntity.Request(entity="Alpha/p1", rotation=90.0)
         move.position.x, move.position.y = -4.0, 2.5
-        assert caller.call(MoveEntity, "/sim_ent/move_entity", move).success
+        assert caller.call(MoveEntity, "/soccer_referee/move_entity", move).success
         assert abs(server.engine.robot_pose("Alpha/p1")[0][0] + 4.0) < 0.05
         move.entity = "left_1"  # not an entity name
-        assert "unknown player" in caller.call(MoveEntity, "/sim_ent/move_entity", move).error
+        assert "unknown player" in caller.call(MoveEntity, "/soccer_referee/move_entity", move).error
         missing = caller.call(GetEntityState, "/sim_ent/get_entity_state", GetEntityState.Request(entity="nope"))
         assert missing.result.result == Result.RESULT_NOT_FOUND
-        bad = caller.call(SetPlayMode, "/sim_ent/set_play_mode", SetPlayMode.Request(play_mode="Halftime"))
+        bad = caller.call(SetPlayMode, "/soccer_referee/set_play_mode", SetPlayMode.Request(play_mode="Halftime"))
         assert not bad.success and "unknown play mode" in bad.error
-        ok = caller.call(SetPlayMode, "/sim_ent/set_play_mode", SetPlayMode.Request(play_mode="PlayOn"))
+        ok = caller.call(SetPlayMode, "/soccer_referee/set_play_mode", SetPlayMode.Request(play_mode="PlayOn"))
         assert ok.success
         caller.node.destroy_node()

@@ -44,7 +44,7 @@ def test_tf_shows_every_robot_move_live_and_in_the_log(ros_caller: Any, tmp_path
                              durability=DurabilityPolicy.TRANSIENT_LOCAL)
         node.create_subscription(String, "/robot_description/nao0", descriptions.append, latched)
         for team, unum in (("Alpha", 1), ("Beta", 1)):
-            assert ros_caller.call(InitAgent, "/sim_tf/init_agent",
+            assert ros_caller.call(InitAgent, "/soccer_referee/init_agent",
                         InitAgent.Request(team=team, unum=unum, robot_model="nao0")).success
 
         ros_caller.spin_until(
@@ -55,7 +55,7 @@ def test_tf_shows_every_robot_move_live_and_in_the_log(ros_caller: Any, tmp_path
         assert URDF.from_xml_string(descriptions[-1].data).get_root() == "torso"
         move = MoveEntity.Request(entity="Beta/p1", rotation=0.0)
         move.position.x, move.position.y = 4.0, -3.0
-        assert ros_caller.call(MoveEntity, "/sim_tf/move_entity", move).success
+        assert ros_caller.call(MoveEntity, "/soccer_referee/move_entity", move).success
         ros_caller.spin_until(lambda: abs(torsos(seen[-1])["Beta/p1"][0] - 4.0) < 0.1, "the moved robot on /tf")
         assert abs(torsos(seen[-1])["Beta/p1"][1] + 3.0) < 0.1 and first["Beta/p1"] != torsos(seen[-1])["Beta/p1"]
     logged = [msg for topic, _, msg in ReplayLogReader(str(log)).messages() if topic == "/tf"]

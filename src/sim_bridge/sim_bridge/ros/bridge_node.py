@@ -1,0 +1,65 @@
+"""The legacy bridge as a ROS 2 node: its TCP agents on their player topics.
+
+Why a node of its own: the design gives the bridge its own role in the graph. In the
+composed server (the default: one process, one executor) the agent ports are the loop's
+transports and this node shows each joined TCP agent as a ROS player would be seen: its
+percepts on `/<team>/p<unum>/percept` and its joint commands on
+`.../effectors/joint_command`, published only while somebody listens, for ROS tools. Run
+alone (`ros2 run sim_bridge bridge_node`, standalone.py) the bridge turns each TCP agent
+into a ROS-native player of a simulation in another process."""
+from __future__ import annotations
+
+from typing import Final
+
+import rclpy
+from rclpy.node import Node
+from rclpy.publisher import Publisher
+from rclpy.qos import QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+
+from sim_msgs.msg import JointCommand
+from sim_msgs.msg import Percept as PerceptMsg
+
+NODE_NAME: Final = "soccer_bridge"
+RELIABLE: Final = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
+
+
+class BridgeNode:
+    """Mirror topics of the joined TCP agents, by agent."""
+
+    def __init__(self, context: rclpy.Context, name: str = NODE_NAME, *, namespace: str | None = None,
+                 ports: dict[str, int] | None = None) -> None:
+        self.node = Node(name, context=context, namespace=namespace)
+        for dialect, port in sorted((ports or {}).items()):  # where the legacy agents connect (read-only)
+            self.node.declare_parameter(f"{dialect}_port", port)
+        self._mirrors: dict[str, tuple[str, Publisher, Publisher]] = {}  # agent -> (namespace, percept, command)
+
+    def _publishers(self, agent_id: str, namespace: str) -> tuple[Publisher, Publisher]:
+        pubs = self._mirrors.get(agent_id)
+        if pubs is None or pubs[0] != namespace:
+            if pubs is not None:
+                self.forget(agent_id)
+            pubs = (namespace, self.node.create_publisher(PerceptMsg, f"{namespace}/percept", qos_profile_sensor_data),
+                    self.node.create_publisher(JointCommand, f"{namespace}/effectors/joint_command", RELIABLE))
+            self._mirrors[agent_id] = pubs
+        return pubs[1], pubs[2]
+
+    def wants_percepts(self, agent_id: str, namespace: str) -> bool:
+        """Somebody listens to this agent's percepts (build the message only then)."""
+        return self._publishers(agent_id, namespace)[0].get_subscription_count() > 0
+
+    def mirror_percept(self, agent_id: str, namespace: str, msg: PerceptMsg) -> None:
+        self._publishers(agent_id, namespace)[0].publish(msg)
+
+    def mirror_command(self, agent_id: str, namespace: str, msg: JointCommand) -> None:
+        pub = self._publishers(agent_id, namespace)[1]
+        if pub.get_subscription_count() > 0:
+            pub.publish(msg)
+
+    def forget(self, agent_id: str) -> None:
+        pubs = self._mirrors.pop(agent_id, None)
+        if pubs is not None:
+            self.node.destroy_publisher(pubs[1])
+            self.node.destroy_publisher(pubs[2])
+
+    def destroy(self) -> None:
+        self.node.destroy_node()

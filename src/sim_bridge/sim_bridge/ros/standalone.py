@@ -1,0 +1,269 @@
+"""The bridge run alone: legacy TCP agents as ROS-native players of a simulation elsewhere.
+
+Why: the design's bridge is a node of its own; in its own process (or on another host) it
+shares no memory with the simulation. Each agent that connects to an agent port joins
+through the referee's `init_agent` service as a ROS player would; from then on its percepts
+come from `/<team>/p<unum>/percept`, encoded in its dialect, and what it sends goes out on
+the player's effector topics (joint speeds or PD targets, beam, say, `(syn)` as
+`synchronize`). An agent that leaves has its robot deleted through the simulation's
+`delete_entity`. Before it has joined (SimSpark agents send `scene` first and wait for a
+perception before `init`), an agent gets a perception of the time and play mode each cycle.
+
+Run: `ros2 run sim_bridge bridge_node --ros-args -p simspark_port:=3100` next to
+`soccersim server --simspark-port -1 --rcsssmj-port -1` (the simulation without its own
+agent ports)."""
+from __future__ import annotations
+
+import functools
+import logging
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+import rclpy
+from rclpy.client import Client
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.node import Node
+from rclpy.qos import QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+from rclpy.signals import SignalHandlerOptions
+from rclpy.subscription import Subscription
+from rclpy.task import Future
+from std_msgs.msg import Empty
+
+from sim_bridge.agent_server import AgentServer
+from sim_bridge.dialects.base import Dialect
+from sim_bridge.dialects.rcsssmj import RcsssmjDialect
+from sim_bridge.dialects.simspark import SimSparkDialect
+from sim_bridge.ros.bridge_node import NODE_NAME
+from sim_bridge.ros.percepts import joint_command_msg, percept_from_msg
+from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError
+from sim_contracts.commands import Beam as BeamCommand
+from sim_contracts.commands import InitPlayer, JointTargets, JointVelocities, Say, Scene, Syn
+from sim_contracts.percept import GameStateView, Percept
+from sim_msgs.msg import Beam, GameState, JointCommand
+from sim_msgs.msg import Percept as PerceptMsg
+from sim_msgs.msg import Say as SayMsg
+from sim_msgs.srv import InitAgent
+from simulation_interfaces.srv import DeleteEntity
+
+RELIABLE: Final = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
+WAITING_PERCEPT_S: Final = 0.02  # a not yet joined agent's perception, once a cycle
+_log = logging.getLogger("sim_bridge.standalone")
+
+
+@dataclass(slots=True)
+class BridgedAgent:
+    """One TCP agent and the ROS player it is."""
+
+    agent_id: str
+    server: AgentServer
+    dialect: str
+    model: str = ""  # SimSpark: from scene
+    joining: bool = False
+    team: str = ""
+    unum: int = 0
+    namespace: str = ""
+    announced: bool = False  # the first percept after joining carries unum and side
+    side: str = ""
+    subscription: Subscription | None = None
+    publishers: dict[str, object] = field(default_factory=dict)
+
+
+class StandaloneBridge:
+    def __init__(self, node: Node, servers: dict[str, AgentServer], referee: str, simulation: str) -> None:
+        self.node = node
+        self.servers = servers
+        self.agents: dict[str, BridgedAgent] = {}
+        self.init_client: Client = node.create_client(InitAgent, f"{referee}/init_agent")
+        self.delete_client: Client = node.create_client(DeleteEntity, f"{simulation}/delete_entity")
+        self.game = GameStateView()
+        node.create_subscription(GameState, "game_state", self._on_game_state, RELIABLE)
+        self._clock = 0.0
+        self._next_waiting = time.monotonic()
+
+    # ------------------------------------------------------------------ the loop
+    def run_once(self, timeout: float) -> None:
+        for server in self.servers.values():
+            for event in server.poll(timeout / max(len(self.servers), 1)):
+                try:
+                    self._handle(server, event)
+                except Exception as exc:  # noqa: BLE001 - one fault boundary per agent
+                    agent_id = getattr(event, "agent_id", "?")
+                    _log.error("agent %s: %s: %s; disconnected", agent_id, type(exc).__name__, exc)
+                    server.disconnect(agent_id, f"internal error: {type(exc).__name__}")
+        now = time.monotonic()
+        if now >= self._next_waiting:
+            self._next_waiting = now + WAITING_PERCEPT_S
+            for agent in self.agents.values():
+                if not agent.namespace and agent.dialect == "simspark":
+                    agent.server.send_percept(agent.agent_id, self._waiting_percept())
+
+    def _waiting_percept(self) -> Percept:
+        return Percept(time=self._clock, game=GameStateView(
+            play_mode=self.game.play_mode, game_time=self.game.game_time, score_left=self.game.score_left,
+            score_right=self.game.score_right, team_left=self.game.team_left, team_right=self.game.team_right),
+            gyro=(0.0, 0.0, 0.0), accel=(0.0, 0.0, 0.0), joint_names=[], joint_angles=[], joint_velocities=[])
+
+    def _on_game_state(self, msg: GameState) -> None:
+        self.game = GameStateView(play_mode=msg.play_mode, game_time=msg.game_time, score_left=msg.score_left,
+                                  score_right=msg.score_right, team_left=msg.team_left, team_right=msg.team_right)
+        self._clock = max(self._clock, msg.stamp.sec + msg.stamp.nanosec * 1e-9)
+
+    def _handle(self, server: AgentServer, event: object) -> None:
+        if isinstance(event, AgentConnected):
+            self.agents[event.agent_id] = BridgedAgent(event.agent_id, server, server.dialect.name)
+            _log.info("agent %s connected from %s", event.agent_id, event.peer)
+        elif isinstance(event, AgentDisconnected):
+            agent = self.agents.pop(event.agent_id, None)
+            if agent is not None:
+                self._leave(agent, event.reason)
+        elif isinstance(event, AgentError):
+            _log.warning("agent %s: %s", event.agent_id, event.message)
+        elif isinstance(event, AgentCommands):
+            agent = self.agents.get(event.agent_id)
+            if agent is not None:
+                for command in event.commands:
+                    self._command(agent, command)
+
+    def _command(self, agent: BridgedAgent, command: object) -> None:
+        if isinstance(command, Scene):
+            agent.model = agent.model or f"nao{command.robot_type}"
+        elif isinstance(command, InitPlayer):
+            self._join(agent, command)
+        elif not agent.namespace:
+            return  # not joined yet: nothing to act on (as the composed server ignores it)
+        elif isinstance(command, JointVelocities | JointTargets):
+            msg = joint_command_msg(command)
+            if msg is not None:
+                agent.publishers["joint_command"].publish(msg)  # type: ignore[attr-defined]
+        elif isinstance(command, BeamCommand):
+            agent.publishers["beam"].publish(  # type: ignore[attr-defined]
+                Beam(x=command.x, y=command.y, rotation=command.rotation_deg))
+        elif isinstance(command, Say):
+            agent.publishers["say"].publish(SayMsg(message=command.message))  # type: ignore[attr-defined]
+        elif isinstance(command, Syn):
+            agent.publishers["synchronize"].publish(Empty())  # type: ignore[attr-defined]
+
+    # ------------------------------------------------------------------ joining and leaving
+    def _join(self, agent: BridgedAgent, command: InitPlayer) -> None:
+        if agent.joining or agent.namespace:
+            return
+        if not self.init_client.service_is_ready():
+            agent.server.disconnect(agent.agent_id, f"no referee answers {self.init_client.srv_name}")
+            return
+        agent.joining = True
+        model = command.model or agent.model or "nao0"
+        request = InitAgent.Request(team=command.team, unum=command.unum, robot_model=model,
+                                    perception=agent.dialect)
+        future = self.init_client.call_async(request)
+        future.add_done_callback(functools.partial(self._joined, agent))
+
+    def _joined(self, agent: BridgedAgent, future: Future) -> None:
+        agent.joining = False
+        if self.agents.get(agent.agent_id) is not agent:
+            return  # it left while its init was answered: its robot goes too
+        res = future.result()
+        if res is None or not res.success:
+            reason = "no answer" if res is None else res.error
+            _log.warning("agent %s: init refused: %s", agent.agent_id, reason)
+            if agent.dialect == "rcsssmj":  # rcsssmj closes the connection of a refused agent
+                agent.server.disconnect(agent.agent_id, f"init refused: {reason}")
+            return
+        agent.namespace, agent.side, agent.unum = res.player_namespace, res.side, res.unum
+        ns = agent.namespace
+        node = self.node
+        agent.publishers = {
+            "joint_command": node.create_publisher(JointCommand, f"{ns}/effectors/joint_command", RELIABLE),
+            "beam": node.create_publisher(Beam, f"{ns}/effectors/beam", RELIABLE),
+            "say": node.create_publisher(SayMsg, f"{ns}/effectors/say", RELIABLE),
+            "synchronize": node.create_publisher(Empty, f"{ns}/effectors/synchronize", RELIABLE),
+        }
+        agent.subscription = node.create_subscription(
+            PerceptMsg, f"{ns}/percept", lambda m, a=agent: self._percept(a, m), qos_profile_sensor_data)
+        agent.server.mark_registered(agent.agent_id)
+        _log.info("agent %s plays as %s (%s)", agent.agent_id, ns, agent.side)
+
+    def _percept(self, agent: BridgedAgent, msg: PerceptMsg) -> None:
+        if self.agents.get(agent.agent_id) is not agent:
+            return
+        percept = percept_from_msg(msg)
+        if agent.announced:  # SimSpark tells unum and side once, in the first GS after init
+            percept.game.unum, percept.game.side = 0, ""
+        agent.announced = True
+        self._clock = max(self._clock, percept.time)
+        agent.server.send_percept(agent.agent_id, percept)
+
+    def _leave(self, agent: BridgedAgent, reason: str) -> None:
+        _log.info("agent %s left: %s", agent.agent_id, reason)
+        if agent.subscription is not None:
+            self.node.destroy_subscription(agent.subscription)
+        for pub in agent.publishers.values():
+            self.node.destroy_publisher(pub)  # type: ignore[arg-type]
+        if agent.namespace:  # its robot leaves the field with it
+            entity = agent.namespace.rsplit("/", 2)
+            self.delete_client.call_async(DeleteEntity.Request(entity=f"{entity[-2]}/{entity[-1]}"))
+
+    def close(self) -> None:
+        for server in self.servers.values():
+            server.close()
+
+
+def _dialects() -> dict[str, Dialect]:
+    return {"simspark": SimSparkDialect(), "rcsssmj": RcsssmjDialect()}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`bridge_node`: the agent ports of both dialects, as ROS players of `simulation`."""
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
+    args = list(sys.argv if argv is None else argv)
+    context = rclpy.Context()
+    rclpy.init(args=args, context=context, signal_handler_options=SignalHandlerOptions.NO)
+    node = Node(NODE_NAME, context=context)
+    bridge: StandaloneBridge | None = None
+    try:
+        host = str(node.declare_parameter("host", "127.0.0.1").value)
+        ports = {"simspark": int(node.declare_parameter("simspark_port", 3100).value),
+                 "rcsssmj": int(node.declare_parameter("rcsssmj_port", 60000).value)}
+        referee = str(node.declare_parameter("referee", "soccer_referee").value)  # in this node's namespace
+        simulation = str(node.declare_parameter("simulation", "soccersim").value)
+        servers: dict[str, AgentServer] = {}
+        for name, dialect in _dialects().items():
+            port = ports[name]
+            if port < 0:
+                continue
+            if port > 65535:
+                print(f"bridge_node: {name}_port must be in 0..65535 (-1: off), not {port}", file=sys.stderr)
+                return 2
+            server = AgentServer(dialect, host, port)
+            try:
+                server.start()
+            except OSError as exc:
+                print(f"bridge_node: {name}_port {port}: cannot listen on {host}:{port} ({exc.strerror or exc})",
+                      file=sys.stderr)
+                return 2
+            servers[name] = server
+            print(f"{name} agents: {host}:{server.port}", flush=True)
+        bridge = StandaloneBridge(node, servers, referee, simulation)
+        executor = SingleThreadedExecutor(context=context)
+        executor.add_node(node)
+        try:
+            while context.ok():
+                executor.spin_once(timeout_sec=0.0)
+                bridge.run_once(0.002)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            executor.shutdown()
+    finally:
+        if bridge is not None:
+            bridge.close()
+        node.destroy_node()
+        if context.ok():
+            rclpy.shutdown(context=context)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,2 @@
+# puts the soccer_referee executables on PATH (colcon environment hook), as ros2 run finds them
+_colcon_prepend_unique_value PATH "$COLCON_CURRENT_PREFIX/lib/soccer_referee"

@@ -1,0 +1,201 @@
+"""The referee run alone: judging a simulation in another process over DDS.
+
+Why: the design's referee is a node of its own; run in its own process it shares no memory
+with the simulation. Each cycle the simulation publishes what the referee's view reads
+(`referee_world`); the judge steps the rules on it and answers `referee_verdict` (the game
+state, the cycle's events, the placements the rules made), which the simulation waits for
+in lockstep (sim_master/ros/remote_referee.py). The simulation's loop asks it to register
+players, rule on beams and take commands through `~/register`, `~/request_beam` and
+`~/command`. The user-facing services (init_agent, beam_agent: a robot must be made or
+placed) are forwarded to the simulation node, whose loop asks the judge again; set_play_mode
+and move_entity are ruled here and their placements travel with the answer.
+
+Run: `ros2 run soccer_referee referee_node --ros-args -p rules:=simspark` next to
+`soccersim server --referee external`."""
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Sequence
+from typing import Final
+
+import rclpy
+from builtin_interfaces.msg import Time
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
+from rclpy.client import Client
+from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
+from rclpy.node import Node
+from rclpy.qos import QoSProfile, ReliabilityPolicy
+from rclpy.signals import SignalHandlerOptions
+
+from sim_contracts import names
+from sim_msgs.msg import RefereeVerdict, RefereeWorld
+from sim_msgs.srv import BeamAgent, InitAgent, RefereeBeam, RefereeCommand, RefereeRegister
+from soccer_referee.commands import MoveAgent, MoveBall, SetPlayMode
+from soccer_referee.referee import Referee
+from soccer_referee.ros.messages import event_to_msg, game_state_to_msg
+from soccer_referee.ros.referee_node import RefereeNode
+from soccer_referee.ros.remote import MessageWorld, command_from_request
+from soccer_referee.rules import RULE_BOOKS, rule_book
+
+RELIABLE: Final = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
+FORWARD_TIMEOUT_S: Final = 10.0
+
+
+def _stamp(t: float) -> Time:
+    sec = int(t)
+    return Time(sec=sec, nanosec=min(999_999_999, int(round((t - sec) * 1e9))))
+
+
+class Judge:
+    """The rules on a `MessageWorld`, and the services and topics the simulation uses. All
+    judging runs in one callback group: one cycle, registration or command at a time."""
+
+    def __init__(self, node: Node, referee: Referee, simulation: str) -> None:
+        self.node = node
+        self.referee = referee
+        self.world = MessageWorld()
+        referee.world = self.world
+        self.lock = threading.Lock()
+        self.time = 0.0
+        judging = MutuallyExclusiveCallbackGroup()
+        self.verdict_pub = node.create_publisher(RefereeVerdict, "referee_verdict", RELIABLE)
+        node.create_subscription(RefereeWorld, "referee_world", self._on_world, RELIABLE, callback_group=judging)
+        node.create_service(RefereeRegister, "~/register", self._register, callback_group=judging)
+        node.create_service(RefereeBeam, "~/request_beam", self._request_beam, callback_group=judging)
+        node.create_service(RefereeCommand, "~/command", self._command, callback_group=judging)
+        forwarding = ReentrantCallbackGroup()
+        self.add_player: Client = node.create_client(InitAgent, f"{simulation}/add_player", callback_group=forwarding)
+        self.beam_player: Client = node.create_client(BeamAgent, f"{simulation}/beam_player",
+                                                      callback_group=forwarding)
+        self.referee_node: RefereeNode | None = None  # set by main: publishes the state
+
+    # ------------------------------------------------------------------ the simulation's side
+    def _on_world(self, msg: RefereeWorld) -> None:
+        with self.lock:
+            self.world.update(msg)
+            self.time = msg.stamp.sec + msg.stamp.nanosec * 1e-9
+            events = self.referee.step(msg.dt)
+            stamp = msg.stamp
+            state = game_state_to_msg(self.referee.state, stamp)
+            event_msgs = [event_to_msg(e, stamp) for e in events]
+            self.verdict_pub.publish(RefereeVerdict(cycle=msg.cycle, state=state, events=event_msgs,
+                                                    moves=self.world.take_moves()))
+        if self.referee_node is not None:
+            self.referee_node.publish(state, event_msgs)
+
+    def _register(self, req: RefereeRegister.Request, res: RefereeRegister.Response) -> RefereeRegister.Response:
+        with self.lock:
+            decision = self.referee.register(req.team, req.unum)
+        res.success, res.error, res.side, res.unum = decision.success, decision.error, decision.side, decision.unum
+        return res
+
+    def _request_beam(self, req: RefereeBeam.Request, res: RefereeBeam.Response) -> RefereeBeam.Response:
+        with self.lock:
+            d = self.referee.request_beam(req.side, req.unum, req.x, req.y, req.rotation,
+                                          dialect="rcsssmj" if req.dialect == "rcsssmj" else "simspark")
+        res.success, res.error, res.x, res.y, res.yaw_deg = d.success, d.error, d.x, d.y, d.yaw_deg
+        return res
+
+    def _command(self, req: RefereeCommand.Request, res: RefereeCommand.Response) -> RefereeCommand.Response:
+        command = command_from_request(req)
+        with self.lock:
+            if isinstance(command, str):
+                res.ok, res.error = False, command
+            elif isinstance(command, tuple):
+                self.referee.unregister(*command)
+                res.ok = True
+            else:
+                outcome = self.referee.command(command)
+                res.ok, res.error = outcome.ok, outcome.error
+            res.state = game_state_to_msg(self.referee.state, _stamp(self.time))
+            res.moves = self.world.take_moves()
+        return res
+
+    # ------------------------------------------------------------------ the user-facing services (host)
+    def _forward(self, client: Client, request: object) -> object | str:
+        if not client.wait_for_service(timeout_sec=2.0):
+            return f"no simulation node answers {client.srv_name}"
+        future = client.call_async(request)
+        done = threading.Event()
+        future.add_done_callback(lambda _f: done.set())
+        if not done.wait(FORWARD_TIMEOUT_S):
+            client.remove_pending_request(future)
+            return f"{client.srv_name} did not answer within {FORWARD_TIMEOUT_S:g} s"
+        return future.result()
+
+    def init_agent(self, team: str, unum: int, model: str, perception: str) -> tuple[int, str, str] | str:
+        res = self._forward(self.add_player, InitAgent.Request(team=team, unum=unum, robot_model=model,
+                                                               perception=perception))
+        if isinstance(res, str):
+            return res
+        assert isinstance(res, InitAgent.Response)
+        return (res.unum, res.side, res.player_namespace) if res.success else res.error
+
+    def beam_agent(self, team: str, unum: int, x: float, y: float, rotation: float) -> str | None:
+        res = self._forward(self.beam_player, BeamAgent.Request(team=team, unum=unum, x=x, y=y, rotation=rotation))
+        if isinstance(res, str):
+            return res
+        assert isinstance(res, BeamAgent.Response)
+        return None if res.success else res.error
+
+    def set_play_mode(self, name: str) -> str | None:
+        with self.lock:
+            outcome = self.referee.command(SetPlayMode(name))
+        return None if outcome.ok else outcome.error
+
+    def move_entity(self, entity: str, position: tuple[float, float, float], rotation: float,
+                    velocity: tuple[float, float, float]) -> str | None:
+        with self.lock:
+            if entity == names.BALL:
+                outcome = self.referee.command(MoveBall(position, velocity))
+            else:
+                player = names.parse_player_entity(entity)
+                side = self.referee.registry.side_of(player[0]) if player else ""
+                if player is None or not side:
+                    return f"unknown player {entity!r}: use 'ball' or a player's '<team>/p<unum>'"
+                outcome = self.referee.command(MoveAgent(side, player[1], position[0], position[1], rotation))
+        return None if outcome.ok else outcome.error
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`referee_node`: the referee alone, judging the simulation node named by `simulation`
+    (relative names resolve in this node's namespace)."""
+    args = list(sys.argv if argv is None else argv)
+    context = rclpy.Context()
+    rclpy.init(args=args, context=context, signal_handler_options=SignalHandlerOptions.NO)
+    referee_node = RefereeNode(None, context)  # type: ignore[arg-type]  # its host is the judge, below
+    node = referee_node.node
+    try:
+        rules_name = str(node.declare_parameter("rules", "simspark").value)
+        simulation = str(node.declare_parameter("simulation", "soccersim").value)
+        half_time = float(node.declare_parameter("half_time", 0.0).value or 0.0)
+        if rules_name not in RULE_BOOKS:
+            print(f"referee_node: rules must be one of {', '.join(sorted(RULE_BOOKS))}, not {rules_name!r}",
+                  file=sys.stderr)
+            return 2
+        if not 0 <= half_time <= 3600:
+            print(f"referee_node: half_time must be in 0..3600 s, not {half_time:g}", file=sys.stderr)
+            return 2
+        overrides = {"half_time": half_time} if half_time else {}
+        judge = Judge(node, Referee.create(rule_book(rules_name, **overrides)), simulation)
+        referee_node.host = judge
+        judge.referee_node = referee_node
+        executor = MultiThreadedExecutor(num_threads=4, context=context)
+        executor.add_node(node)
+        print(f"referee ({rules_name}) judging {simulation}", flush=True)
+        try:
+            executor.spin()
+        except (KeyboardInterrupt, ExternalShutdownException):
+            pass
+        finally:
+            executor.shutdown()
+    finally:
+        referee_node.destroy()
+        if context.ok():
+            rclpy.shutdown(context=context)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
