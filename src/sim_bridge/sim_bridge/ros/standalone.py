@@ -26,6 +26,7 @@ import rclpy
 from rclpy.client import Client
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
+from rclpy.publisher import Publisher
 from rclpy.qos import QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
 from rclpy.signals import SignalHandlerOptions
 from rclpy.subscription import Subscription
@@ -50,6 +51,7 @@ from simulation_interfaces.srv import DeleteEntity
 
 RELIABLE: Final = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
 WAITING_PERCEPT_S: Final = 0.02  # a not yet joined agent's perception, once a cycle
+MAX_PENDING: Final = 500  # effector messages held per agent until its topics have matched
 _log = logging.getLogger("sim_bridge.standalone")
 
 
@@ -68,7 +70,10 @@ class BridgedAgent:
     announced: bool = False  # the first percept after joining carries unum and side
     side: str = ""
     subscription: Subscription | None = None
-    publishers: dict[str, object] = field(default_factory=dict)
+    publishers: dict[str, Publisher] = field(default_factory=dict)
+    # what it sent before the simulation's subscriptions matched its new publishers (DDS
+    # discovery takes a moment; a reliable volatile topic drops what is published before)
+    pending: list[tuple[str, object]] = field(default_factory=list)
 
 
 class StandaloneBridge:
@@ -99,6 +104,8 @@ class StandaloneBridge:
             for agent in self.agents.values():
                 if not agent.namespace and agent.dialect == "simspark":
                     agent.server.send_percept(agent.agent_id, self._waiting_percept())
+                elif agent.pending:
+                    self._flush(agent)
 
     def _waiting_percept(self) -> Percept:
         return Percept(time=self._clock, game=GameStateView(
@@ -137,14 +144,32 @@ class StandaloneBridge:
         elif isinstance(command, JointVelocities | JointTargets):
             msg = joint_command_msg(command)
             if msg is not None:
-                agent.publishers["joint_command"].publish(msg)  # type: ignore[attr-defined]
+                self._send(agent, "joint_command", msg)
         elif isinstance(command, BeamCommand):
-            agent.publishers["beam"].publish(  # type: ignore[attr-defined]
-                Beam(x=command.x, y=command.y, rotation=command.rotation_deg))
+            self._send(agent, "beam", Beam(x=command.x, y=command.y, rotation=command.rotation_deg))
         elif isinstance(command, Say):
-            agent.publishers["say"].publish(SayMsg(message=command.message))  # type: ignore[attr-defined]
+            self._send(agent, "say", SayMsg(message=command.message))
         elif isinstance(command, Syn):
-            agent.publishers["synchronize"].publish(Empty())  # type: ignore[attr-defined]
+            self._send(agent, "synchronize", Empty())
+
+    def _send(self, agent: BridgedAgent, effector: str, msg: object) -> None:
+        """Out on the player's effector topic, in order; held while the simulation's
+        subscription has not matched yet."""
+        if agent.pending or agent.publishers[effector].get_subscription_count() == 0:
+            if len(agent.pending) < MAX_PENDING:
+                agent.pending.append((effector, msg))
+            self._flush(agent)
+            return
+        agent.publishers[effector].publish(msg)
+
+    def _flush(self, agent: BridgedAgent) -> None:
+        while agent.pending:
+            effector, msg = agent.pending[0]
+            pub = agent.publishers[effector]
+            if pub.get_subscription_count() == 0:
+                return
+            pub.publish(msg)
+            agent.pending.pop(0)
 
     # ------------------------------------------------------------------ joining and leaving
     def _join(self, agent: BridgedAgent, command: InitPlayer) -> None:
@@ -200,7 +225,7 @@ class StandaloneBridge:
         if agent.subscription is not None:
             self.node.destroy_subscription(agent.subscription)
         for pub in agent.publishers.values():
-            self.node.destroy_publisher(pub)  # type: ignore[arg-type]
+            self.node.destroy_publisher(pub)
         if agent.namespace:  # its robot leaves the field with it
             entity = agent.namespace.rsplit("/", 2)
             self.delete_client.call_async(DeleteEntity.Request(entity=f"{entity[-2]}/{entity[-1]}"))

@@ -17,11 +17,13 @@ from typing import Final
 
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.client import Client
+from rclpy.context import Context
 from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from sim_contracts.field import FieldSpec
 from sim_master.ros.convert import stamp
+from sim_master.ros.executor_thread import ExecutorThread
 from sim_msgs.msg import GameState, RefereeMove, RefereeVerdict, RefereeWorld
 from sim_msgs.srv import RefereeBeam, RefereeCommand, RefereeRegister
 from soccer_referee.commands import CommandResult
@@ -53,9 +55,14 @@ class _Teams:
 class RemoteReferee:
     """The loop's referee, judged by `referee` (a node name) in another process."""
 
-    def __init__(self, node: Node, referee: str, rules: RuleBook, world: WorldView, clock: Callable[[], float], *,
-                 timeout: float) -> None:
-        self.node = node
+    def __init__(self, context: Context, referee: str, rules: RuleBook, world: WorldView, clock: Callable[[], float],
+                 *, timeout: float) -> None:
+        # A hidden node on an executor thread of its own: the loop waits here for answers while
+        # the server's executor threads may all be waiting for the loop (players joining).
+        self.node = Node("_soccersim_referee_link", context=context)
+        node = self.node
+        self.executor = ExecutorThread(context, threads=1)
+        self.executor.add(node)
         self.clock = clock  # the simulation time of the cycle just stepped
         self.rules = rules
         self.world = world
@@ -74,6 +81,11 @@ class RemoteReferee:
         self._beam: Client = node.create_client(RefereeBeam, f"{referee}/request_beam", callback_group=group)
         self._command: Client = node.create_client(RefereeCommand, f"{referee}/command", callback_group=group)
         self.referee = referee
+        self.executor.start()
+
+    def close(self) -> None:
+        self.executor.stop()
+        self.node.destroy_node()
 
     # ------------------------------------------------------------------ the calls
     def _ask(self, client: Client, request: object, what: str) -> object | None:

@@ -32,6 +32,7 @@ from sim_master.server.web_feed import WebMonitorFeed
 
 if TYPE_CHECKING:
     from sim_master.monitor_web.server import WebMonitor
+    from sim_master.ros.remote_referee import RemoteReferee
     from sim_master.ros.replay_log import ReplayLogRecorder
     from sim_master.ros.server_node import ServerNode
 
@@ -59,6 +60,7 @@ class SingleModeServer(SimulationLoop):
         self.log_writer: ReplayLogRecorder | None = None
         self.ros: ServerNode | None = None
         self.ros_context: Any = None
+        self._remote_referee: RemoteReferee | None = None
 
     @property
     def agent_servers(self) -> dict[Source, AgentServer]:
@@ -132,10 +134,11 @@ class SingleModeServer(SimulationLoop):
             from sim_master.ros.remote_referee import RemoteReferee
             from sim_master.ros.server_node import REFEREE_NODE
 
-            remote = RemoteReferee(self.ros.node, REFEREE_NODE, self.referee.rules, self.world,
+            remote = RemoteReferee(self.ros_context, REFEREE_NODE, self.referee.rules, self.world,
                                    lambda: self.engine.time, timeout=min(self.config.sync_timeout, 1.0))
             remote.field = self.engine.field
             self.referee = remote
+            self._remote_referee = remote
         self.add_outlet("ros", self.ros)
         self.add_adapter(self.ros)
         self.ros.start()
@@ -171,6 +174,9 @@ class SingleModeServer(SimulationLoop):
 
     def close(self) -> None:
         super().close()  # adapters (ROS node, log, monitors, ports) close in reverse order
+        if self._remote_referee is not None:
+            self._remote_referee.close()
+            self._remote_referee = None
         self.monitor_servers.clear()
         self.web_monitor = None
         self.service_port = None

@@ -39,7 +39,6 @@ from soccer_referee.ros.remote import MessageWorld, command_from_request
 from soccer_referee.rules import RULE_BOOKS, rule_book
 
 RELIABLE: Final = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
-FORWARD_TIMEOUT_S: Final = 10.0
 
 
 def _stamp(t: float) -> Time:
@@ -113,27 +112,24 @@ class Judge:
         return res
 
     # ------------------------------------------------------------------ the user-facing services (host)
-    def _forward(self, client: Client, request: object) -> object | str:
-        if not client.wait_for_service(timeout_sec=2.0):
+    async def _forward(self, client: Client, request: object) -> object | str:
+        """The simulation's answer. Awaited, not waited for: the executor thread is free
+        meanwhile, for the simulation's own calls back to the judge."""
+        if not client.service_is_ready():
             return f"no simulation node answers {client.srv_name}"
-        future = client.call_async(request)
-        done = threading.Event()
-        future.add_done_callback(lambda _f: done.set())
-        if not done.wait(FORWARD_TIMEOUT_S):
-            client.remove_pending_request(future)
-            return f"{client.srv_name} did not answer within {FORWARD_TIMEOUT_S:g} s"
-        return future.result()
+        return await client.call_async(request)
 
-    def init_agent(self, team: str, unum: int, model: str, perception: str) -> tuple[int, str, str] | str:
-        res = self._forward(self.add_player, InitAgent.Request(team=team, unum=unum, robot_model=model,
-                                                               perception=perception))
+    async def init_agent(self, team: str, unum: int, model: str, perception: str) -> tuple[int, str, str] | str:
+        res = await self._forward(self.add_player, InitAgent.Request(team=team, unum=unum, robot_model=model,
+                                                                     perception=perception))
         if isinstance(res, str):
             return res
         assert isinstance(res, InitAgent.Response)
         return (res.unum, res.side, res.player_namespace) if res.success else res.error
 
-    def beam_agent(self, team: str, unum: int, x: float, y: float, rotation: float) -> str | None:
-        res = self._forward(self.beam_player, BeamAgent.Request(team=team, unum=unum, x=x, y=y, rotation=rotation))
+    async def beam_agent(self, team: str, unum: int, x: float, y: float, rotation: float) -> str | None:
+        res = await self._forward(self.beam_player, BeamAgent.Request(team=team, unum=unum, x=x, y=y,
+                                                                      rotation=rotation))
         if isinstance(res, str):
             return res
         assert isinstance(res, BeamAgent.Response)

@@ -9,7 +9,8 @@ alone (`ros2 run soccer_referee referee_node`) a `judge.Judge` that rules on a s
 another process (judge.py)."""
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import inspect
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Final, Protocol, TypeVar
 
 import rclpy
@@ -26,32 +27,35 @@ GAME_STATE_QOS: Final = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST,
                                    durability=DurabilityPolicy.TRANSIENT_LOCAL)
 NODE_NAME: Final = "soccer_referee"
 R = TypeVar("R")
+T = TypeVar("T")
 
 
-class Joined(Protocol):
-    unum: int
-    side: str
-    namespace: str
+Joining = tuple[int, str, str] | str
 
 
 class RefereeHost(Protocol):
     """What the referee node's services do. Each returns None (done) or why it was refused;
-    init_agent returns (unum, side, player namespace) of the player who joined."""
+    init_agent returns (unum, side, player namespace) of the player who joined. init_agent and
+    beam_agent make or place a robot: a host that asks another process returns an awaitable."""
 
-    def init_agent(self, team: str, unum: int, model: str, perception: str) -> tuple[int, str, str] | str: ...
-    def beam_agent(self, team: str, unum: int, x: float, y: float, rotation: float) -> str | None: ...
+    def init_agent(self, team: str, unum: int, model: str,
+                   perception: str) -> Joining | Awaitable[Joining]: ...
+    def beam_agent(self, team: str, unum: int, x: float, y: float,
+                   rotation: float) -> str | None | Awaitable[str | None]: ...
     def set_play_mode(self, name: str) -> str | None: ...
     def move_entity(self, entity: str, position: tuple[float, float, float], rotation: float,
                     velocity: tuple[float, float, float]) -> str | None: ...
 
 
-def guarded(name: str, callback: Callable[[R, R], R], log: Callable[[str], object]) -> Callable[[R, R], R]:
+def guarded(name: str, callback: Callable[[R, R], Awaitable[R]],
+            log: Callable[[str], object]) -> Callable[[R, R], Awaitable[R]]:
     """One fault boundary per service call: a failure nobody foresaw answers the caller with
-    an error and is logged, and the node goes on."""
+    an error and is logged, and the node goes on. The callbacks are coroutines (rclpy's
+    executors run them): one that awaits another node holds no executor thread."""
 
-    def call(request: R, response: R) -> R:
+    async def call(request: R, response: R) -> R:
         try:
-            return callback(request, response)
+            return await callback(request, response)
         except Exception as exc:  # noqa: BLE001 - the boundary itself
             log(f"{name} failed: {type(exc).__name__}: {exc}")
             for field in ("success", "ok"):
@@ -62,6 +66,10 @@ def guarded(name: str, callback: Callable[[R, R], R], log: Callable[[str], objec
             return response
 
     return call
+
+
+async def _settled(value: T | Awaitable[T]) -> T:
+    return await value if inspect.isawaitable(value) else value
 
 
 class RefereeNode:
@@ -100,8 +108,8 @@ class RefereeNode:
         self.node.destroy_node()
 
     # ------------------------------------------------------------------ services
-    def _init_agent(self, req: InitAgent.Request, res: InitAgent.Response) -> InitAgent.Response:
-        outcome = self.host.init_agent(req.team, req.unum, req.robot_model or "nao0", req.perception)
+    async def _init_agent(self, req: InitAgent.Request, res: InitAgent.Response) -> InitAgent.Response:
+        outcome = await _settled(self.host.init_agent(req.team, req.unum, req.robot_model or "nao0", req.perception))
         if isinstance(outcome, str):
             res.success, res.error = False, outcome
         else:
@@ -109,17 +117,17 @@ class RefereeNode:
             res.unum, res.side, res.player_namespace = outcome
         return res
 
-    def _beam_agent(self, req: BeamAgent.Request, res: BeamAgent.Response) -> BeamAgent.Response:
-        error = self.host.beam_agent(req.team, req.unum, req.x, req.y, req.rotation)
+    async def _beam_agent(self, req: BeamAgent.Request, res: BeamAgent.Response) -> BeamAgent.Response:
+        error = await _settled(self.host.beam_agent(req.team, req.unum, req.x, req.y, req.rotation))
         res.success, res.error = error is None, error or ""
         return res
 
-    def _set_play_mode(self, req: SetPlayMode.Request, res: SetPlayMode.Response) -> SetPlayMode.Response:
+    async def _set_play_mode(self, req: SetPlayMode.Request, res: SetPlayMode.Response) -> SetPlayMode.Response:
         error = self.host.set_play_mode(req.play_mode)
         res.success, res.error = error is None, error or ""
         return res
 
-    def _move_entity(self, req: MoveEntity.Request, res: MoveEntity.Response) -> MoveEntity.Response:
+    async def _move_entity(self, req: MoveEntity.Request, res: MoveEntity.Response) -> MoveEntity.Response:
         p, v = req.position, req.velocity
         error = self.host.move_entity(req.entity, (p.x, p.y, p.z), req.rotation, (v.x, v.y, v.z))
         res.success, res.error = error is None, error or ""

@@ -1,0 +1,134 @@
+"""A match with the bridge and the referee each in a process of its own: SimSpark agents
+connect to `bridge_node`, which makes them ROS-native players of `simulation_node`, judged
+by `referee_node`; nothing is shared but DDS. The agents join, beam, see the kick-off and the
+goal the referee gives, and a robot leaves the field with its agent."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+
+from sim_bridge.clients import SimSparkAgent
+from sim_msgs.msg import GameState, Snapshot
+from sim_msgs.srv import MoveEntity, SetPlayMode
+
+SIM = ["--sync", "--simspark-monitor-port", "-1", "--rcsssmj-monitor-port", "-1", "--service-port", "-1",
+       "--web-port", "-1", "--no-vision-noise", "--sync-timeout", "2"]
+
+
+@contextmanager
+def _processes(logs: Path, *commands: list[str]) -> Iterator[list[subprocess.Popen[str]]]:
+    """The commands running, each printing to logs/<name>.log (shown when the test fails)."""
+    procs = []
+    for c in commands:
+        out = (logs / f"{c[0]}.log").open("w")
+        procs.append(subprocess.Popen([shutil.which(c[0]) or c[0], *c[1:]], stdout=out, stderr=subprocess.STDOUT,
+                                      text=True, env=dict(os.environ)))
+    try:
+        yield procs
+    except BaseException:
+        for c in commands:
+            print(f"--- {c[0]}", (logs / f"{c[0]}.log").read_text(errors="replace")[-3000:])
+        raise
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait(5)
+
+
+def _line(log: Path, pattern: str, timeout: float = 60.0) -> re.Match[str]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        match = re.search(pattern, log.read_text(errors="replace"))
+        if match:
+            return match
+        time.sleep(0.05)
+    raise AssertionError(f"{log.name} never printed {pattern!r}")
+
+
+def _play(agents: list[SimSparkAgent], cycles: int, until: Any = None) -> bytes:
+    last = b""
+    for _ in range(cycles):
+        for agent in agents:
+            last = agent.act()
+        if until is not None and until(last):
+            break
+    return last
+
+
+def test_a_match_with_the_bridge_and_the_referee_in_their_own_processes(ros_caller: Any, tmp_path: Path) -> None:
+    with _processes(tmp_path, ["simulation_node", *SIM], ["referee_node"],
+                    ["bridge_node", "--ros-args", "-p", "simspark_port:=0", "-p", "rcsssmj_port:=-1"]) as procs:
+        _line(tmp_path / "simulation_node.log", r"mode: sync")
+        _line(tmp_path / "referee_node.log", r"judging soccersim")
+        port = int(_line(tmp_path / "bridge_node.log", r"simspark agents: [\d.]+:(\d+)").group(1))
+        node = ros_caller.node
+        states: list[GameState] = []
+        node.create_subscription(GameState, "/game_state", states.append, QoSProfile(
+            depth=10, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL))
+        entities: dict[str, Any] = {}
+        node.create_subscription(Snapshot, "/entity_states",
+                                 lambda m: entities.update(latest={e.name: e for e in m.entities}), 10)
+        ros_caller.spin_until(lambda: node.count_publishers("/game_state") > 0, "the referee's game state")
+
+        alpha = SimSparkAgent("127.0.0.1", port, "Alpha", 1)
+        first = alpha.join()
+        assert b"(pm BeforeKickOff)" in first
+        beta = SimSparkAgent("127.0.0.1", port, "Beta", 1)
+        beta.join()
+        agents = [alpha, beta]
+        seen = _play(agents, 200, lambda m: b"(unum 1)" in m or b"(team " in m)
+        del seen
+        # the referee (another process) admitted both: the simulation's percepts carry the teams
+        ros_caller.spin_until(lambda: states and states[-1].team_left == "Alpha" and states[-1].team_right == "Beta",
+                              "both teams in the referee's game state")
+        alpha.act(extra="(beam -2 1 0)")
+        for _ in range(40):
+            _play(agents, 1)
+            ros_caller.executor.spin_once(timeout_sec=0.0)
+
+        def where(name: str) -> tuple[float, float] | None:
+            e = entities.get("latest", {}).get(name)
+            return None if e is None else (e.pose.position.x, e.pose.position.y)
+
+        def settled() -> bool:
+            _play(agents, 1)
+            w = where("Alpha/p1")
+            return w is not None and abs(w[0] + 2) < 0.2 and abs(w[1] - 1) < 0.2
+
+        ros_caller.spin_until(settled, "Alpha #1 beamed to (-2, 1) by the referee's rule")
+        kick = ros_caller.call(SetPlayMode, "/soccer_referee/set_play_mode", SetPlayMode.Request(play_mode="PlayOn"))
+        assert kick.success, kick.error
+        assert b"(pm PlayOn)" in _play(agents, 50, lambda m: b"(pm PlayOn)" in m)
+        shot = MoveEntity.Request(entity="ball")
+        shot.position.x, shot.position.y, shot.position.z = 14.6, 0.0, 0.1
+        shot.velocity.x = 4.0
+        moved = ros_caller.call(MoveEntity, "/soccer_referee/move_entity", shot)
+        assert moved.success, moved.error
+        scored = _play(agents, 300, lambda m: b"(sl 1)" in m)
+        assert b"(sl 1)" in scored, scored[:200]  # the goal the referee gave, in the simulation's percepts
+        ros_caller.spin_until(lambda: states and states[-1].score_left == 1, "the goal on /game_state")
+
+        beta.close()  # its agent leaves: the bridge has its robot deleted
+
+        def beta_gone() -> bool:
+            _play([alpha], 1)
+            return "latest" in entities and "Beta/p1" not in entities["latest"] and "Alpha/p1" in entities["latest"]
+
+        ros_caller.spin_until(beta_gone, "Beta #1's robot gone with its agent")
+        alpha.close()
+        for p in procs:
+            assert p.poll() is None, "a node ended during the match"
