@@ -1,8 +1,8 @@
 """Minimal legacy agents (SimSpark and rcsssmj dialects) over real TCP.
 
-They do what the clients in CLIENTS.md do on the wire — scene/init/beam, then one reply per
-perception — and nothing more. Tests, benchmarks and demos use them to drive the server
-exactly as existing agents would."""
+They do what existing agents (FC Portugal, UT Austin Villa, magmaOffenburg) do on the
+wire - scene/init/beam, then one reply per perception - and nothing more. Tests, benchmarks
+and demos use them to drive the server exactly as existing agents would."""
 from __future__ import annotations
 
 import re

@@ -1,5 +1,5 @@
 """The referee: steps with the simulation after each physics cycle and decides from the
-world's state (rcssserver3d 0.7.3 SoccerRuleAspect semantics, see SIMSPARK.md §8).
+world's state (rcssserver3d 0.7.3 SoccerRuleAspect semantics).
 
 It changes the world only through WorldView (ball and player teleports), so it runs the
 same against the real engine, a replayed log or a scripted world in a table test."""

@@ -1,5 +1,5 @@
 """The referee's decisions for scripted sequences of states, against the SimSpark play-mode
-names, indices and transitions (rcssserver3d 0.7.3, SIMSPARK.md §8)."""
+names, indices and transitions (rcssserver3d 0.7.3)."""
 from __future__ import annotations
 
 import importlib.util

@@ -27,8 +27,11 @@ class BridgeNode:
     """Mirror topics of the joined TCP agents, by agent."""
 
     def __init__(self, context: rclpy.Context, name: str = NODE_NAME, *, namespace: str | None = None,
-                 ports: dict[str, int] | None = None) -> None:
-        self.node = Node(name, context=context, namespace=namespace)
+                 ports: dict[str, int] | None = None, cli_args: list[str] | None = None) -> None:
+        """cli_args: this node's own ROS arguments instead of the process's (a composed node
+        must not take the node name given to the process)."""
+        self.node = Node(name, context=context, namespace=namespace, cli_args=cli_args,
+                         use_global_arguments=cli_args is None)
         for dialect, port in sorted((ports or {}).items()):  # where the legacy agents connect (read-only)
             self.node.declare_parameter(f"{dialect}_port", port)
         self._mirrors: dict[str, tuple[str, Publisher, Publisher]] = {}  # agent -> (namespace, percept, command)

@@ -4,7 +4,7 @@ rcsssmj, for rcsssmj robots.
 
 Why: agents are tuned on their reference server's physics; the ODE engine reproduces
 rcssserver3d's traces to 0.01 deg and MuJoCo loads rcsssmj's robots verbatim, while neither
-carries the other league's robots as well (docs/engines.md). A world holds one physics at a
+carries the other league's robots as well. A world holds one physics at a
 time: the first robot to join an empty world picks it, robots of the other league joining
 later run on the same physics, and the next robot to join an empty world picks again. Only
 the ball, the clock and registered models carry over a switch, because no robot exists then.

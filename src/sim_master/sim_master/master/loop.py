@@ -1,6 +1,6 @@
 """The simulation loop: one cycle as explicit phases, with adapters plugged in.
 
-A cycle (DESIGN.md, "The simulation cycle"), in the manner of gz-sim's pre-update, update
+A cycle, in the manner of gz-sim's pre-update, update
 and post-update:
 
 1. collect: the agents' actions (sync mode: wait for each one's (syn), per-agent timeout);

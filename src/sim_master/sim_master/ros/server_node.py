@@ -84,6 +84,26 @@ def joint_command(msg: JointCommand) -> JointVelocities | JointTargets | str:
                          for i, n in enumerate(names)})
 
 
+def sibling_args(ros_args: list[str]) -> list[str]:
+    """The process's ROS arguments for the nodes composed beside the simulation node: all but
+    a node name (`-r __node:=name`, as launch gives the process's node), which would rename
+    every node in the process alike."""
+    out: list[str] = []
+    skip = False
+    for i, arg in enumerate(ros_args):
+        if skip:
+            skip = False
+            continue
+        following = ros_args[i + 1] if i + 1 < len(ros_args) else ""
+        if arg in ("-r", "--remap") and "__node:=" in following:
+            skip = True
+            continue
+        if "__node:=" in arg or arg.startswith("__name:="):
+            continue
+        out.append(arg)
+    return out if "--ros-args" in out else ["--ros-args", *out]
+
+
 class RosoutHandler(logging.Handler):
     """Python log records of the server through the node's ROS logger (to /rosout, where ROS
     tools read them); INFO and above, as the console shows them."""
@@ -152,7 +172,8 @@ class ServerNode(LoopAdapter):
     name = "ROS nodes"
 
     def __init__(self, server: SimulationLoop, context: rclpy.Context, name: str = "soccersim", *,
-                 referee: bool = True, bridge_ports: dict[str, int] | None = None) -> None:
+                 referee: bool = True, bridge_ports: dict[str, int] | None = None,
+                 ros_args: list[str] | None = None) -> None:
         self.server = server
         self.context = context
         self.node = Node(name, context=context)
@@ -170,9 +191,12 @@ class ServerNode(LoopAdapter):
         self.simulation = SimulationServices(server, node)  # the ROS simulation standard's services
         self.gazebo = GazeboServices(server, node)  # gazebo_ros's, for scripts written for Gazebo
         # the referee's node (unless it runs in its own process) and the bridge's
-        self.referee: RefereeNode | None = RefereeNode(self, context, REFEREE_NODE) if referee else None
+        siblings = sibling_args(ros_args or [])
+        self.referee: RefereeNode | None = RefereeNode(self, context, REFEREE_NODE, cli_args=siblings) \
+            if referee else None
         # the bridge's node where this process has agent ports (a bridge in its own process has its own)
-        self.bridge: BridgeNode | None = BridgeNode(context, BRIDGE_NODE, ports=bridge_ports) if bridge_ports else None
+        self.bridge: BridgeNode | None = BridgeNode(context, BRIDGE_NODE, ports=bridge_ports, cli_args=siblings) \
+            if bridge_ports else None
         self.executor = ExecutorThread(context)
         for each in (node, self.referee.node if self.referee else None, self.bridge.node if self.bridge else None):
             if each is not None:

@@ -129,7 +129,8 @@ class SingleModeServer(SimulationLoop):
         rclpy.init(args=["soccersim", *(ros_args or [])], context=self.ros_context,
                    signal_handler_options=SignalHandlerOptions.NO)
         ports: dict[str, int] = {source: server.port for source, server in self.agent_servers.items()}
-        self.ros = ServerNode(self, self.ros_context, self.config.node_name, referee=not external, bridge_ports=ports)
+        self.ros = ServerNode(self, self.ros_context, self.config.node_name, referee=not external, bridge_ports=ports,
+                              ros_args=ros_args)
         if external:
             from sim_master.ros.remote_referee import RemoteReferee
             from sim_master.ros.server_node import REFEREE_NODE

@@ -76,9 +76,12 @@ class RefereeNode:
     """The node; `publish` is called once per cycle with the game state and its events."""
 
     def __init__(self, host: RefereeHost, context: rclpy.Context, name: str = NODE_NAME, *,
-                 namespace: str | None = None) -> None:
+                 namespace: str | None = None, cli_args: list[str] | None = None) -> None:
+        """cli_args: this node's own ROS arguments instead of the process's (a composed node
+        must not take the node name given to the process)."""
         self.host = host
-        self.node = Node(name, context=context, namespace=namespace)
+        self.node = Node(name, context=context, namespace=namespace, cli_args=cli_args,
+                         use_global_arguments=cli_args is None)
         node = self.node
         self.game_pub = node.create_publisher(GameState, "game_state", GAME_STATE_QOS)
         self.events_pub = node.create_publisher(GameEvent, "game_events", 50)
