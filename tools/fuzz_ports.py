@@ -202,8 +202,10 @@ def fuzz_match(per_port: int, seed: int, progress: bool = False) -> dict[str, An
             stop.set()
             for t in threads:
                 t.join(5)
-            warnings = server.engine.data.warning  # MuJoCo's guards: bad ctrl/qpos/qacc zero or reset the world
+            physics = getattr(server.engine, "_engine", server.engine)  # auto: the league engine's current one
+            warnings = getattr(getattr(physics, "data", None), "warning", [])  # MuJoCo's guards, on MuJoCo
             result["mujoco_warnings"] = sum(warnings[i].number for i in range(len(warnings)))
+            result["physics_faults"] = physics.faults.faults  # steps rolled back (engine/recovery.py)
             result.update(seed=seed, wall_s=round(time.monotonic() - t0, 1), good_agents_cycles=played,
                           server_alive=not server.stop_event.is_set(), refusals_logged=refusals.count,
                           internal_errors=len(errors.seen), internal_error_samples=errors.seen[:5])

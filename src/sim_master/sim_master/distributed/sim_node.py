@@ -267,6 +267,7 @@ def run_node(args: argparse.Namespace) -> int:
                 control_at = now
                 executor.spin_once(timeout_sec=0.0)
     finally:
+        executor.shutdown()  # before the context goes: an executor collected after it raises at exit
         node.node.destroy_node()
         node.data_node.destroy_node()
         if context.ok():

@@ -17,7 +17,7 @@ def test_generated_hostile_input_on_every_port_leaves_the_match_playing() -> Non
     result = fuzz_ports.fuzz_match(per_port=800, seed=20261124)
     assert result["server_alive"]
     assert result["internal_errors"] == 0, result["internal_error_samples"]
-    assert result["mujoco_warnings"] == 0, "a hostile number reached the physics"
+    assert result["mujoco_warnings"] == 0 and result["physics_faults"] == 0, "a hostile number reached the physics"
     assert result["inputs"] == dict.fromkeys(result["inputs"], 800) and len(result["inputs"]) == 5
     assert result["refusals_logged"] > 20, "the inputs did not reach the parsers"
     assert result["good_cycles_after_fuzz"] >= 10, result

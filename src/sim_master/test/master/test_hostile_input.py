@@ -85,8 +85,10 @@ def test_hostile_messages_on_every_port_leave_the_match_running(tmp_path: Path) 
             attacker.close()
         assert server.referee.state.score_left == server.referee.state.score_right == 0
         assert len(server.engine.robot_ids()) >= 2  # both good agents still have their robots
-        warnings = server.engine.data.warning  # MuJoCo's guards (bad ctrl, qpos, qacc) reset or zero the world
+        physics = getattr(server.engine, "_engine", server.engine)  # auto: the league engine's current one
+        warnings = getattr(getattr(physics, "data", None), "warning", [])  # MuJoCo's guards reset or zero the world
         assert all(warnings[i].number == 0 for i in range(len(warnings))), "a hostile number reached MuJoCo"
+        assert physics.faults.faults == 0, "a hostile number made a physics step fail"
         cycles = server.stats.cycles
     # the match's log is complete: every cycle, a summary and CRCs the strict reader accepts
     from mcap.reader import make_reader

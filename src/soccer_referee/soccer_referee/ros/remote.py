@@ -126,10 +126,11 @@ def apply_moves(moves: Sequence[RefereeMove], world: WorldView) -> list[str]:
         if m.kind == RefereeMove.BALL:
             world.move_ball(_tuple(m.position), _tuple(m.velocity))
         elif m.kind == RefereeMove.PLAYER and m.side in ("left", "right"):
-            orientation = tuple(float(v) for v in m.orientation) if m.has_orientation else None
+            o = m.orientation
+            orientation = (float(o[0]), float(o[1]), float(o[2]), float(o[3])) if m.has_orientation else None
             world.move_player(_side(m.side), int(m.unum), m.position.x, m.position.y,
                               None if m.keep_yaw else m.yaw_deg, z=m.position.z if m.has_z else None,
-                              upright=m.upright, orientation=orientation,  # type: ignore[arg-type]
+                              upright=m.upright, orientation=orientation,
                               zero_joints=m.zero_joints, beside=m.beside)
         else:
             problems.append(f"a referee move of unknown kind {m.kind}")
