@@ -113,13 +113,14 @@ def main() -> None:
     os.environ.setdefault("ROS_DOMAIN_ID", str(random.randint(120, 200)))
     os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
     for n in args.agents:
-        base = None
+        base = 0.0
         for layout in args.layouts:
             row = run(layout, n, args.seconds)
+            rate = float(str(row["cycles_per_s"]))
             if layout == "composed":
-                base = row["cycles_per_s"]
+                base = rate
             if base:
-                row["vs_composed"] = round(float(row["cycles_per_s"]) / float(base), 3)  # type: ignore[arg-type]
+                row["vs_composed"] = round(rate / base, 3)
             print(json.dumps(row), flush=True)
 
 
