@@ -19,6 +19,7 @@ import os
 import random
 import shutil
 import subprocess
+import tempfile
 import sys
 import time
 from pathlib import Path
@@ -39,7 +40,7 @@ def _exe(name: str) -> str:
     return path
 
 
-def start(layout: str, port: int) -> dict[str, subprocess.Popen[bytes]]:
+def start(layout: str, port: int, domain: int) -> dict[str, subprocess.Popen[bytes]]:
     own_ports = ["--simspark-port", str(port), "--rcsssmj-port", "-1"]
     no_ports = ["--simspark-port", "-1", "--rcsssmj-port", "-1"]
     bridge = [_exe("bridge_node"), "--ros-args", "-p", f"simspark_port:={port}", "-p", "rcsssmj_port:=-1"]
@@ -51,7 +52,9 @@ def start(layout: str, port: int) -> dict[str, subprocess.Popen[bytes]]:
         "all_apart": {"server": [_exe("simulation_node"), *COMMON], "referee": [_exe("referee_node")],
                       "bridge": bridge},
     }[layout]
-    return {name: subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {**os.environ, "ROS_DOMAIN_ID": str(domain)}  # a domain per run: no stale peers of the last one
+    logs = Path(tempfile.mkdtemp(prefix=f"bench-nodes-{layout}-"))
+    return {name: subprocess.Popen(cmd, stdout=(logs / f"{name}.log").open("w"), stderr=subprocess.STDOUT, env=env)
             for name, cmd in commands.items()}
 
 
@@ -68,9 +71,9 @@ def wait_listening(port: int, timeout: float = 60.0) -> None:
     raise RuntimeError(f"nothing listens on {port}")
 
 
-def run(layout: str, n_agents: int, seconds: float) -> dict[str, object]:
+def run(layout: str, n_agents: int, seconds: float, domain: int) -> dict[str, object]:
     port = free_port()
-    procs = start(layout, port)
+    procs = start(layout, port, domain)
     try:
         wait_listening(port)
         time.sleep(2.0)  # the other nodes discover each other
@@ -110,12 +113,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--layouts", nargs="*", default=list(LAYOUTS), choices=LAYOUTS)
     args = parser.parse_args()
-    os.environ.setdefault("ROS_DOMAIN_ID", str(random.randint(120, 200)))
     os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
+    domains = iter(random.sample(range(120, 230), 100))
     for n in args.agents:
         base = 0.0
         for layout in args.layouts:
-            row = run(layout, n, args.seconds)
+            row = run(layout, n, args.seconds, next(domains))
             rate = float(str(row["cycles_per_s"]))
             if layout == "composed":
                 base = rate

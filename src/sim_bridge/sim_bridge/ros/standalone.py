@@ -52,6 +52,7 @@ from simulation_interfaces.srv import DeleteEntity
 RELIABLE: Final = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
 WAITING_PERCEPT_S: Final = 0.02  # a not yet joined agent's perception, once a cycle
 MAX_PENDING: Final = 500  # effector messages held per agent until its topics have matched
+JOIN_ANSWER_S: Final = 10.0  # an init_agent call the referee does not answer in this long is given up
 _log = logging.getLogger("sim_bridge.standalone")
 
 
@@ -64,6 +65,9 @@ class BridgedAgent:
     dialect: str
     model: str = ""  # SimSpark: from scene
     joining: bool = False
+    join_call: Future | None = None
+    join_asked_at: float = 0.0
+    init: InitPlayer | None = None  # an init waiting for the referee's service to be found
     team: str = ""
     unum: int = 0
     namespace: str = ""
@@ -106,6 +110,14 @@ class StandaloneBridge:
                     agent.server.send_percept(agent.agent_id, self._waiting_percept())
                 elif agent.pending:
                     self._flush(agent)
+                if agent.init is not None and self.init_client.service_is_ready():
+                    self._ask_to_join(agent)
+                if agent.joining and now - agent.join_asked_at > JOIN_ANSWER_S:
+                    if agent.join_call is not None:
+                        self.init_client.remove_pending_request(agent.join_call)
+                    agent.joining, agent.join_call, agent.init = False, None, None
+                    agent.server.disconnect(agent.agent_id, f"{self.init_client.srv_name} did not answer its init "
+                                                            f"within {JOIN_ANSWER_S:g} s")
 
     def _waiting_percept(self) -> Percept:
         return Percept(time=self._clock, game=GameStateView(
@@ -175,18 +187,22 @@ class StandaloneBridge:
     def _join(self, agent: BridgedAgent, command: InitPlayer) -> None:
         if agent.joining or agent.namespace:
             return
-        if not self.init_client.service_is_ready():
-            agent.server.disconnect(agent.agent_id, f"no referee answers {self.init_client.srv_name}")
-            return
-        agent.joining = True
+        agent.joining, agent.init, agent.join_asked_at = True, command, time.monotonic()
+        if self.init_client.service_is_ready():  # else asked as soon as the referee is found (run_once)
+            self._ask_to_join(agent)
+
+    def _ask_to_join(self, agent: BridgedAgent) -> None:
+        command, agent.init = agent.init, None
+        assert command is not None
         model = command.model or agent.model or "nao0"
         request = InitAgent.Request(team=command.team, unum=command.unum, robot_model=model,
                                     perception=agent.dialect)
         future = self.init_client.call_async(request)
+        agent.join_call = future
         future.add_done_callback(functools.partial(self._joined, agent))
 
     def _joined(self, agent: BridgedAgent, future: Future) -> None:
-        agent.joining = False
+        agent.joining, agent.join_call = False, None
         if self.agents.get(agent.agent_id) is not agent:
             return  # it left while its init was answered: its robot goes too
         res = future.result()

@@ -340,18 +340,19 @@ class SimulationLoop:
     def _wait_for_ros_players(self) -> None:
         deadline = time.monotonic() + self.config.sync_timeout
         waiting = [p for p in self.ros_players.values() if not p.lagging and p.answered_once]
+        self.calls.run_pending(at_boundary=False)
         while waiting:
-            self.calls.run_pending(at_boundary=False)
             waiting = [p for p in waiting if not p.synced]
             if not waiting or self.stop_event.is_set():
                 break
-            if time.monotonic() >= deadline:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
                 for p in waiting:
                     p.lagging = True
                     self.log.warning("ROS player %s did not synchronize within %.2f s: lagging",
                                      p.namespace, self.config.sync_timeout)
                 break
-            time.sleep(0.0002)
+            self.calls.wait_and_run(min(remaining, 0.1))  # asleep until a player's message is handed in
         for p in self.ros_players.values():
             p.synced = False
 

@@ -64,6 +64,26 @@ class LoopCalls:
         count = self._run(self._queue)
         return count + self._run(self._at_boundary) if at_boundary else count
 
+    def wait_and_run(self, timeout: float) -> int:
+        """Sleep until a call is submitted (at most `timeout`), then run what is pending, as
+        inside a cycle. What a cycle waiting for its ROS players does: no polling."""
+        try:
+            first = self._queue.get(timeout=max(timeout, 0.0))
+        except queue.Empty:
+            return 0
+        self._execute(first)
+        return 1 + self._run(self._queue)
+
+    @staticmethod
+    def _execute(item: _Call[Any]) -> None:
+        try:
+            item.result = item.fn()
+        except Exception as exc:  # noqa: BLE001 - handed to the waiting thread
+            item.error = exc
+            if not item.waited:
+                _log.exception("loop call %r failed", item.fn)
+        item.done.set()
+
     @staticmethod
     def _run(pending: queue.SimpleQueue[_Call[Any]]) -> int:
         count = 0
@@ -72,13 +92,7 @@ class LoopCalls:
                 item = pending.get_nowait()
             except queue.Empty:
                 return count
-            try:
-                item.result = item.fn()
-            except Exception as exc:  # noqa: BLE001 - handed to the waiting thread
-                item.error = exc
-                if not item.waited:
-                    _log.exception("loop call %r failed", item.fn)
-            item.done.set()
+            LoopCalls._execute(item)
             count += 1
 
     def fail_pending(self, reason: str) -> None:

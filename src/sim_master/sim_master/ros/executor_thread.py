@@ -5,13 +5,16 @@ import threading
 from contextlib import suppress
 
 import rclpy
-from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
+from rclpy.executors import Executor, ExternalShutdownException, MultiThreadedExecutor, SingleThreadedExecutor
 from rclpy.node import Node
 
 
 class ExecutorThread:
     def __init__(self, context: rclpy.Context, threads: int = 2) -> None:
-        self.executor = MultiThreadedExecutor(num_threads=threads, context=context)
+        # One thread: the single-threaded executor, which sleeps in its wait set (rclpy's
+        # multi-threaded one wakes again and again while a callback it cannot start is ready).
+        self.executor: Executor = MultiThreadedExecutor(num_threads=threads, context=context) if threads > 1 \
+            else SingleThreadedExecutor(context=context)
         self._thread = threading.Thread(target=self._spin, name="ros-executor", daemon=True)
 
     def add(self, node: Node) -> None:

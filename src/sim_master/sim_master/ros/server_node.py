@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Final
 
 import rclpy
 from builtin_interfaces.msg import Time
-from rclpy.callback_groups import ReentrantCallbackGroup
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.node import Node
 from rclpy.publisher import Publisher
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
@@ -137,27 +137,32 @@ class RosPlayer:
         self.joint_state_pub = node.create_publisher(JointState, f"{ns}/joint_states", 10)
         calls, agent = owner.server.calls, player.agent_id
         server = owner.server
+        # A group per player: its messages are handed to the loop one at a time, players in
+        # parallel (in the node's one default group the executor's other thread spins while
+        # any player's message is handled).
+        group = MutuallyExclusiveCallbackGroup()
         self.subs = [
             node.create_subscription(
                 JointCommand,
                 f"{ns}/effectors/joint_command",
                 lambda m: calls.submit(lambda: server.ros_joint_command(agent, joint_command(m))),
-                RELIABLE,
+                RELIABLE, callback_group=group,
             ),
             node.create_subscription(
                 Beam,
                 f"{ns}/effectors/beam",
                 lambda m: calls.submit(lambda: server.ros_beam(agent, m.x, m.y, m.rotation)),
-                RELIABLE,
+                RELIABLE, callback_group=group,
             ),
             node.create_subscription(
-                Say, f"{ns}/effectors/say", lambda m: calls.submit(lambda: server.ros_say(agent, m.message)), RELIABLE
+                Say, f"{ns}/effectors/say", lambda m: calls.submit(lambda: server.ros_say(agent, m.message)), RELIABLE,
+                callback_group=group,
             ),
             node.create_subscription(
                 Empty,
                 f"{ns}/effectors/synchronize",
                 lambda _m: calls.submit(lambda: server.ros_synchronize(agent)),
-                RELIABLE,
+                RELIABLE, callback_group=group,
             ),
         ]
 

@@ -21,12 +21,12 @@ from typing import Final
 
 import rclpy
 from builtin_interfaces.msg import Time
-from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.client import Client
-from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
+from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rclpy.signals import SignalHandlerOptions
+from rclpy.task import Future
 
 from sim_contracts import names
 from sim_msgs.msg import RefereeVerdict, RefereeWorld
@@ -39,6 +39,7 @@ from soccer_referee.ros.remote import MessageWorld, command_from_request
 from soccer_referee.rules import RULE_BOOKS, rule_book
 
 RELIABLE: Final = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
+FIND_SIMULATION_S: Final = 10.0
 
 
 def _stamp(t: float) -> Time:
@@ -47,8 +48,8 @@ def _stamp(t: float) -> Time:
 
 
 class Judge:
-    """The rules on a `MessageWorld`, and the services and topics the simulation uses. All
-    judging runs in one callback group: one cycle, registration or command at a time."""
+    """The rules on a `MessageWorld`, and the services and topics the simulation uses; one
+    cycle, registration or command at a time (one executor thread, and a lock besides)."""
 
     def __init__(self, node: Node, referee: Referee, simulation: str) -> None:
         self.node = node
@@ -57,16 +58,13 @@ class Judge:
         referee.world = self.world
         self.lock = threading.Lock()
         self.time = 0.0
-        judging = MutuallyExclusiveCallbackGroup()
         self.verdict_pub = node.create_publisher(RefereeVerdict, "referee_verdict", RELIABLE)
-        node.create_subscription(RefereeWorld, "referee_world", self._on_world, RELIABLE, callback_group=judging)
-        node.create_service(RefereeRegister, "~/register", self._register, callback_group=judging)
-        node.create_service(RefereeBeam, "~/request_beam", self._request_beam, callback_group=judging)
-        node.create_service(RefereeCommand, "~/command", self._command, callback_group=judging)
-        forwarding = ReentrantCallbackGroup()
-        self.add_player: Client = node.create_client(InitAgent, f"{simulation}/add_player", callback_group=forwarding)
-        self.beam_player: Client = node.create_client(BeamAgent, f"{simulation}/beam_player",
-                                                      callback_group=forwarding)
+        node.create_subscription(RefereeWorld, "referee_world", self._on_world, RELIABLE)
+        node.create_service(RefereeRegister, "~/register", self._register)
+        node.create_service(RefereeBeam, "~/request_beam", self._request_beam)
+        node.create_service(RefereeCommand, "~/command", self._command)
+        self.add_player: Client = node.create_client(InitAgent, f"{simulation}/add_player")
+        self.beam_player: Client = node.create_client(BeamAgent, f"{simulation}/beam_player")
         self.referee_node: RefereeNode | None = None  # set by main: publishes the state
 
     # ------------------------------------------------------------------ the simulation's side
@@ -114,10 +112,29 @@ class Judge:
     # ------------------------------------------------------------------ the user-facing services (host)
     async def _forward(self, client: Client, request: object) -> object | str:
         """The simulation's answer. Awaited, not waited for: the executor thread is free
-        meanwhile, for the simulation's own calls back to the judge."""
-        if not client.service_is_ready():
-            return f"no simulation node answers {client.srv_name}"
+        meanwhile, for the simulation's own calls back to the judge. A simulation not found
+        yet (it may still be starting) is looked for up to FIND_SIMULATION_S."""
+        waited = 0.0
+        while not client.service_is_ready():
+            if waited >= FIND_SIMULATION_S:
+                return f"no simulation node answers {client.srv_name} (waited {FIND_SIMULATION_S:g} s)"
+            await self._sleep(0.1)
+            waited += 0.1
         return await client.call_async(request)
+
+    async def _sleep(self, seconds: float) -> None:
+        """A pause inside a service coroutine that holds no executor thread."""
+        done: Future[None] = Future()
+
+        def ring() -> None:
+            if not done.done():
+                done.set_result(None)
+
+        timer = self.node.create_timer(seconds, ring)
+        try:
+            await done
+        finally:
+            self.node.destroy_timer(timer)
 
     async def init_agent(self, team: str, unum: int, model: str, perception: str) -> tuple[int, str, str] | str:
         res = await self._forward(self.add_player, InitAgent.Request(team=team, unum=unum, robot_model=model,
@@ -177,7 +194,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         judge = Judge(node, Referee.create(rule_book(rules_name, **overrides)), simulation)
         referee_node.host = judge
         judge.referee_node = referee_node
-        executor = MultiThreadedExecutor(num_threads=4, context=context)
+        # One thread: the services that wait for the simulation are coroutines (they hold no
+        # thread while they wait), and rclpy's multi-threaded executor spins a core busy.
+        executor = SingleThreadedExecutor(context=context)
         executor.add_node(node)
         print(f"referee ({rules_name}) judging {simulation}", flush=True)
         try:
