@@ -19,8 +19,8 @@ import os
 import random
 import shutil
 import subprocess
-import tempfile
 import sys
+import tempfile
 import time
 from pathlib import Path
 
