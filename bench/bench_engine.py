@@ -29,7 +29,7 @@ def rss_mb() -> float:
 
 def bare_step(engine: object) -> tuple[Callable[[], None], int]:
     """One bare physics step of the engine, and how many make a cycle."""
-    from sim_master.engine.gazebo.engine import GazeboEngine
+    from sim_master.engine.articulated import ArticulatedEngine
     from sim_master.engine.mujoco.engine import MujocoEngine
 
     if isinstance(engine, MujocoEngine):
@@ -37,8 +37,8 @@ def bare_step(engine: object) -> tuple[Callable[[], None], int]:
 
         model, data = engine.model, engine.data
         return (lambda: mujoco.mj_step(model, data)), engine.substeps
-    assert isinstance(engine, GazeboEngine)  # and the ODE engine, its subclass
-    world = engine._gz
+    assert isinstance(engine, ArticulatedEngine)  # gz-physics or ODE
+    world = engine._physics
     return (lambda: world.step(1)), engine.substeps
 
 

@@ -12,9 +12,9 @@ Everything else is the chosen engine's (attribute access is forwarded)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
-from sim_master.engine.node import SimulationNode
+from sim_master.engine.node import Feature, ReadsModelsAhead, SimulationNode
 from sim_master.world.spec import ModelSpec
 
 LEAGUE_ENGINES = {"simspark": "ode", "rcsssmj": "mujoco"}
@@ -35,6 +35,8 @@ class LeagueEngine:
         self._engines: dict[str, SimulationNode] = {}
         self._registered: dict[str, ModelSpec] = {}
         self.kind = "mujoco"
+        # what it offers: models read ahead by the engines that do (prepare_models below)
+        self.features = frozenset({Feature.MODELS_READ_AHEAD, Feature.LIBRARY_STEP_TIME})
         self._engine = self._engine_of("mujoco")
         self._bind_hot_methods()
 
@@ -86,9 +88,9 @@ class LeagueEngine:
         for model in models:
             kind = LEAGUE_ENGINES.get(self.league_of(model))
             if kind in self._available:
-                prepare = getattr(self._engine_of(kind), "prepare_models", None)
-                if prepare is not None:
-                    prepare([model])
+                engine = self._engine_of(kind)
+                if Feature.MODELS_READ_AHEAD in engine.features:
+                    cast(ReadsModelsAhead, engine).prepare_models([model])
 
     def register_model(self, key: str, spec: ModelSpec) -> None:
         self._registered.setdefault(key, spec)

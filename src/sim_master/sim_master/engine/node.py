@@ -10,6 +10,7 @@ Percepts are engine-neutral data (`sim_contracts.percept`); the bridge formats t
 """
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Protocol
 
 import numpy as np
@@ -21,6 +22,20 @@ from sim_master.world.spec import FieldSpec, ModelSpec, WorldSpec
 Vec3 = tuple[float, float, float]
 Quaternion = tuple[float, float, float, float]  # w x y z
 PdTarget = tuple[float, float, float, float, float]  # q rad, dq rad/s, kp, kd, tau
+
+
+class Feature(StrEnum):
+    """What an engine offers beyond the protocol, declared by the engine (as gz-physics's
+    feature lists are), never probed for."""
+
+    # prepare_models(): model files read before their first robot joins
+    MODELS_READ_AHEAD = "models_read_ahead"
+    # library_step_s counts the seconds inside the physics library's own step (the benches' yardstick)
+    LIBRARY_STEP_TIME = "library_step_time"
+
+
+class ReadsModelsAhead(Protocol):
+    def prepare_models(self, models: list[str]) -> None: ...
 
 
 class SteppedWorld(Protocol):
@@ -45,6 +60,8 @@ class SimulationNode(SteppedWorld, Protocol):
     """A physics engine the single-mode loop drives: robots, effectors, sensors, entities."""
 
     cycle_dt: float  # s per cycle (0.02)
+    features: frozenset[Feature]  # what it offers beyond this protocol
+    library_step_s: float  # seconds inside the physics library's step so far (0 without LIBRARY_STEP_TIME)
     world: WorldSpec  # the world file as read: its static models are drawn by monitors
 
     # robots

@@ -79,7 +79,7 @@ def register_services(port: ServicePort, server: SimulationLoop) -> None:
     port.register("simulation", "stats", lambda p: json.dumps(
         {"cycles": server.stats.cycles, "phase_s": {k: round(v, 6) for k, v in server.stats.phase_s.items()},
          # inside the physics library's own step (part of "physics"), where the engine counts it
-         "library_step_s": round(getattr(server.engine, "library_step_s", 0.0), 6)}))
+         "library_step_s": round(server.engine.library_step_s, 6)}))
     port.register("simulation", "stop", run(server.request_stop, "stopping"))
     def picture(_: list[str]) -> str:
         """The browser's frame of this cycle plus the field and its drawing (one line of JSON)."""

@@ -12,7 +12,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sim_bridge.agent_server import AgentServer
 from sim_bridge.dialects.base import Dialect
@@ -21,7 +21,7 @@ from sim_bridge.dialects.simspark import SimSparkDialect
 from sim_bridge.monitor_server import MonitorServer
 from sim_bridge.service_port import ServicePort
 from sim_master.engine.factory import physics_engine
-from sim_master.engine.node import SimulationNode
+from sim_master.engine.node import Feature, ReadsModelsAhead, SimulationNode
 from sim_master.master.config import ServerConfig
 from sim_master.master.loop import AVAILABLE_MODELS, CycleStats, SimulationLoop
 from sim_master.master.players import Source
@@ -149,9 +149,9 @@ class SingleModeServer(SimulationLoop):
                       else "")
 
     def _prepare_robot_models(self) -> None:
-        prepare = getattr(self.engine, "prepare_models", None)  # engines that read model files at join
-        if prepare is None:
+        if Feature.MODELS_READ_AHEAD not in self.engine.features:
             return
+        prepare = cast(ReadsModelsAhead, self.engine).prepare_models
         started = time.perf_counter()
         try:
             prepare(list(PRELOADED_MODELS))

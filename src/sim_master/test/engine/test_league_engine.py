@@ -62,8 +62,8 @@ def test_models_read_ahead_go_to_their_leagues_engine() -> None:
     engine = physics_engine("auto", "simspark_field", vision_noise=False)
     engine.prepare_models(["nao0", "nao4"])  # type: ignore[attr-defined]  # LeagueEngine's, beside the protocol
     ode = engine._engines["ode"]  # type: ignore[attr-defined]  # the league's ODE engine, made ahead
-    loaded = ode._gz.template_count
+    loaded = ode._physics.template_count
     engine.add_robot("a", "nao4", 0.0, 0.0, 0.0)
-    assert ode._gz.template_count == loaded and engine.kind == "ode"  # type: ignore[attr-defined]  # as above
+    assert ode._physics.template_count == loaded and engine.kind == "ode"  # type: ignore[attr-defined]  # as above
     with pytest.raises(ValueError):
         engine.prepare_models(["no_such_robot"])  # type: ignore[attr-defined]  # as above

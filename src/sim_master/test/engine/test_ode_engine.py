@@ -45,8 +45,8 @@ def test_a_pile_of_robots_is_solved_iteratively_and_separates() -> None:
                                         joint_velocities=e.joint_velocities, model=e.model)
     engine.apply_snapshot(Snapshot(engine.cycle, engine.time, False, piled), only=set(piled))
     run(engine, 50)
-    assert engine._gz.pile_steps > 0
-    poses = engine._gz.link_poses()
+    assert engine._physics.pile_steps > 0
+    poses = engine._physics.link_poses()
     assert np.isfinite(poses).all()
     xs = sorted(engine.robot_pose(f"r{i}")[0][0] for i in range(5))
     assert xs[-1] - xs[0] > 0.2  # pushed apart
@@ -59,7 +59,7 @@ def test_two_robots_standing_apart_take_the_exact_step() -> None:
     engine.add_robot("a", "nao", 0.0, 3.0, 0.0)
     engine.add_robot("b", "nao", 0.5, 3.0, 0.0)
     run(engine, 20)
-    assert engine._gz.pile_steps == 0
+    assert engine._physics.pile_steps == 0
 
 
 def test_islands_on_two_threads_step_the_same_scene() -> None:
@@ -68,7 +68,7 @@ def test_islands_on_two_threads_step_the_same_scene() -> None:
     poses = []
     for threads in (1, 2):
         engine = OdeEngine(vision_noise=False, step_threads=threads)
-        assert engine._gz.step_threads == threads
+        assert engine._physics.step_threads == threads
         for i in range(4):
             engine.add_robot(f"r{i}", "nao", -6.0 + 4 * i, 2.0, 0.0)
         for k in range(60):
@@ -95,7 +95,7 @@ def test_a_robot_file_ode_cannot_build_is_refused_and_the_world_plays_on(link: s
     engine.add_robot("a", "nao", -2.0, 0.0, 0.0)
     sdf = f'<sdf version="1.9"><model name="m"><link name="l">{link}</link></model></sdf>'
     with pytest.raises(ValueError, match=problem):
-        engine._gz.add_model(sdf, True, "x", np.array([0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0]))
+        engine._physics.add_model(sdf, True, "x", np.array([0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0]))
     run(engine, 50)
-    assert [m.name for m in engine._gz.layout()] == ["ball", "robot_0"]
+    assert [m.name for m in engine._physics.layout()] == ["ball", "robot_0"]
     assert engine.robot_pose("a")[0][2] == pytest.approx(0.3839, abs=0.001)

@@ -38,7 +38,7 @@ from sim_master.engine.common import (
     yaw_quat,
 )
 from sim_master.engine.mujoco.mjcf import PD_ARMATURE, robot_mjcf, static_world_mjcf
-from sim_master.engine.node import Quaternion
+from sim_master.engine.node import Feature, Quaternion
 from sim_master.engine.recovery import FaultLog, crowds, free_joint_health, free_spot, limp, separate
 from sim_master.engine.robot import MODE_PD, Robot, command_pd, command_speeds
 from sim_master.engine.vision import Eyes
@@ -96,6 +96,7 @@ class MujocoEngine(EntityServices):
         self._parked: dict[str, list[Robot]] = {}
         self.builds = 0  # model compilations so far
         self.library_step_s = 0.0  # seconds inside MuJoCo's step (the benches' yardstick)
+        self.features: frozenset[Feature] = frozenset({Feature.LIBRARY_STEP_TIME})
         self.faults = FaultLog("MuJoCo")  # steps rolled back (engine/recovery.py)
         self._next_bit = 0
         self.time = 0.0

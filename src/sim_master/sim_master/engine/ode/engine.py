@@ -11,17 +11,19 @@ MuJoCo and DART approximate them (docs/fidelity.md). Here the scene is rcssserve
   is taken only strictly inside the joint's range and wakes the joint (its HingeEffector);
 - contact surfaces per geom, mixed as its ContactJointHandler mixes them (engine/ode/simspark.py);
 - a DragController on every robot body.
-The node is the Gazebo engine's, over the `sim_ode` module with the same array interface:
-robots join and leave without rebuilding anything, sensors and vision are shared.
+The node is the articulated engine's (engine/articulated.py), over the `sim_ode` module with
+the same array interface as gz-physics: robots join and leave without rebuilding anything,
+sensors and vision are shared.
 rcsssmj robots (PD motors) run as a PD torque each step: they are tuned for MuJoCo, which
 stays their engine."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
-from sim_master.engine.gazebo.engine import GazeboEngine
+from sim_master.engine.articulated import ArticulatedEngine, PhysicsWorld
+from sim_master.engine.node import Feature
 from sim_master.engine.ode import simspark
 from sim_master.engine.recovery import crowds, separate
 from sim_master.engine.robot import Robot
@@ -42,7 +44,7 @@ def _surface(figures: simspark.SurfaceFigures) -> Any:
     return s
 
 
-class OdeEngine(GazeboEngine):
+class OdeEngine(ArticulatedEngine):
     """Implements SimulationNode with ODE (see sim_master.engine.node).
 
     `step_threads` > 1 steps ODE's islands (each robot apart is one) on that many threads:
@@ -51,11 +53,13 @@ class OdeEngine(GazeboEngine):
     on a pool thread ends the process instead of failing the world with an error; so 1, one
     thread as rcssserver3d, is the default."""
 
+    FEATURES: ClassVar[frozenset[Feature]] = frozenset({Feature.LIBRARY_STEP_TIME, Feature.MODELS_READ_AHEAD})
+
     def __init__(self, world: str = "simspark_field", *, step_threads: int = 1, **kwargs: Any) -> None:
         self._step_threads = step_threads  # the module refuses a count outside 1..16 (ValueError)
         super().__init__(world, **kwargs)
 
-    def _open_world(self, path: str, timestep: float) -> Any:
+    def _open_world(self, path: str, timestep: float) -> PhysicsWorld:
         from sim_ode import OdeWorld, Settings  # the C++ module: only needed when this engine is chosen
 
         settings = Settings()
@@ -67,6 +71,7 @@ class OdeEngine(GazeboEngine):
         settings.stop_erp, settings.fudge = simspark.STOP_ERP, simspark.FUDGE_FACTOR
         settings.stop_bounce = simspark.STOP_BOUNCE
         world = OdeWorld(path, timestep, settings)
+        self._ode: Any = world  # ODE's own calls beyond the array interface (no type stubs)
         world.step_threads = self._step_threads
         world.set_static_surfaces(_surface(simspark.FIELD), _surface(simspark.GOAL))  # the field, the goals
         world.set_surface("ball", _surface(simspark.BALL))
@@ -75,20 +80,20 @@ class OdeEngine(GazeboEngine):
     def _physics_step(self) -> tuple[str | None, list[str]]:
         """The step, and ODE's collision faults: a geom pair ODE could not collide (two boxes at
         one spot have no contact normal) had no contact; the robots crowding are taken apart."""
-        failed_pairs = self._gz.collision_faults
+        failed_pairs = self._ode.collision_faults
         result = super()._physics_step()
-        if result[0] is None and self._gz.collision_faults > failed_pairs:
+        if result[0] is None and self._ode.collision_faults > failed_pairs:
             self._record_contacts()
             moved = separate(self, crowds(self))
-            self.faults.fault(self.cycle, f"ODE could not collide a pair ({self._gz.last_collision_fault})", moved)
+            self.faults.fault(self.cycle, f"ODE could not collide a pair ({self._ode.last_collision_fault})", moved)
         return result
 
     def _roll_back(self, before: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
         """ODE keeps every body's state from the start of the step (and has restored it
         itself when it threw): exact, joints' internal state included."""
-        if not self._gz.rollback():  # nothing saved (a robot joined or left since): from the arrays
+        if not self._ode.rollback():  # nothing saved (a robot joined or left since): from the arrays
             super()._roll_back(before)
 
     def _dress(self, name: str, robot: Robot) -> None:
-        self._gz.set_surface(name, _surface(simspark.ROBOT))
-        self._gz.set_drag(name, *simspark.ROBOT_DRAG)
+        self._ode.set_surface(name, _surface(simspark.ROBOT))
+        self._ode.set_drag(name, *simspark.ROBOT_DRAG)

@@ -1,0 +1,787 @@
+"""The articulated-body engine node: worlds of SDF robots built and stepped by a physics
+library with one array interface (`PhysicsWorld` below): gz-physics 5 with DART
+(`sim_gazebo`, gazebo/engine.py) or ODE as rcssserver3d drives it (`sim_ode`, ode/engine.py).
+
+Why one base: both libraries take a model and give every link's pose and twist and every
+hinge's state as arrays; everything else (robots joining and leaving without a rebuild,
+effectors, sensors, vision, snapshots, the recovery from faults) is the same code over those
+arrays. A backend opens its world (`_open_world`), dresses a robot just built (`_dress`) and
+declares what it offers (`features`)."""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+import numpy as np
+
+from sim_contracts.percept import ForceResistance, GameStateView, Percept, Vision
+from sim_hotpath import contact_owners, foot_readings, imu_readings
+from sim_master.engine.common import (
+    MODEL_ALIASES,
+    SIMSPARK_BEAM_HEIGHT,
+    EntityServices,
+    ball_drag_wrench,
+    check_robot_id,
+    delta_since,
+    quat,
+    standing_height,
+    vec3,
+    yaw_quat,
+)
+from sim_master.engine.node import Feature, PdTarget, Quaternion
+from sim_master.engine.recovery import (
+    SLOW_STEP,
+    SLOW_STEPS,
+    FaultLog,
+    crowds,
+    free_spot,
+    health,
+    health_limits,
+    limp,
+    separate,
+    unhealthy_links,
+)
+from sim_master.engine.robot import MODE_PD, Robot, command_pd, command_speeds
+from sim_master.engine.vision import Eyes
+from sim_master.snapshot import EntitySnapshot, Snapshot
+from sim_master.world.sdf_loader import available_models, load_model, load_world, resolve_model, resolve_world
+from sim_master.world.sdf_writer import model_sdf
+from sim_master.world.spec import FieldSpec, ModelSpec, WorldSpec
+from sim_master.world.transforms import Transform
+
+_MOTORS = ("velocity", "servo")
+
+
+class ModelLayout(Protocol):
+    """Where one model's links and hinges are in the library's arrays."""
+
+    name: str
+    first_link: int
+    first_hinge: int
+    hinges: list[str]
+
+
+class PhysicsWorld(Protocol):
+    """The array interface both libraries' modules offer (sim_gazebo.GzWorld, sim_ode.OdeWorld):
+    what the engine requires of a backend. Poses are x y z w x y z; states per hinge q, dq."""
+
+    @property
+    def link_count(self) -> int: ...
+    @property
+    def hinge_count(self) -> int: ...
+
+    def layout(self) -> list[Any]: ...
+    def add_model(self, sdf: str, is_text: bool, name: str, pose: np.ndarray) -> None: ...
+    def remove_model(self, name: str) -> None: ...
+    def step(self, substeps: int) -> None: ...
+    def link_poses(self) -> np.ndarray: ...
+    def link_velocities(self) -> np.ndarray: ...
+    def hinge_states(self) -> np.ndarray: ...
+    def contacts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+    def positions(self, name: str) -> np.ndarray: ...
+    def velocities(self, name: str) -> np.ndarray: ...
+    def set_positions(self, name: str, q: np.ndarray) -> None: ...
+    def set_velocities(self, name: str, dq: np.ndarray) -> None: ...
+    def set_root_pose(self, name: str, pose: np.ndarray) -> None: ...
+    def set_root_velocity(self, name: str, linear: np.ndarray, angular: np.ndarray) -> None: ...
+    def set_hinge_modes(self, modes: np.ndarray) -> None: ...
+    def set_hinge_velocities(self, speeds: np.ndarray) -> None: ...
+    def set_hinge_pd(self, q: np.ndarray, dq: np.ndarray, kp: np.ndarray, kd: np.ndarray, tau: np.ndarray) -> None: ...
+    def set_link_wrench(self, link: int, force: np.ndarray, torque: np.ndarray) -> None: ...
+    def load_template(self, path: str) -> None:
+        """Parse a model file ahead (backends declaring Feature.MODELS_READ_AHEAD)."""
+        ...
+
+
+def _quat_matrix(q: np.ndarray) -> np.ndarray:
+    """(..., 4) w x y z -> (..., 3, 3) rotation matrices (filled in place: a few array
+    operations whatever the count, as this runs several times per cycle)."""
+    w, x, y, z = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
+    out = np.empty(q.shape[:-1] + (3, 3))
+    xx, yy, zz = x * x, y * y, z * z
+    xy, xz, yz, wx, wy, wz = x * y, x * z, y * z, w * x, w * y, w * z
+    out[..., 0, 0] = 1 - 2 * (yy + zz)
+    out[..., 0, 1] = 2 * (xy - wz)
+    out[..., 0, 2] = 2 * (xz + wy)
+    out[..., 1, 0] = 2 * (xy + wz)
+    out[..., 1, 1] = 1 - 2 * (xx + zz)
+    out[..., 1, 2] = 2 * (yz - wx)
+    out[..., 2, 0] = 2 * (xz - wy)
+    out[..., 2, 1] = 2 * (yz + wx)
+    out[..., 2, 2] = 1 - 2 * (xx + yy)
+    return out
+
+
+def _quat_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    aw, ax, ay, az = a
+    bw, bx, by, bz = b
+    return np.array([aw * bw - ax * bx - ay * by - az * bz, aw * bx + ax * bw + ay * bz - az * by,
+                     aw * by - ax * bz + ay * bw + az * bx, aw * bz + ax * by - ay * bx + az * bw])
+
+
+@dataclass(slots=True)
+class _Body:
+    """Where a robot's links and hinges are in the module's arrays (refreshed on reindex)."""
+
+    instance: str
+    hinges: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))  # perception order
+    dofs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))  # in the skeleton's positions
+    links: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
+    link_names: list[str] = field(default_factory=list)
+    root: int = 0
+    head: int = -1
+    imu: int = -1
+    parts: dict[str, int] = field(default_factory=dict)  # vision part -> link
+    feet: dict[str, tuple[int, Transform]] = field(default_factory=dict)  # FRP name -> link, box in link
+    foot_slots: dict[str, int] = field(default_factory=dict)  # FRP name -> row of the engine's foot readings
+
+
+@dataclass(slots=True)
+class _SensorTable:
+    """One state's sensor values of every robot (rows as ArticulatedEngine._robot_list)."""
+
+    spans: list[tuple[int, int]]  # each robot's joints in angles / speeds
+    angles: list[float]  # deg
+    speeds: list[float]  # deg/s
+    gyro: list[tuple[float, float, float]]  # deg/s, SimSpark body axes
+    acc_lagged: list[tuple[float, float, float]]  # m/s^2: rcssserver3d's (before the step)
+    acc_now: list[tuple[float, float, float]]  # m/s^2: rcsssmj's (over the last step)
+    roots: list[list[float]]  # x y z qw qx qy qz
+
+
+def _sim_axes(v: np.ndarray) -> list[tuple[float, float, float]]:
+    """(R, 3) model axes -> SimSpark body axes (x right, y forward, z up), as to_sim does."""
+    return [(-y, x, z) for x, y, z in v.tolist()]
+
+
+class ArticulatedEngine(EntityServices):
+    """Implements SimulationNode over a `PhysicsWorld` (see sim_master.engine.node)."""
+
+    FEATURES: ClassVar[frozenset[Feature]] = frozenset({Feature.LIBRARY_STEP_TIME})  # the backend's
+
+    def __init__(self, world: str = "simspark_field", *, substeps: int = 1, timestep: float = 0.02,
+                 vision_noise: bool = True, seed: int | None = None, hinge_motor: str = "velocity") -> None:
+        if hinge_motor not in _MOTORS:
+            raise ValueError(f"hinge_motor is one of {', '.join(_MOTORS)}, not {hinge_motor!r}")
+        if not (1 <= substeps <= 100 and 0 < timestep <= 0.05):
+            raise ValueError("substeps 1..100 and timestep (0, 0.05] s")
+        self.world: WorldSpec = load_world(world)
+        self.field: FieldSpec = self.world.field
+        self.substeps = substeps
+        self.cycle_dt = substeps * timestep
+        self.vision_noise = vision_noise
+        self.rng = np.random.default_rng(seed)
+        self.hinge_motor = hinge_motor
+        self.features: frozenset[Feature] = self.FEATURES
+        self._physics: PhysicsWorld = self._open_world(str(resolve_world(world)), timestep)
+        self._eyes = Eyes(self.field, noise=vision_noise, rng=self.rng)
+        self._gravity = np.asarray(self.world.gravity, dtype=float)
+        self._models: dict[str, tuple[ModelSpec, float, str | None]] = {}  # key -> spec, height, SDF file
+        self._robots: dict[str, Robot] = {}
+        self._bodies: dict[str, _Body] = {}
+        self._next = 0
+        self.time = 0.0
+        self.cycle = 0
+        self._touchers: set[str] = set()
+        self._contacts: set[tuple[str, str]] = set()
+        self._last_delta: dict[str, np.ndarray] = {}
+        self._vision_cache: dict[str, Vision] = {}
+        self._vision_cycle = -1
+        self._layout_version = 0
+        self._had_pd = False
+        self.builds = 0  # world rebuilds: none, robots are added to and removed from the running world
+        self.library_step_s = 0.0  # seconds inside the physics library's step (the benches' yardstick)
+        self.faults = FaultLog(type(self).__name__.removesuffix("Engine"))  # steps rolled back
+        self._slow_steps = 0  # steps in a row over SLOW_STEP
+        self._reindex()
+
+    def _open_world(self, path: str, timestep: float) -> PhysicsWorld:
+        """The backend library's world of this SDF file."""
+        raise NotImplementedError(f"{type(self).__name__} names no physics library")
+
+    def _dress(self, name: str, robot: Robot) -> None:
+        """Contact settings of a robot just built (name: its model in the library): the
+        backend's, none by default."""
+
+    # ------------------------------------------------------------------ models
+    def _model(self, name: str) -> tuple[ModelSpec, float, str | None]:
+        name = MODEL_ALIASES.get(name, name)
+        if name not in self._models:
+            if name not in available_models():
+                raise ValueError(f"unknown robot model {name!r} (available: nao, {', '.join(available_models())})")
+            spec = load_model(name)
+            path = None if spec.mjcf is not None else str(resolve_model(name))
+            self._models[name] = (spec, standing_height(spec), path)
+        return self._models[name]
+
+    def prepare_models(self, models: list[str]) -> None:
+        """Read these robot models ahead of their first robot, so that agents join without
+        waiting for it; the library parses a model file ahead only where its backend declares
+        Feature.MODELS_READ_AHEAD (the ODE module: a Nao takes about 0.1 s)."""
+        for name in models:
+            _, _, path = self._model(name)
+            if path is not None and Feature.MODELS_READ_AHEAD in self.FEATURES:
+                self._physics.load_template(path)
+
+    def register_model(self, key: str, spec: ModelSpec) -> None:
+        if key not in self._models:
+            self._models[key] = (spec, standing_height(spec), None)
+
+    def has_model(self, key: str) -> bool:
+        return MODEL_ALIASES.get(key, key) in self._models or key in available_models()
+
+    def model_spec(self, key: str) -> ModelSpec:
+        return self._model(key)[0]
+
+    # ------------------------------------------------------------------ indices
+    def _reindex(self) -> None:
+        """Array positions of the ball and of every robot's links and hinges; who owns each link."""
+        self._layout_version = getattr(self, "_layout_version", 0) + 1
+        self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        # link indices change: contacts are read again (an empty set until the next step)
+        self._contact_cache: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._readings: list[tuple[tuple[float, float, float], tuple[float, float, float]] | None] | None = None
+        layout = {m.name: m for m in self._physics.layout()}
+        ball = layout["ball"]
+        self._ball_link = ball.first_link
+        self._link_robot = np.full(self._physics.link_count, -1, dtype=np.int64)
+        self._robot_list = list(self._robots.values())
+        for i, robot in enumerate(self._robot_list):
+            body = self._bodies[robot.robot_id]
+            m = layout[body.instance]
+            hinge_of = {name: m.first_hinge + k for k, name in enumerate(m.hinges)}
+            # SDF files and specs written back to SDF name joints as the robot does; an MJCF's own
+            # joint names are only known through mjcf_joints
+            names = [n if n in hinge_of else robot.spec.mjcf_joints.get(n, n) for n in robot.joint_names]
+            missing = [n for n in names if n not in hinge_of]
+            if missing:
+                raise ValueError(f"model {robot.model_name!r}: gz-physics built no hinge {missing[0]!r}")
+            body.hinges = np.array([hinge_of[n] for n in names], dtype=np.intp)
+            body.dofs = body.hinges - m.first_hinge + 6  # after the free root's 6 coordinates
+            body.links = np.arange(m.first_link, m.first_link + len(m.links), dtype=np.intp)
+            body.link_names = list(m.links)
+            link_of = {name: m.first_link + k for k, name in enumerate(m.links)}
+            body.root = link_of[robot.spec.root_link().name]
+            body.parts, body.feet, body.foot_slots, body.head, body.imu = {}, {}, {}, -1, body.root
+            for link in robot.spec.links:
+                index = link_of.get(link.name, -1)
+                if link.vision_part:
+                    body.parts[link.vision_part] = index
+                if link.camera_fov:
+                    body.head = index
+                if link.imu:
+                    body.imu = index
+                if link.frp:
+                    box = link.collisions[0].pose if link.collisions else Transform.identity()
+                    body.feet[link.frp] = (index, box)
+            self._link_robot[body.links] = i
+        self._robot_links = self._link_robot >= 0  # health limits per link (engine/recovery.py)
+        self._health_limits = health_limits(self._robot_links)
+        feet = [(body, name, foot, box) for body in (self._bodies[r.robot_id] for r in self._robot_list)
+                for name, (foot, box) in body.feet.items()]
+        self._foot_links = np.array([foot for _, _, foot, _ in feet], dtype=np.intp)
+        self._foot_box_pos = np.array([box.pos for *_, box in feet], dtype=float).reshape(-1, 3)
+        self._foot_box_rot = np.array([box.rot for *_, box in feet], dtype=float).reshape(-1, 3, 3)
+        self._slot_of_link = np.full(self._physics.link_count, -1, dtype=np.intp)
+        # the last reading of every sensing foot, kept for robots that stay
+        keys = [(id(owner), name) for owner, name, _, _ in feet]
+        kept = dict(zip(getattr(self, "_foot_keys", []), getattr(self, "_last_readings", [])))
+        self._foot_keys = keys
+        self._last_readings: list[tuple[tuple[float, float, float], tuple[float, float, float]] | None] = \
+            [kept.get(key) for key in keys]
+        for slot, (owner, name, foot, _) in enumerate(feet):
+            owner.foot_slots[name] = slot
+            self._slot_of_link[foot] = slot
+        previous = zip(getattr(self, "_vel_prev", []), getattr(self, "_acc_lagged", []))
+        old = dict(zip(getattr(self, "_acc_ids", []), previous))  # rows of robots that stay
+        self._acc_ids = [id(robot) for robot in self._robot_list]
+        self._row = {robot.robot_id: i for i, robot in enumerate(self._robot_list)}
+        self._imu_links = np.array([self._bodies[r.robot_id].imu for r in self._robot_list], dtype=np.intp)
+        self._root_links = np.array([self._bodies[r.robot_id].root for r in self._robot_list], dtype=np.intp)
+        hinge_lists = [self._bodies[r.robot_id].hinges for r in self._robot_list]
+        self._hinge_rows = np.concatenate(hinge_lists) if hinge_lists else np.zeros(0, dtype=np.intp)
+        ends = np.cumsum([len(h) for h in hinge_lists]).tolist()
+        self._hinge_spans = list(zip([0, *ends[:-1]], ends))
+        self._sensors: _SensorTable | None = None
+        self._sensors_of: object = None
+        self._modes_set: np.ndarray | None = None  # the hinge modes last given to the module
+        self._vel_prev = np.full((len(self._robot_list), 3), np.nan)
+        self._acc_lagged = np.tile(-self._gravity, (len(self._robot_list), 1))
+        for i, key in enumerate(self._acc_ids):
+            if key in old:
+                self._vel_prev[i], self._acc_lagged[i] = old[key]
+        self._seen_key: object = None
+        self._owners: list[tuple[str, int, str]] = []
+        self._part_links = np.zeros(0, dtype=np.intp)
+        self._frames_key: object = None
+        self._vision_cycle = -1
+
+    def _robot(self, robot_id: str) -> Robot:
+        try:
+            return self._robots[robot_id]
+        except KeyError:
+            raise KeyError(f"no robot named {robot_id!r}") from None
+
+    # ------------------------------------------------------------------ robots
+    def add_robot(self, robot_id: str, model: str, x: float, y: float, yaw_deg: float) -> None:
+        check_robot_id(robot_id)
+        if robot_id in self._robots or robot_id == "ball":
+            raise ValueError(f"an entity named {robot_id!r} already exists")
+        if not all(math.isfinite(v) for v in (x, y, yaw_deg)):
+            raise ValueError("robot pose must be finite")
+        spec, height, path = self._model(model)
+        name = MODEL_ALIASES.get(model, model)
+        x, y = free_spot(x, y, self._state_arrays()[0][self._root_links, :2])
+        robot = Robot.create(robot_id, name, spec, self._next, height, (x, y, yaw_deg))
+        instance = f"robot_{self._next}"
+        self._next += 1
+        pose = np.array([x, y, height, *yaw_quat(yaw_deg)])
+        if path is not None:
+            self._physics.add_model(path, False, instance, pose)
+        else:
+            self._physics.add_model(model_sdf(spec), True, instance, pose)
+        robot.calibration = self._eyes.calibration(robot.vision_dialect)
+        self._robots[robot_id] = robot
+        self._bodies[robot_id] = _Body(instance)
+        try:
+            self._dress(instance, robot)
+            self._reindex()
+        except Exception:  # nothing of a robot that cannot be driven stays in the world
+            del self._robots[robot_id], self._bodies[robot_id]
+            self._physics.remove_model(instance)
+            self._reindex()
+            raise
+
+    def remove_robot(self, robot_id: str) -> None:
+        if robot_id not in self._robots:
+            raise KeyError(f"no robot named {robot_id!r}")
+        body = self._bodies.pop(robot_id)
+        del self._robots[robot_id]
+        self._physics.remove_model(body.instance)
+        self._reindex()
+
+    def rename_robot(self, robot_id: str, new_id: str) -> None:
+        if new_id == robot_id:
+            return
+        check_robot_id(new_id)
+        if new_id in self._robots or new_id == "ball":
+            raise ValueError(f"an entity named {new_id!r} already exists")
+        robot = self._robot(robot_id)
+        robot.robot_id = new_id
+        self._robots = {(new_id if k == robot_id else k): r for k, r in self._robots.items()}
+        self._bodies = {(new_id if k == robot_id else k): b for k, b in self._bodies.items()}
+        self._reindex()
+
+    def robot_ids(self) -> list[str]:
+        return list(self._robots)
+
+    def robot_model(self, robot_id: str) -> str:
+        return self._robot(robot_id).model_name
+
+    def set_label(self, robot_id: str, team: str, unum: int) -> None:
+        self._robot(robot_id).label = (team, unum)
+
+    def set_vision_dialect(self, robot_id: str, dialect: str) -> None:
+        robot = self._robot(robot_id)
+        robot.vision_dialect = dialect
+        robot.calibration = self._eyes.calibration(dialect)
+
+    def joint_names(self, robot_id: str) -> list[str]:
+        return list(self._robot(robot_id).joint_names)
+
+    # ------------------------------------------------------------------ effectors
+    def set_joint_velocities(self, robot_id: str, speeds: dict[str, float]) -> list[str]:
+        return command_speeds(self._robot(robot_id), speeds)[0]
+
+    def set_joint_pd(self, robot_id: str, targets: dict[str, PdTarget]) -> list[str]:
+        return command_pd(self._robot(robot_id), targets)[0]
+
+    def _drive(self) -> None:
+        """Every robot's controller state into the module's hinge arrays (whole arrays per cycle)."""
+        n = self._physics.hinge_count
+        robots = self._robot_list
+        speed = np.zeros(n)
+        any_pd = False
+        if robots:
+            speed[self._hinge_rows] = np.concatenate([robot.v_cmd for robot in robots])
+            any_pd = bool((np.concatenate([robot.mode for robot in robots]) == MODE_PD).any())
+        motor = 1 if self.hinge_motor == "servo" else 0
+        modes = np.full(n, motor, dtype=np.int32)
+        # SimSpark robots: none under PD
+        pd_robots = [robot for robot in robots if (robot.mode == MODE_PD).any()] if any_pd else []
+        if pd_robots:
+            q, dq, kp, kd, tau = (np.zeros(n) for _ in range(5))
+            for robot in pd_robots:
+                h = self._bodies[robot.robot_id].hinges
+                modes[h] = np.where(robot.mode == MODE_PD, 2, motor)
+                q[h], dq[h], kp[h], kd[h], tau[h] = robot.q_target, robot.dq_target, robot.kp, robot.kd, robot.tau
+        if self._modes_set is None or not np.array_equal(modes, self._modes_set):  # they rarely change
+            self._physics.set_hinge_modes(modes)
+            self._modes_set = modes
+        self._physics.set_hinge_velocities(speed)
+        if pd_robots or self._had_pd:
+            if not pd_robots:
+                q, dq, kp, kd, tau = (np.zeros(n) for _ in range(5))
+            self._physics.set_hinge_pd(q, dq, kp, kd, tau)
+        self._had_pd = bool(pd_robots)
+
+    # ------------------------------------------------------------------ moving things
+    def _root_state(self, robot_id: str) -> tuple[np.ndarray, np.ndarray]:
+        """The root link's pose (x y z w x y z) and twist (linear, angular; world)."""
+        root = self._bodies[robot_id].root
+        poses, twists, _ = self._state_arrays()
+        return poses[root], twists[root]
+
+    def _set_root(self, robot_id: str, position: np.ndarray, quat: np.ndarray, *, zero_joints: bool,
+                  beside: bool = True) -> None:
+        robot, body = self._robot(robot_id), self._bodies[robot_id]
+        if beside:  # not into another robot (engine/recovery.py)
+            roots = self._state_arrays()[0][self._root_links, :2]
+            others = np.delete(roots, self._row[robot_id], axis=0)
+            position = np.array([*free_spot(float(position[0]), float(position[1]), others), position[2]])
+        if zero_joints:
+            q = self._physics.positions(body.instance)
+            q[body.dofs] = 0.0
+            self._physics.set_positions(body.instance, q)
+        self._physics.set_velocities(body.instance, np.zeros_like(self._physics.velocities(body.instance)))
+        self._physics.set_root_pose(body.instance, np.array([*position, *(quat / np.linalg.norm(quat))]))
+        self._state_changed()
+        index = self._row[robot.robot_id]
+        self._vel_prev[index] = np.nan
+        self._acc_lagged[index] = _quat_matrix(quat / np.linalg.norm(quat)).T @ -self._gravity
+
+    def teleport_robot(self, robot_id: str, x: float, y: float, yaw_deg: float) -> None:
+        """A beam: upright at (x, y) facing yaw_deg, dropped from its beam height (SimSpark's
+        0.4 m for SimSpark models, as the MuJoCo engine)."""
+        if not all(math.isfinite(v) for v in (x, y, yaw_deg)):
+            raise ValueError("move target must be finite")
+        robot = self._robot(robot_id)
+        z = max(robot.standing_height, SIMSPARK_BEAM_HEIGHT) if robot.acc_lag else robot.standing_height
+        self._set_root(robot_id, np.array([x, y, z]), yaw_quat(yaw_deg), zero_joints=not robot.acc_lag)
+
+    def carry_robot(self, robot_id: str, x: float, y: float, yaw_deg: float | None, *,
+                    z: float | None = None, upright: bool = False, orientation: Quaternion | None = None,
+                    zero_joints: bool = False, beside: bool = False) -> None:
+        """A referee's or trainer's move: see MujocoEngine.carry_robot."""
+        if not all(math.isfinite(v) for v in (x, y, 0.0 if yaw_deg is None else yaw_deg, 0.0 if z is None else z)):
+            raise ValueError("move target must be finite")
+        pose, _ = self._root_state(robot_id)
+        quat = pose[3:7].copy()
+        if orientation is not None:
+            quat = np.asarray(orientation, dtype=float)
+        elif upright:
+            quat = yaw_quat(self.robot_yaw(robot_id) if yaw_deg is None else yaw_deg)
+        elif yaw_deg is not None:
+            quat = _quat_mul(yaw_quat(yaw_deg - self.robot_yaw(robot_id)), quat)
+        position = np.array([x, y, pose[2] if z is None else z])
+        self._set_root(robot_id, position, quat, zero_joints=zero_joints, beside=beside)
+
+    def robot_pose(self, robot_id: str) -> tuple[tuple[float, float, float], tuple[float, float, float, float]]:
+        p, _ = self._root_state(robot_id)
+        return (float(p[0]), float(p[1]), float(p[2])), (float(p[3]), float(p[4]), float(p[5]), float(p[6]))
+
+    def robot_velocity(self, robot_id: str) -> tuple[float, float, float]:
+        _, v = self._root_state(robot_id)
+        return (float(v[0]), float(v[1]), float(v[2]))
+
+    def ball_position(self) -> tuple[float, float, float]:
+        p = self._state_arrays()[0][self._ball_link]
+        return (float(p[0]), float(p[1]), float(p[2]))
+
+    def ball_velocity(self) -> tuple[float, float, float]:
+        v = self._state_arrays()[1][self._ball_link]
+        return (float(v[0]), float(v[1]), float(v[2]))
+
+    def set_ball(self, position: tuple[float, float, float],
+                 velocity: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> None:
+        if not all(math.isfinite(v) for v in (*position, *velocity)):
+            raise ValueError("ball position and velocity must be finite")
+        self._physics.set_root_pose("ball", np.array([*position, 1.0, 0.0, 0.0, 0.0]))
+        self._physics.set_root_velocity("ball", np.asarray(velocity, dtype=float), np.zeros(3))
+        self._state_changed()
+
+    def ball_touchers(self) -> list[str]:
+        return sorted(self._touchers)
+
+    def robot_contacts(self) -> list[tuple[str, str]]:
+        return sorted(self._contacts)
+
+    # ------------------------------------------------------------------ stepping
+    def step(self, dt: float | None = None) -> None:
+        if dt is not None and abs(dt - self.cycle_dt) > 1e-9:
+            raise ValueError(f"this engine steps {self.cycle_dt} s per cycle, not {dt}")
+        self._drive()
+        before = self._state_arrays()
+        poses, twists, _ = before
+        self._lagged_accelerations(poses, twists)
+        self._ball_drag(poses, twists)
+        fault, suspects = self._physics_step()
+        if fault is not None:
+            self._recover(fault, before, suspects)
+            # the world steps on with the crowd apart; should that fail too, it holds still
+            # for this cycle rather than take a state no match produces
+            separated = self._state_arrays()
+            self._ball_drag(separated[0], separated[1])
+            if self._physics_step()[0] is not None:
+                self._roll_back(separated)
+                self._state_changed()
+                self._contact_cache = (np.zeros((0, 2), dtype=np.int64), np.zeros((0, 3)), np.zeros((0, 3)))
+        self._record_contacts()
+        if self._foot_keys:
+            self._foot_readings()  # every step: a foot that falls asleep repeats this reading
+        self.cycle += 1
+        self.time = self.cycle * self.cycle_dt
+
+    def _physics_step(self) -> tuple[str | None, list[str]]:
+        """One cycle of the physics library; (why it cannot be played on, the robots whose
+        links exploded) or (None, []) (engine/recovery.py)."""
+        started = time.perf_counter()
+        fault: str | None = None
+        try:
+            self._physics.step(self.substeps)
+        except RuntimeError as exc:  # the library gave up on the step (and ODE rolled back)
+            fault = str(exc) or type(exc).__name__
+        took = time.perf_counter() - started
+        self.library_step_s += took
+        self._contact_cache = None
+        self._state_changed()
+        if fault is not None:
+            return fault, []
+        after = self._state_arrays()
+        fault = health(after[0], after[1], self._robot_links, self._health_limits)
+        if fault is None:
+            self._slow_steps = self._slow_steps + 1 if took > SLOW_STEP else 0
+            if self._slow_steps >= SLOW_STEPS:  # a valid state, but a pile the solver grinds on
+                self._slow_steps = 0
+                self._record_contacts()
+                moved = separate(self, crowds(self))
+                self.faults.fault(self.cycle, f"{SLOW_STEPS} steps of over {SLOW_STEP:g} s (a pile)", moved)
+            return None, []
+        owners = self._link_robot[unhealthy_links(after[0], after[1], self._robot_links)]
+        return fault, [self._robot_list[i].robot_id for i in sorted(set(owners.tolist())) if i >= 0]
+
+    def _recover(self, why: str, before: tuple[np.ndarray, np.ndarray, np.ndarray], suspects: list[str]) -> None:
+        """The step failed or left a state no match produces: the world as it was before it,
+        crowding robots beamed apart, the robots that exploded upright (engine/recovery.py)."""
+        self._roll_back(before)
+        self._contact_cache = None
+        self._state_changed()
+        if self.faults.repeated(self.cycle):  # the same state and commands would fail again
+            suspects = list(self._robots)
+            for robot in self._robot_list:
+                limp(robot)
+            self._drive()
+            ball = self.ball_position()
+            self.set_ball(ball if all(map(math.isfinite, ball)) else (0.0, 0.0, self.field.ball_radius))
+        moved = separate(self, crowds(self, suspects))
+        self.faults.fault(self.cycle, why, moved)
+
+    def _roll_back(self, before: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+        """Every entity as in `before` (the state arrays the step began from)."""
+        self._arrays = before
+        snapshot = self.snapshot()
+        self._state_changed()
+        self.apply_snapshot(snapshot)
+
+    def _lagged_accelerations(self, poses: np.ndarray, twists: np.ndarray) -> None:
+        """ACC of every robot at once. rcssserver3d's (SimSpark models) is the torso's velocity
+        change over the previous cycle, computed before the step, in torso axes; rcsssmj's is
+        the change over the last cycle, read after it (percept). A robot just placed has no
+        previous velocity (NaN): it reads gravity alone."""
+        imu = self._imu_links
+        if len(imu) == 0:
+            return
+        self._acc_lagged, _, self._vel_prev = imu_readings(poses, twists, imu, self._vel_prev, self._gravity,
+                                                           self.cycle_dt)
+
+    def _ball_drag(self, poses: np.ndarray, twists: np.ndarray) -> None:
+        """rcssserver3d's ball DragController (see the MuJoCo engine), held through the cycle."""
+        wrench = ball_drag_wrench(self.world, twists[self._ball_link, :3], twists[self._ball_link, 3:])
+        if wrench is not None:
+            self._physics.set_link_wrench(self._ball_link, *wrench)
+
+    def _record_contacts(self) -> None:
+        """Robots touching the ball and robots touching each other in this step (the referee's)."""
+        self._touchers.clear()
+        self._contacts.clear()
+        links, _, _ = self._contact_arrays()
+        if len(links) == 0 or not self._robot_list:
+            return
+        touchers, pairs = contact_owners(links, self._link_robot, self._ball_link)
+        robots = self._robot_list
+        self._touchers.update(robots[r].robot_id for r in touchers)
+        for a, b in pairs:
+            ia, ib = robots[a].robot_id, robots[b].robot_id
+            self._contacts.add((ia, ib) if ia < ib else (ib, ia))
+
+    def _contact_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The last step's contacts (link indices, points, forces), read once per step."""
+        if self._contact_cache is None:
+            self._contact_cache = self._physics.contacts()
+        return self._contact_cache
+
+    # ------------------------------------------------------------------ sensors
+    def percept(self, robot_id: str, *, vision: bool, lines: bool = True) -> Percept:
+        robot, body = self._robot(robot_id), self._bodies[robot_id]
+        table = self._sensor_table()
+        i = self._row[robot_id]
+        start, end = table.spans[i]
+        readings = self._foot_readings()
+        frp = [ForceResistance(name, *reading) for name, slot in body.foot_slots.items()
+               if (reading := readings[slot]) is not None]
+        root = table.roots[i]
+        return Percept(
+            time=self.time, game=GameStateView(), gyro=table.gyro[i],
+            accel=table.acc_lagged[i] if robot.acc_lag else table.acc_now[i],
+            joint_names=robot.joint_names, joint_angles=table.angles[start:end],
+            joint_velocities=table.speeds[start:end], foot_resistance=frp,
+            torso_position=(root[0], root[1], root[2]), torso_quaternion=(root[3], root[4], root[5], root[6]),
+            vision=self._vision(robot, lines) if vision else None)
+
+    def _sensor_table(self) -> _SensorTable:
+        """Every robot's IMU readings, joint states (wire units) and root pose, in one numpy
+        pass per state: a percept then only slices lists."""
+        arrays = self._state_arrays()
+        if self._sensors is not None and self._sensors_of is arrays:
+            return self._sensors
+        poses, twists, hinges = arrays
+        acc_now, gyro, _ = imu_readings(poses, twists, self._imu_links, self._vel_prev, self._gravity, self.cycle_dt)
+        states = np.degrees(hinges[self._hinge_rows])
+        self._sensors = _SensorTable(
+            spans=self._hinge_spans, angles=states[:, 0].tolist(), speeds=states[:, 1].tolist(),
+            gyro=_sim_axes(gyro), acc_lagged=_sim_axes(self._acc_lagged), acc_now=_sim_axes(acc_now),
+            roots=poses[self._root_links].tolist())
+        self._sensors_of = arrays
+        return self._sensors
+
+    def _foot_readings(self) -> list[tuple[tuple[float, float, float], tuple[float, float, float]] | None]:
+        """Every sensing foot's (centre of pressure, force) in its box's frame and SimSpark axes
+        (rcssserver3d's FRP), None without contact; one pass over the step's contacts for all
+        robots (the module gives each contact's force on its first link)."""
+        if self._readings is not None:
+            return self._readings
+        n = len(self._foot_links)
+        if n == 0:
+            self._readings = []
+            return self._readings
+        links, points, forces = self._contact_arrays()
+        # compiled (sim_hotpath): one pass over the contacts, every foot's reading as a tuple
+        self._readings = foot_readings(links, points, forces, self._slot_of_link, self._state_arrays()[0],
+                                       self._foot_links, self._foot_box_pos, self._foot_box_rot, self._last_readings)
+        self._last_readings = list(self._readings)
+        return self._readings
+
+    def _seen_things(self) -> tuple[list[tuple[str, int, str]], np.ndarray]:
+        key = tuple((rb.robot_id, rb.label) for rb in self._robot_list)
+        if self._seen_key != key:
+            owners: list[tuple[str, int, str]] = []
+            links = [self._ball_link]
+            for robot in self._robot_list:
+                if robot.label is not None:
+                    for part, link in self._bodies[robot.robot_id].parts.items():
+                        owners.append((robot.label[0], robot.label[1], part))
+                        links.append(link)
+            self._owners, self._part_links, self._seen_key = owners, np.array(links, dtype=np.intp), key
+        return self._owners, self._part_links
+
+    def prepare_vision(self, requests: list[tuple[str, bool]]) -> None:
+        robots = [(self._robot(rid), lines) for rid, lines in requests]
+        visions = self._vision_batch(robots) if robots else []
+        self._vision_cache = {rb.robot_id: v for (rb, _), v in zip(robots, visions)}
+        self._vision_cycle = self.cycle
+
+    def _vision(self, robot: Robot, lines: bool) -> Vision:
+        if self._vision_cycle == self.cycle and robot.robot_id in self._vision_cache:
+            return self._vision_cache[robot.robot_id]
+        return self._vision_batch([(robot, lines)])[0]
+
+    def _vision_batch(self, robots: list[tuple[Robot, bool]]) -> list[Vision]:
+        poses = self._state_arrays()[0]
+        cams = np.array([b.head if b.head >= 0 else b.root for b in (self._bodies[rb.robot_id] for rb, _ in robots)])
+        owners, links = self._seen_things()
+        return self._eyes.see([(rb.vision_dialect, rb.calibration, lines) for rb, lines in robots],
+                              poses[cams, :3], _quat_matrix(poses[cams, 3:7]), owners, poses[links, :3])
+
+    def frames(self) -> tuple[list[str], np.ndarray]:
+        key = tuple(self._robots)
+        if self._frames_key != key:
+            names, links = ["ball"], [self._ball_link]
+            for robot in self._robot_list:
+                body = self._bodies[robot.robot_id]
+                names += [f"{robot.robot_id}/{n}" for n in body.link_names]
+                links += body.links.tolist()
+            self._frame_names, self._frame_links, self._frames_key = names, np.array(links, dtype=np.intp), key
+        return list(self._frame_names), self._state_arrays()[0][self._frame_links]
+
+    # ------------------------------------------------------------------ snapshots
+    def _entity(self, name: str) -> EntitySnapshot:
+        poses, twists, hinges = self._state_arrays()
+        if name == "ball":
+            p, v = poses[self._ball_link], twists[self._ball_link]
+            return EntitySnapshot("ball", vec3(p[:3]), quat(p[3:]), vec3(v[:3]), vec3(v[3:]), model="ball")
+        robot, body = self._robots[name], self._bodies[name]
+        p, v = poses[body.root], twists[body.root]
+        states = hinges[body.hinges]
+        return EntitySnapshot(name, vec3(p[:3]), quat(p[3:]), vec3(v[:3]), vec3(v[3:]),
+                              tuple(robot.joint_names), tuple(map(float, states[:, 0])),
+                              tuple(map(float, states[:, 1])), model=robot.model_name)
+
+    def _state_changed(self) -> None:
+        """Something moved (a step, a placement): what was read from the module is stale."""
+        self._arrays = None
+        self._readings = None
+
+    def _state_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Link poses, link twists and hinge states, read from the module once per state: the
+        referee, every percept and the monitors of a cycle share them."""
+        if self._arrays is None:
+            self._arrays = (self._physics.link_poses(), self._physics.link_velocities(), self._physics.hinge_states())
+        return self._arrays
+
+    def _state_vector(self, name: str) -> np.ndarray:
+        poses, twists, hinges = self._state_arrays()
+        if name == "ball":
+            return np.concatenate((poses[self._ball_link], twists[self._ball_link]))
+        body = self._bodies[name]
+        return np.concatenate((poses[body.root], twists[body.root], hinges[body.hinges].T.reshape(-1)))
+
+    def entity_names(self) -> list[str]:
+        return ["ball", *self._robots]
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(self.cycle, self.time, True, {n: self._entity(n) for n in self.entity_names()})
+
+    def delta(self, only: set[str] | None = None) -> Snapshot:
+        """Entities whose state changed since the previous delta() (all on the first call)."""
+        return delta_since(self._last_delta, self.entity_names(), only, self._state_vector, self._entity,
+                           self.cycle, self.time)
+
+    def apply_snapshot(self, snapshot: Snapshot, *, only: set[str] | None = None, forward: bool = True) -> None:
+        """Set entity states (resync, ghosts); unknown robots in it are created."""
+        for name, e in snapshot.entities.items():
+            if only is not None and name not in only:
+                continue
+            if name == "ball":
+                self._physics.set_root_pose("ball", np.array([*e.position, *e.orientation]))
+                self._physics.set_root_velocity("ball", np.array(e.linear_velocity), np.array(e.angular_velocity))
+                continue
+            if name not in self._robots:
+                if not e.model or not self.has_model(e.model):
+                    continue
+                self.add_robot(name, e.model, e.position[0], e.position[1], 0.0)
+            robot, body = self._robots[name], self._bodies[name]
+            q, dq = self._physics.positions(body.instance), self._physics.velocities(body.instance)
+            index = {n: i for i, n in enumerate(robot.joint_names)}
+            for jn, qi, vi in zip(e.joint_names, e.joint_positions, e.joint_velocities):
+                i = index.get(jn)
+                if i is not None:
+                    q[body.dofs[i]], dq[body.dofs[i]] = qi, vi
+            self._physics.set_positions(body.instance, q)
+            self._physics.set_velocities(body.instance, dq)
+            self._physics.set_root_pose(body.instance, np.array([*e.position, *e.orientation]))
+            self._physics.set_root_velocity(body.instance, np.array(e.linear_velocity), np.array(e.angular_velocity))
+        self._state_changed()
+        if snapshot.full and only is None:
+            self.cycle, self.time = snapshot.step, snapshot.time
