@@ -18,7 +18,15 @@ from typing import Final
 from sim_bridge.dialects.base import Dialect
 from sim_bridge.framing import DEFAULT_MAX_MESSAGE, FrameDecoder, FramingError, frame_header
 from sim_bridge.listener import open_listener
-from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError, AgentEvent, AgentLagging
+from sim_contracts.agents import (
+    AgentCommands,
+    AgentConnected,
+    AgentDisconnected,
+    AgentError,
+    AgentEvent,
+    AgentLagging,
+    PlayerRules,
+)
 from sim_contracts.commands import Syn
 from sim_contracts.logtext import clip
 from sim_contracts.percept import Percept
@@ -355,6 +363,11 @@ class AgentServer:
 
     def has_agents(self) -> bool:
         return bool(self._conns)
+
+    @property
+    def rules(self) -> PlayerRules:
+        """Its dialect's rules for the agents it serves."""
+        return self.dialect.rules
 
     @property
     def effector_delay(self) -> int:

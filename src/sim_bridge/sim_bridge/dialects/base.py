@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from sim_contracts.agents import PlayerRules
 from sim_contracts.commands import Command, Syn
 from sim_contracts.percept import Percept
 
@@ -25,6 +26,11 @@ class Dialect(Protocol):
     def effector_delay(self) -> int:
         """Cycles between receiving an effector command (in reply to perception k) and the
         step it drives: 1 on both references, so it first shows in perception k + 2."""
+        ...
+
+    @property
+    def rules(self) -> PlayerRules:
+        """How its agents join, see and are placed: what the loop applies to them."""
         ...
 
     def parse_actions(self, payload: bytes) -> tuple[list[Command], list[str]]:

@@ -16,6 +16,7 @@ from typing import Final
 
 from sim_bridge.dialects.base import compiled_commands
 from sim_bridge.sexp import integer, number, predicates
+from sim_contracts.agents import RCSSSMJ_RULES
 from sim_contracts.commands import Beam, Command, InitPlayer, JointTargets, Say, Syn
 from sim_contracts.percept import Percept
 from sim_hotpath import encode_rcsssmj_percept, parse_rcsssmj_motors
@@ -28,6 +29,7 @@ class RcsssmjDialect:
     vision_interval: Final = 2
     any_message_syncs: Final = True
     effector_delay: Final = 1  # measured on the reference (see Dialect)
+    rules: Final = RCSSSMJ_RULES  # how its agents join, see and are placed (sim_contracts.agents)
 
     def parse_actions(self, payload: bytes) -> tuple[list[Command], list[str]]:
         motors = parse_rcsssmj_motors(payload)  # the message of every cycle, compiled

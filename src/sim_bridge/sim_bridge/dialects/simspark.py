@@ -13,6 +13,7 @@ from typing import Final
 
 from sim_bridge.dialects.base import compiled_commands
 from sim_bridge.sexp import integer, number, predicates
+from sim_contracts.agents import SIMSPARK_RULES
 from sim_contracts.commands import Beam, Command, InitPlayer, JointVelocities, Pass, Say, Scene, Syn
 from sim_contracts.percept import Percept
 from sim_hotpath import encode_simspark_percept, parse_simspark_hinges
@@ -28,6 +29,7 @@ class SimSparkDialect:
     vision_interval: Final = 3
     any_message_syncs: Final = False
     effector_delay: Final = 1  # measured on the reference (see Dialect)
+    rules: Final = SIMSPARK_RULES  # how its agents join, see and are placed (sim_contracts.agents)
 
     def parse_actions(self, payload: bytes) -> tuple[list[Command], list[str]]:
         hinges = parse_simspark_hinges(payload)  # the message of every cycle, compiled

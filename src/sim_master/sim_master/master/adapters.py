@@ -11,7 +11,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from sim_contracts.agents import AgentEvent
+from sim_contracts.agents import AgentEvent, PlayerRules
 from sim_contracts.commands import Command
 from sim_contracts.percept import Percept
 
@@ -50,6 +50,10 @@ class AgentTransport(PerceptOutlet, Protocol):
 
     @property
     def effector_delay(self) -> int: ...
+    @property
+    def rules(self) -> PlayerRules:
+        """The rules of the agents this transport serves (its dialect's)."""
+        ...
     def poll(self, timeout: float = 0.0) -> list[AgentEvent]: ...
     def collect_cycle(self, deadline_s: float | None = None,
                       stop: threading.Event | None = None) -> list[AgentEvent]: ...

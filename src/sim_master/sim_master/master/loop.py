@@ -19,17 +19,25 @@ the loop's thread; other threads hand work in through LoopCalls.
 from __future__ import annotations
 
 import gc
-import hashlib
 import logging
 import math
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from dataclasses import dataclass, field
 
 from sim_contracts import names
-from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError, AgentLagging
+from sim_contracts.agents import (
+    IN_PROCESS_RULES,
+    LOCAL_RULES,
+    SIMSPARK_RULES,
+    AgentCommands,
+    AgentConnected,
+    AgentDisconnected,
+    AgentError,
+    AgentLagging,
+    PlayerRules,
+)
 from sim_contracts.commands import Beam, Command, InitPlayer, JointTargets, JointVelocities, Say, Scene, Syn
 from sim_contracts.logtext import clip
 from sim_contracts.percept import GameStateView, Heard, Percept
@@ -38,15 +46,14 @@ from sim_master.engine.node import SimulationNode
 from sim_master.master.adapters import AgentTransport, LocalBrain, LoopAdapter, PerceptOutlet
 from sim_master.master.agent_log import AgentLog
 from sim_master.master.config import ServerConfig
+from sim_master.master.control import SimulationControl
+from sim_master.master.entity_services import EntityServices
 from sim_master.master.hearing import Hearing, Listener, Utterance, say_error
 from sim_master.master.loop_calls import LoopCalls
 from sim_master.master.pacing import RealTimePacer
 from sim_master.master.players import Player, PlayerTable, Source
 from sim_master.master.referee_world import EngineWorld
 from sim_master.master.spawn import init_slot, parking_spot, rcsssmj_spawn
-from sim_master.snapshot import EntitySnapshot, Snapshot
-from sim_master.world import sdf_loader
-from soccer_referee.commands import RefereeCommand
 from soccer_referee.events import GameEvent
 from soccer_referee.referee import Referee
 from soccer_referee.rules import rule_book
@@ -60,7 +67,6 @@ AVAILABLE_MODELS: tuple[str, ...] = ("nao", "nao0", "nao1", "nao2", "nao3", "nao
 # each waiting robot costs every cycle, and the agent ports close a connection that joins no
 # team (sim_bridge.agent_server).
 MAX_WAITING_ROBOTS = 22
-MAX_URI = 4096  # characters of a spawn request's uri (a path longer than the file system's PATH_MAX)
 
 
 def _listening(adapters: list[LoopAdapter], hook: str) -> list[LoopAdapter]:
@@ -93,21 +99,10 @@ class CycleStats:
 MAX_STEP_CYCLES = 1_000_000  # one step request runs at most this many cycles (5.5 h of sim time)
 
 
-@dataclass(frozen=True, slots=True)
-class SpawnOutcome:
-    """error "" (spawned; text is the entity's name) or one of name_invalid, name_not_unique,
-    invalid_pose, no_resource, parse_error, unsupported_format, failed (text says why)."""
-
-    error: str
-    text: str
-
-    @property
-    def ok(self) -> bool:
-        return not self.error
-
-
-class SimulationLoop:
-    """Players, referee and engine, cycled in phases. `run()` (blocking) or `cycle()`."""
+class SimulationLoop(SimulationControl, EntityServices):
+    """Players, referee and engine, cycled in phases. `run()` (blocking) or `cycle()`. What
+    operators and services ask of it between cycles is its two other rooms: control
+    (control.py: pause, step, referee commands) and the entity services (entity_services.py)."""
 
     def __init__(self, config: ServerConfig, engine: SimulationNode, *, log: logging.Logger = _log) -> None:
         self.config = config
@@ -141,7 +136,7 @@ class SimulationLoop:
         # both references): (cycles still to wait, player, command).
         self._delayed: list[tuple[int, Player, Command]] = []
         self.cycle_hooks: list[Callable[[SimulationLoop, list[GameEvent]], None]] = []
-        self.ros_players: dict[str, Player] = {}
+        self.messaging_players: dict[str, Player] = {}
         self._adapter_faults: set[str] = set()
         self._in_process = 0  # in-process players (ROS, local) joined so far: their connection names
         self.spawned: set[str] = set()  # entities spawned through services (reset can remove them)
@@ -277,7 +272,7 @@ class SimulationLoop:
                 self.log.error("%s failed in %s: %s: %s (logged once)", adapter.name, phase, type(exc).__name__, exc)
 
     def _anyone_playing(self) -> bool:
-        return (bool(self.ros_players) or bool(self.local_brains)
+        return (bool(self.messaging_players) or bool(self.local_brains)
                 or any(t.has_agents() for t in self.transports.values()))
 
     def _auto_kickoff(self) -> None:
@@ -339,7 +334,7 @@ class SimulationLoop:
 
     def _wait_for_ros_players(self) -> None:
         deadline = time.monotonic() + self.config.sync_timeout
-        waiting = [p for p in self.ros_players.values() if not p.lagging and p.answered_once]
+        waiting = [p for p in self.messaging_players.values() if not p.lagging and p.answered_once]
         self.calls.run_pending(at_boundary=False)
         while waiting:
             waiting = [p for p in waiting if not p.synced]
@@ -353,7 +348,7 @@ class SimulationLoop:
                                      p.namespace, self.config.sync_timeout)
                 break
             self.calls.wait_and_run(min(remaining, 0.1))  # asleep until a player's message is handed in
-        for p in self.ros_players.values():
+        for p in self.messaging_players.values():
             p.synced = False
 
     def _handle_event(self, source: Source, event: object) -> None:
@@ -369,7 +364,8 @@ class SimulationLoop:
                 if not self._guarded(player, self._apply_command, command):
                     break
         elif isinstance(event, AgentConnected):
-            self.players.add(Player(event.agent_id, source))
+            transport = self.transports.get(source)
+            self.players.add(Player(event.agent_id, source, rules=transport.rules if transport else SIMSPARK_RULES))
             self.log.info("agent %s connected from %s", event.agent_id, event.peer)
         elif isinstance(event, AgentDisconnected):
             self.log.info("agent %s left: %s", event.agent_id, event.reason)
@@ -467,10 +463,10 @@ class SimulationLoop:
             self.agent_log.warn(player.agent_id, f"init again ignored (already {player.side} #{player.unum})",
                                 once=True)
             return
-        if player.source == "simspark" and not player.robot_id:
+        if player.rules.robot_from_scene and not player.robot_id:
             self.agent_log.warn(player.agent_id, "init before scene ignored", once=True)
             return
-        if player.source != "simspark":
+        if not player.rules.robot_from_scene:
             error = self._create_robot(player, command.model or "nao0")
             if error is not None:
                 self._refuse(player, error)
@@ -517,8 +513,8 @@ class SimulationLoop:
 
     def _refuse(self, player: Player, error: str) -> None:
         self.agent_log.warn(player.agent_id, f"init refused: {error}")
-        if player.source == "rcsssmj":  # rcsssmj closes the connection of a refused agent
-            transport = self.transports.get("rcsssmj")
+        if player.rules.close_refused:  # rcsssmj closes the connection of a refused agent
+            transport = self.transports.get(player.source)
             if transport is not None:
                 transport.disconnect(player.agent_id, f"init refused: {error}")
             self.remove_player(player.agent_id)
@@ -535,7 +531,7 @@ class SimulationLoop:
             self.engine.remove_robot(player.robot_id)
         self.hearing.forget(agent_id)
         self.agent_log.forget(agent_id)
-        self.ros_players.pop(agent_id, None)
+        self.messaging_players.pop(agent_id, None)
         self.local_brains.pop(agent_id, None)
         for adapter in self.adapters:
             self._adapter_hook(adapter, "on_player_left", adapter.on_player_left, self, agent_id)
@@ -593,11 +589,10 @@ class SimulationLoop:
         plan: list[tuple[Player, PerceptOutlet, bool, bool]] = []  # player, outlet, vision, with lines
         for player in self.players.with_robots():
             outlet = self.outlets.get(player.source)
-            if outlet is None or (player.source == "ros" and not player.registered):
+            if outlet is None or (not player.rules.perceives_before_joining and not player.registered):
                 continue
-            # rcsssmj perceptions and local brains use no field lines: do not compute them
-            lines = player.dialect == "simspark" and player.source != "local"
-            plan.append((player, outlet, outlet.wants_vision(player.agent_id), lines))
+            # only perceptions that carry field lines compute them
+            plan.append((player, outlet, outlet.wants_vision(player.agent_id), player.rules.field_lines))
         t0 = time.perf_counter()
         try:
             self.engine.prepare_vision([(p.robot_id, lines) for p, _, vision, lines in plan if vision])
@@ -629,45 +624,23 @@ class SimulationLoop:
         percept.game = self.game_view(player)
         return percept
 
-    # ------------------------------------------------------------------ simulation control
-    def pause(self) -> None:
-        """Pause always wins: a pending step request ends here (its caller is released)."""
-        self.paused = True
-        self._cancel_steps()
-
-    def _cancel_steps(self) -> None:
-        self._step_budget = 0
-        if self._step_done is not None:
-            self._step_done.set()
-            self._step_done = None
-
-    def play(self) -> None:
-        self.paused = False
-
-    def step_paused(self, cycles: int) -> threading.Event:
-        """While paused: run `cycles` cycles; the event is set when they are done."""
-        done = threading.Event()
-        if cycles <= 0:
-            done.set()
-            return done
-        self._step_budget = cycles
-        self._step_done = done
-        return done
-
     # ------------------------------------------------------------------ ROS-native players (loop thread)
-    def add_ros_player(self, team: str, unum: int, model: str, perception: str = "simspark") -> Player | str:
+    def add_messaging_player(self, team: str, unum: int, model: str, perception: str = "simspark") -> Player | str:
         """InitAgent from ROS: a robot for /<team>/p<unum> that perceives (and beams) by
         `perception`'s rules; returns the player or an error."""
         self._in_process += 1
-        outcome = self._join_in_process(f"ros-{self._in_process}", "ros", team, unum, model, perception)
+        if perception not in IN_PROCESS_RULES:
+            return f"perception must be {' or '.join(IN_PROCESS_RULES)}, not {perception[:40]!r}"
+        outcome = self._join_in_process(f"ros-{self._in_process}", "ros", team, unum, model,
+                                        IN_PROCESS_RULES[perception])
         if isinstance(outcome, Player):
-            self.ros_players[outcome.agent_id] = outcome
+            self.messaging_players[outcome.agent_id] = outcome
         return outcome
 
     def _join_in_process(self, agent_id: str, source: Source, team: str, unum: int, model: str,
-                         perception: str = "") -> Player | str:
+                         rules: PlayerRules) -> Player | str:
         """Robot plus registration for a player that is not a TCP agent; all or nothing."""
-        player = self.players.add(Player(agent_id, source, perception=perception))
+        player = self.players.add(Player(agent_id, source, rules=rules))
         error = self._create_robot(player, model)
         if error is None:
             error = self.register(player, team, unum)
@@ -680,7 +653,7 @@ class SimulationLoop:
     def add_local_player(self, team: str, unum: int, model: str, brain: LocalBrain) -> Player | str:
         """A player whose brain runs in this process (built-in demo teams in `soccersim match`)."""
         self._in_process += 1
-        player = self._join_in_process(f"local-{self._in_process}", "local", team, unum, model)
+        player = self._join_in_process(f"local-{self._in_process}", "local", team, unum, model, LOCAL_RULES)
         if isinstance(player, str):
             return player
         self.local_brains[player.agent_id] = brain
@@ -688,7 +661,7 @@ class SimulationLoop:
         self._beam(player, x, y, rot)
         return player
 
-    def ros_joint_command(self, agent_id: str, command: JointVelocities | JointTargets | str) -> None:
+    def player_joint_command(self, agent_id: str, command: JointVelocities | JointTargets | str) -> None:
         """A ROS player's joint command, already read from its message (or the reason it
         could not be read, reported like any bad command)."""
         player = self.players.get(agent_id)
@@ -701,17 +674,17 @@ class SimulationLoop:
         else:
             self._report(player, self.engine.set_joint_pd(player.robot_id, command.targets))
 
-    def ros_beam(self, agent_id: str, x: float, y: float, rotation: float) -> None:
+    def player_beam(self, agent_id: str, x: float, y: float, rotation: float) -> None:
         player = self.players.get(agent_id)
         if player is not None:
             self._beam(player, x, y, rotation)
 
-    def ros_say(self, agent_id: str, message: str) -> None:
+    def player_say(self, agent_id: str, message: str) -> None:
         player = self.players.get(agent_id)
         if player is not None:
             self._say(player, message)
 
-    def ros_synchronize(self, agent_id: str) -> None:
+    def player_synchronize(self, agent_id: str) -> None:
         player = self.players.get(agent_id)
         if player is not None:
             player.synced = True
@@ -719,164 +692,6 @@ class SimulationLoop:
             if player.lagging:
                 player.lagging = False
                 self.log.info("ROS player %s answers again", player.namespace)
-
-    # ------------------------------------------------------------------ operator commands (loop thread)
-    def beam_player(self, team: str, unum: int, x: float, y: float, rotation: float) -> str | None:
-        player = next((p for p in self.players if p.team == team and p.unum == unum), None)
-        if player is None:
-            return f"no player {team} #{unum}"
-        decision = self.referee.request_beam(player.side, player.unum, x, y, rotation, dialect=player.dialect)
-        if not decision.success:
-            return decision.error
-        self.engine.teleport_robot(player.robot_id, decision.x, decision.y, decision.yaw_deg)
-        return None
-
-    def referee_command(self, command: RefereeCommand) -> str | None:
-        outcome = self.referee.command(command)
-        return None if outcome.ok else outcome.error
-
-    def set_play_mode(self, name: str) -> str | None:
-        from soccer_referee.commands import SetPlayMode
-
-        return self.referee_command(SetPlayMode(name))
-
-    def move_entity(self, entity: str, position: tuple[float, float, float], rotation: float,
-                    velocity: tuple[float, float, float]) -> str | None:
-        from soccer_referee.commands import MoveAgent, MoveBall
-
-        if entity == names.BALL:
-            return self.referee_command(MoveBall(position, velocity))
-        player = self.players.by_robot(entity)
-        if player is None or not player.registered:
-            return f"unknown player {entity!r}: use 'ball' or a player's '<team>/p<unum>'"
-        return self.referee_command(MoveAgent(player.side, player.unum, position[0], position[1], rotation))
-
-    def spawn_entity(self, name: str, uri: str, allow_renaming: bool,
-                     position: tuple[float, float, float],
-                     orientation: tuple[float, float, float, float], *,
-                     resource_string: str = "") -> SpawnOutcome:
-        """An entity of a model named by `uri` (a model name, `model://name`, or an .sdf file
-        under the worlds' model directory) or given as SDF text."""
-        if name and not names.SPAWNED_NAME.fullmatch(name):
-            return SpawnOutcome("name_invalid", f"invalid name {name[:80]!r}: use {names.SPAWNED_NAME.pattern}")
-        if name and names.CONNECTION_NAME.fullmatch(name):
-            return SpawnOutcome("name_invalid",
-                                f"invalid name {name!r}: names like simspark-<n> belong to the agents that will join")
-        if not all(math.isfinite(v) for v in (*position, *orientation)):
-            return SpawnOutcome("invalid_pose", "invalid pose: not finite")
-        outside = self.engine.field.outside_world(*position)
-        if outside:
-            return SpawnOutcome("invalid_pose", f"invalid pose: {outside}")
-        model = self._spawn_model(uri, resource_string)
-        if isinstance(model, SpawnOutcome):
-            return model
-        key, model_name = model
-        existing = set(self.engine.snapshot().entities)
-        base = name or model_name or "entity"
-        if not names.SPAWNED_NAME.fullmatch(base) or names.CONNECTION_NAME.fullmatch(base):
-            base = "entity"
-        unique = base
-        index = 1
-        while unique in existing:
-            if not allow_renaming:
-                return SpawnOutcome("name_not_unique", f"an entity named {base!r} already exists")
-            unique = f"{base}_{index}"
-            index += 1
-        w, x, y, z = orientation
-        yaw = math.degrees(math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
-        try:
-            self.engine.spawn_entity(unique, key, (position[0], position[1], position[2], yaw))
-        except (ValueError, KeyError) as exc:
-            return SpawnOutcome("failed", str(exc))
-        self.spawned.add(unique)
-        return SpawnOutcome("", unique)
-
-    def _spawn_model(self, uri: str, text: str) -> tuple[str, str] | SpawnOutcome:
-        """(engine model key, model name) for a spawn request, or why there is none."""
-        if len(uri) > MAX_URI:
-            return SpawnOutcome("no_resource", f"uri over {MAX_URI} characters")
-        try:
-            if text:
-                spec = sdf_loader.load_model_text(text)
-                key = "sdf-" + hashlib.sha256(text.encode()).hexdigest()[:16]
-                self.engine.register_model(key, spec)
-                return key, spec.name
-            if not uri:
-                return SpawnOutcome("no_resource", "give entity_resource.uri or entity_resource.resource_string")
-            bare = uri.removeprefix("model://")
-            if self.engine.has_model(bare):
-                return bare, bare
-            suffix = Path(bare).suffix
-            if suffix and suffix != ".sdf":
-                return SpawnOutcome("unsupported_format", f"{uri}: only SDF models can be spawned (.sdf or text)")
-            path = sdf_loader.resolve_model_uri(uri)
-            spec = sdf_loader.load_model(str(path))
-            key = "file-" + hashlib.sha256(str(path).encode()).hexdigest()[:16]
-            self.engine.register_model(key, spec)
-            return key, spec.name or path.stem
-        except OSError as exc:  # a name the file system refuses (too long, not a file)
-            return SpawnOutcome("no_resource", f"{clip(uri)}: {exc.strerror or exc}")
-        except sdf_loader.SdfError as exc:
-            text_ = clip(str(exc))
-            kind = "no_resource" if ("not found" in text_ or "no such" in text_ or "only models" in text_) else \
-                "parse_error"
-            return SpawnOutcome(kind, text_)
-
-    def delete_entity(self, name: str) -> str | None:
-        player = self.players.by_robot(name)
-        if player is not None:  # its agent is told (connection closed), not left starving
-            transport = self.transports.get(player.source)
-            if transport is not None:
-                transport.disconnect(player.agent_id, "its robot was deleted (delete_entity)")
-            self.remove_player(player.agent_id)
-            return None
-        try:
-            self.engine.delete_entity(name)
-        except (ValueError, KeyError) as exc:
-            return str(exc)
-        self.spawned.discard(name)
-        return None
-
-    def set_entity_state(self, name: str, state: EntitySnapshot) -> str | None:
-        snap = self.engine.snapshot()
-        if name not in snap.entities:
-            return f"no entity named {name!r}"
-        current = snap.entities[name]
-        refused = (self.engine.field.outside_world(*state.position)
-                   or self.engine.field.too_fast(*state.linear_velocity, *state.angular_velocity))
-        if refused:
-            return refused
-        if not all(math.isfinite(v) for v in state.orientation) or not 0.5 <= math.hypot(*state.orientation) <= 2.0:
-            return "orientation must be a unit quaternion (w x y z)"
-        if not all(math.isfinite(v) for v in (*state.joint_positions, *state.joint_velocities)):
-            return "joint positions and velocities must be finite"
-        new = replace(state, name=name, owner=current.owner, model=current.model)
-        if not new.joint_names:
-            new = replace(new, joint_names=current.joint_names, joint_positions=current.joint_positions,
-                          joint_velocities=current.joint_velocities)
-        self.engine.apply_snapshot(Snapshot(snap.step, snap.time, False, {name: new}), only={name})
-        return None
-
-    def reset(self, *, state: bool = True, spawned: bool = False) -> str | None:
-        """state: back to BeforeKickOff with the ball at the centre and the players at their
-        slots; spawned: the entities spawned through services are deleted."""
-        from soccer_referee.commands import SetPlayMode
-
-        if spawned:
-            for name in sorted(self.spawned):
-                self.delete_entity(name)
-        if not state:
-            return None
-        self.engine.set_ball((0.0, 0.0, self.engine.field.ball_radius))
-        counts = {"left": 0, "right": 0}
-        for player in self.players.with_robots():
-            if player.registered:
-                x, y, yaw = init_slot(player.side, counts[player.side], self.engine.field.length,
-                                      self.engine.field.width)
-                counts[player.side] += 1
-                self.engine.teleport_robot(player.robot_id, x, y, yaw)
-        outcome = self.referee.command(SetPlayMode("BeforeKickOff"))
-        return None if outcome.ok else outcome.error
 
 
 

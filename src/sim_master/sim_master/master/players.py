@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+from sim_contracts.agents import SIMSPARK_RULES, PlayerRules
+
 Source = Literal["simspark", "rcsssmj", "ros", "local"]
 
 
@@ -26,13 +28,12 @@ class Player:
     # synchronized at least once (ROS players): sync mode waits for it from then on, as the agent
     # ports wait for a TCP agent once it answers, so a player still subscribing stalls nobody
     answered_once: bool = False
-    perception: str = ""  # an in-process player's dialect of perception and beams ("": its source's)
+    rules: PlayerRules = SIMSPARK_RULES  # its dialect's rules (its transport's, or its source's)
 
     @property
     def dialect(self) -> str:
-        """Whose rules of perception and beams this player follows: rcsssmj's for rcsssmj agents
-        (and players who asked for them), SimSpark's for everyone else."""
-        return "rcsssmj" if self.source == "rcsssmj" or self.perception == "rcsssmj" else "simspark"
+        """Whose rules of perception and beams this player follows."""
+        return self.rules.dialect
 
     @property
     def registered(self) -> bool:

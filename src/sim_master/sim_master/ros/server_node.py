@@ -145,23 +145,23 @@ class RosPlayer:
             node.create_subscription(
                 JointCommand,
                 f"{ns}/effectors/joint_command",
-                lambda m: calls.submit(lambda: server.ros_joint_command(agent, joint_command(m))),
+                lambda m: calls.submit(lambda: server.player_joint_command(agent, joint_command(m))),
                 RELIABLE, callback_group=group,
             ),
             node.create_subscription(
                 Beam,
                 f"{ns}/effectors/beam",
-                lambda m: calls.submit(lambda: server.ros_beam(agent, m.x, m.y, m.rotation)),
+                lambda m: calls.submit(lambda: server.player_beam(agent, m.x, m.y, m.rotation)),
                 RELIABLE, callback_group=group,
             ),
             node.create_subscription(
-                Say, f"{ns}/effectors/say", lambda m: calls.submit(lambda: server.ros_say(agent, m.message)), RELIABLE,
-                callback_group=group,
+                Say, f"{ns}/effectors/say", lambda m: calls.submit(lambda: server.player_say(agent, m.message)),
+                RELIABLE, callback_group=group,
             ),
             node.create_subscription(
                 Empty,
                 f"{ns}/effectors/synchronize",
-                lambda _m: calls.submit(lambda: server.ros_synchronize(agent)),
+                lambda _m: calls.submit(lambda: server.player_synchronize(agent)),
                 RELIABLE, callback_group=group,
             ),
         ]
@@ -306,7 +306,7 @@ class ServerNode(LoopAdapter):
         """A robot for a ROS-native player (or a bridged agent), joined to its team."""
         if perception not in ("", "simspark", "rcsssmj"):
             return f"perception must be simspark or rcsssmj, not {perception[:40]!r}"
-        outcome = self._call(lambda: self.server.add_ros_player(team, unum, model, perception or "simspark"))
+        outcome = self._call(lambda: self.server.add_messaging_player(team, unum, model, perception or "simspark"))
         if isinstance(outcome, str):
             return outcome
         player = outcome

@@ -21,7 +21,8 @@ from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.node import Node
 
 from sim_contracts import names
-from sim_master.master.loop import MAX_STEP_CYCLES, SpawnOutcome
+from sim_master.master.entity_services import SpawnOutcome
+from sim_master.master.loop import MAX_STEP_CYCLES
 from sim_master.ros.convert import stamp
 from sim_master.ros.service_guard import guarded
 from sim_master.snapshot import EntitySnapshot

@@ -1,0 +1,177 @@
+"""The entity services: spawn, delete, set the state of and reset the entities of the world,
+as the ROS simulation standard and gazebo_ros ask (and the service port).
+
+Why a room of its own: these serve tools between cycles; the cycle core (loop.py) never
+calls them. Spawn requests are resolved here to engine models (SDF text or files; the
+parsing itself is world/sdf_loader.py's). Everything here runs on the loop's thread."""
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from sim_contracts import names
+from sim_contracts.logtext import clip
+from sim_master.engine.node import SimulationNode
+from sim_master.master.adapters import AgentTransport
+from sim_master.master.players import PlayerTable, Source
+from sim_master.master.spawn import init_slot
+from sim_master.snapshot import EntitySnapshot, Snapshot
+from sim_master.world import sdf_loader
+from soccer_referee.service import JudgingReferee
+
+MAX_URI = 4096  # characters of a spawn request's uri (a path longer than the file system's PATH_MAX)
+
+
+@dataclass(frozen=True, slots=True)
+class SpawnOutcome:
+    """error "" (spawned; text is the entity's name) or one of name_invalid, name_not_unique,
+    invalid_pose, no_resource, parse_error, unsupported_format, failed (text says why)."""
+
+    error: str
+    text: str
+
+    @property
+    def ok(self) -> bool:
+        return not self.error
+
+
+class EntityServices:
+    """Mixed into SimulationLoop, whose world it serves."""
+
+    engine: SimulationNode
+    players: PlayerTable
+    referee: JudgingReferee
+    transports: dict[Source, AgentTransport]
+    spawned: set[str]
+
+    def remove_player(self, agent_id: str) -> None:
+        raise NotImplementedError  # the loop's: a player leaves with its robot
+
+    def spawn_entity(self, name: str, uri: str, allow_renaming: bool,
+                     position: tuple[float, float, float],
+                     orientation: tuple[float, float, float, float], *,
+                     resource_string: str = "") -> SpawnOutcome:
+        """An entity of a model named by `uri` (a model name, `model://name`, or an .sdf file
+        under the worlds' model directory) or given as SDF text."""
+        if name and not names.SPAWNED_NAME.fullmatch(name):
+            return SpawnOutcome("name_invalid", f"invalid name {name[:80]!r}: use {names.SPAWNED_NAME.pattern}")
+        if name and names.CONNECTION_NAME.fullmatch(name):
+            return SpawnOutcome("name_invalid",
+                                f"invalid name {name!r}: names like simspark-<n> belong to the agents that will join")
+        if not all(math.isfinite(v) for v in (*position, *orientation)):
+            return SpawnOutcome("invalid_pose", "invalid pose: not finite")
+        outside = self.engine.field.outside_world(*position)
+        if outside:
+            return SpawnOutcome("invalid_pose", f"invalid pose: {outside}")
+        model = self._spawn_model(uri, resource_string)
+        if isinstance(model, SpawnOutcome):
+            return model
+        key, model_name = model
+        existing = set(self.engine.snapshot().entities)
+        base = name or model_name or "entity"
+        if not names.SPAWNED_NAME.fullmatch(base) or names.CONNECTION_NAME.fullmatch(base):
+            base = "entity"
+        unique = base
+        index = 1
+        while unique in existing:
+            if not allow_renaming:
+                return SpawnOutcome("name_not_unique", f"an entity named {base!r} already exists")
+            unique = f"{base}_{index}"
+            index += 1
+        w, x, y, z = orientation
+        yaw = math.degrees(math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
+        try:
+            self.engine.spawn_entity(unique, key, (position[0], position[1], position[2], yaw))
+        except (ValueError, KeyError) as exc:
+            return SpawnOutcome("failed", str(exc))
+        self.spawned.add(unique)
+        return SpawnOutcome("", unique)
+
+    def _spawn_model(self, uri: str, text: str) -> tuple[str, str] | SpawnOutcome:
+        """(engine model key, model name) for a spawn request, or why there is none."""
+        if len(uri) > MAX_URI:
+            return SpawnOutcome("no_resource", f"uri over {MAX_URI} characters")
+        try:
+            if text:
+                spec = sdf_loader.load_model_text(text)
+                key = "sdf-" + hashlib.sha256(text.encode()).hexdigest()[:16]
+                self.engine.register_model(key, spec)
+                return key, spec.name
+            if not uri:
+                return SpawnOutcome("no_resource", "give entity_resource.uri or entity_resource.resource_string")
+            bare = uri.removeprefix("model://")
+            if self.engine.has_model(bare):
+                return bare, bare
+            suffix = Path(bare).suffix
+            if suffix and suffix != ".sdf":
+                return SpawnOutcome("unsupported_format", f"{uri}: only SDF models can be spawned (.sdf or text)")
+            path = sdf_loader.resolve_model_uri(uri)
+            spec = sdf_loader.load_model(str(path))
+            key = "file-" + hashlib.sha256(str(path).encode()).hexdigest()[:16]
+            self.engine.register_model(key, spec)
+            return key, spec.name or path.stem
+        except OSError as exc:  # a name the file system refuses (too long, not a file)
+            return SpawnOutcome("no_resource", f"{clip(uri)}: {exc.strerror or exc}")
+        except sdf_loader.SdfError as exc:
+            text_ = clip(str(exc))
+            kind = "no_resource" if ("not found" in text_ or "no such" in text_ or "only models" in text_) else \
+                "parse_error"
+            return SpawnOutcome(kind, text_)
+
+    def delete_entity(self, name: str) -> str | None:
+        player = self.players.by_robot(name)
+        if player is not None:  # its agent is told (connection closed), not left starving
+            transport = self.transports.get(player.source)
+            if transport is not None:
+                transport.disconnect(player.agent_id, "its robot was deleted (delete_entity)")
+            self.remove_player(player.agent_id)
+            return None
+        try:
+            self.engine.delete_entity(name)
+        except (ValueError, KeyError) as exc:
+            return str(exc)
+        self.spawned.discard(name)
+        return None
+
+    def set_entity_state(self, name: str, state: EntitySnapshot) -> str | None:
+        snap = self.engine.snapshot()
+        if name not in snap.entities:
+            return f"no entity named {name!r}"
+        current = snap.entities[name]
+        refused = (self.engine.field.outside_world(*state.position)
+                   or self.engine.field.too_fast(*state.linear_velocity, *state.angular_velocity))
+        if refused:
+            return refused
+        if not all(math.isfinite(v) for v in state.orientation) or not 0.5 <= math.hypot(*state.orientation) <= 2.0:
+            return "orientation must be a unit quaternion (w x y z)"
+        if not all(math.isfinite(v) for v in (*state.joint_positions, *state.joint_velocities)):
+            return "joint positions and velocities must be finite"
+        new = replace(state, name=name, owner=current.owner, model=current.model)
+        if not new.joint_names:
+            new = replace(new, joint_names=current.joint_names, joint_positions=current.joint_positions,
+                          joint_velocities=current.joint_velocities)
+        self.engine.apply_snapshot(Snapshot(snap.step, snap.time, False, {name: new}), only={name})
+        return None
+
+    def reset(self, *, state: bool = True, spawned: bool = False) -> str | None:
+        """state: back to BeforeKickOff with the ball at the centre and the players at their
+        slots; spawned: the entities spawned through services are deleted."""
+        from soccer_referee.commands import SetPlayMode
+
+        if spawned:
+            for name in sorted(self.spawned):
+                self.delete_entity(name)
+        if not state:
+            return None
+        self.engine.set_ball((0.0, 0.0, self.engine.field.ball_radius))
+        counts = {"left": 0, "right": 0}
+        for player in self.players.with_robots():
+            if player.registered:
+                x, y, yaw = init_slot(player.side, counts[player.side], self.engine.field.length,
+                                      self.engine.field.width)
+                counts[player.side] += 1
+                self.engine.teleport_robot(player.robot_id, x, y, yaw)
+        outcome = self.referee.command(SetPlayMode("BeforeKickOff"))
+        return None if outcome.ok else outcome.error
