@@ -25,7 +25,6 @@ import struct
 import sys
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 # "killsim" is left out: a loopback monitor may legitimately stop the server.
@@ -155,10 +154,9 @@ def fuzz(server: Any, ports: dict[str, int], per_port: int, seed: int,
 def fuzz_match(per_port: int, seed: int, progress: bool = False) -> dict[str, Any]:
     """An in-process server with both monitors and the service port, one good agent per
     dialect playing in threads, `per_port` fuzzed inputs on each port; what happened."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src" / "sim_master" / "test" / "master"))
-    import server_fixture
-
     from sim_bridge.clients import RcsssmjAgent, SimSparkAgent
+    from sim_master.master.config import ServerConfig
+    from sim_master.server.in_thread import serving
 
     errors, refusals = InternalErrors(), _Refusals()
     root = logging.getLogger()
@@ -167,10 +165,11 @@ def fuzz_match(per_port: int, seed: int, progress: bool = False) -> dict[str, An
     root.addHandler(refusals)
     root.setLevel(logging.INFO)
     try:
-        with server_fixture.running_server(sync=False, realtime=True, simspark_monitor_port=0,
-                                           rcsssmj_monitor_port=0, service_port=0) as server:
-            ports = {"simspark": server_fixture.port(server, "simspark"),
-                     "rcsssmj": server_fixture.port(server, "rcsssmj"),
+        config = ServerConfig(sync=False, realtime=True, simspark_port=0, rcsssmj_port=0, simspark_monitor_port=0,
+                              rcsssmj_monitor_port=0, service_port=0, ros=False, vision_noise=False)
+        with serving(config) as server:
+            ports = {"simspark": server.agent_servers["simspark"].port,
+                     "rcsssmj": server.agent_servers["rcsssmj"].port,
                      "simspark_monitor": server.monitor_servers["simspark"].port,
                      "rcsssmj_monitor": server.monitor_servers["rcsssmj"].port,
                      "service": server.service_port.port}

@@ -6,7 +6,9 @@ import json
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -42,17 +44,10 @@ def test_short_match_outputs(tmp_path: Path, engine: str) -> None:
     assert heat.shape == final.shape
 
 
-def test_snapshot_of_a_running_server(tmp_path: Path) -> None:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(
-        "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py"
-    )
-    fixture = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fixture)
+def test_snapshot_of_a_running_server(running_server: Callable[..., Any], tmp_path: Path) -> None:
     from sim_master.demo.brain import PusherBrain
 
-    with fixture.running_server(sync=False, realtime=True, service_port=0) as server:
+    with running_server(sync=False, realtime=True, service_port=0) as server:
         server.calls.call(lambda: [server.add_local_player(t, n, "pusher", PusherBrain(s, n))
                                    for t, s in (("Lions", "left"), ("Tigers", "right")) for n in (1, 2, 3)])
         out = tmp_path / "now.png"

@@ -1,25 +1,21 @@
 """A replay log written by the server plays back to a monitor and ROS."""
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import socket
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from sim_bridge.clients import LegacyClient, SimSparkAgent
 
-_spec = importlib.util.spec_from_file_location(
-    "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
 
-
-def test_replay_to_a_monitor(tmp_path: Path) -> None:
+def test_replay_to_a_monitor(running_server: Callable[..., Any], tmp_path: Path) -> None:
     log = tmp_path / "game.mcap"
-    with fixture.running_server(log_path=str(log)) as server:
-        agent = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Alpha", 1)
+    with running_server(log_path=str(log)) as server:
+        agent = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Alpha", 1)
         agent.join()
         for _ in range(150):
             agent.act({"he1": 1.0})

@@ -1,22 +1,18 @@
 """The loop times its phases, and the text service port reports them (bench_sync reads them)."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import socket
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 from sim_bridge.clients import SimSparkAgent
 from sim_master.master.loop import PHASES
 
-_spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
 
-
-def test_phase_times_are_counted_and_served() -> None:
-    with fixture.running_server(service_port=0) as server:
-        agent = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Alpha", 1)
+def test_phase_times_are_counted_and_served(running_server: Callable[..., Any]) -> None:
+    with running_server(service_port=0) as server:
+        agent = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Alpha", 1)
         agent.join()
         for _ in range(30):
             agent.act({"he1": 0.5})

@@ -3,25 +3,21 @@ and an rcsssmj agent play, both monitor streams draw the world, a monitor kicks 
 referee scores a goal from a scripted push of the ball, and the agents' robots stand."""
 from __future__ import annotations
 
-import importlib.util
 import re
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 from sim_bridge.clients import LegacyClient, RcsssmjAgent, SimSparkAgent
 from sim_master.engine.gazebo.engine import GazeboEngine
 from soccer_referee.play_modes import PlayMode
 
-_spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
 
-
-def test_both_dialects_play_a_match_with_a_goal_on_gazebo() -> None:
-    with fixture.running_server(engine="gazebo", simspark_monitor_port=0, rcsssmj_monitor_port=0) as server:
+def test_both_dialects_play_a_match_with_a_goal_on_gazebo(running_server: Callable[..., Any]) -> None:
+    with running_server(engine="gazebo", simspark_monitor_port=0, rcsssmj_monitor_port=0) as server:
         assert isinstance(server.engine, GazeboEngine)
-        alpha = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Alpha", 1)
+        alpha = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Alpha", 1)
         alpha.join()
-        beta = RcsssmjAgent("127.0.0.1", fixture.port(server, "rcsssmj"), "Beta", 1)
+        beta = RcsssmjAgent("127.0.0.1", server.agent_servers["rcsssmj"].port, "Beta", 1)
         beta.join()
 
         def both(n: int, **speeds: float) -> None:

@@ -6,17 +6,14 @@ over real sockets; after each one both good agents keep getting perceptions, cyc
 cycle, and the score was not touched."""
 from __future__ import annotations
 
-import importlib.util
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from sim_bridge.clients import LegacyClient, RcsssmjAgent, SimSparkAgent
-
-_spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
 
 DEEP = "(" * 1500 + ")" * 1500
 AGENT_ATTACKS = {
@@ -62,17 +59,18 @@ def _play(simspark: SimSparkAgent, rcsssmj: RcsssmjAgent, cycles: int) -> tuple[
 
 
 @pytest.mark.timeout(180)
-def test_hostile_messages_on_every_port_leave_the_match_running(tmp_path: Path) -> None:
+def test_hostile_messages_on_every_port_leave_the_match_running(running_server: Callable[..., Any],
+                                                                tmp_path: Path) -> None:
     log = tmp_path / "attacked.mcap"
-    with fixture.running_server(simspark_monitor_port=0, rcsssmj_monitor_port=0, sync_timeout=2.0,
+    with running_server(simspark_monitor_port=0, rcsssmj_monitor_port=0, sync_timeout=2.0,
                                 log_path=str(log)) as server:
         host = "127.0.0.1"
-        simspark = SimSparkAgent(host, fixture.port(server, "simspark"), "Good", 1)
+        simspark = SimSparkAgent(host, server.agent_servers["simspark"].port, "Good", 1)
         simspark.join()
-        rcsssmj = RcsssmjAgent(host, fixture.port(server, "rcsssmj"), "Good", 2, model="T1")
+        rcsssmj = RcsssmjAgent(host, server.agent_servers["rcsssmj"].port, "Good", 2, model="T1")
         rcsssmj.join()
         last = _play(simspark, rcsssmj, 3)
-        attacks = [(fixture.port(server, dialect), payload) for dialect, payloads in AGENT_ATTACKS.items()
+        attacks = [(server.agent_servers[dialect].port, payload) for dialect, payloads in AGENT_ATTACKS.items()
                    for payload in payloads]
         attacks += [(server.monitor_servers[name].port, payload)
                     for name in ("simspark", "rcsssmj") for payload in MONITOR_ATTACKS]
@@ -102,13 +100,13 @@ def test_hostile_messages_on_every_port_leave_the_match_running(tmp_path: Path) 
     assert summary is not None and summary.statistics is not None and summary.statistics.message_count > 0
 
 
-def test_stop_does_not_wait_out_a_silent_agent() -> None:
+def test_stop_does_not_wait_out_a_silent_agent(running_server: Callable[..., Any]) -> None:
     """Sync mode with a 3 s timeout and an agent that stopped answering: the server stops
     at once, it does not sit out the timeout first."""
     import time
 
-    with fixture.running_server(sync_timeout=3.0) as server:
-        agent = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Quiet", 1)
+    with running_server(sync_timeout=3.0) as server:
+        agent = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Quiet", 1)
         agent.join()
         for _ in range(10):  # past the grace cycles: from now on the server waits for it
             agent.act()
@@ -121,11 +119,11 @@ def test_stop_does_not_wait_out_a_silent_agent() -> None:
     assert time.monotonic() - start < 1.0
 
 
-def test_deleting_an_agents_robot_closes_its_connection() -> None:
+def test_deleting_an_agents_robot_closes_its_connection(running_server: Callable[..., Any]) -> None:
     """delete_entity on a TCP agent's robot: the agent learns it (its connection is closed
     with a log line) instead of waiting for perceptions that never come."""
-    with fixture.running_server() as server:
-        agent = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Gone", 1)
+    with running_server() as server:
+        agent = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Gone", 1)
         agent.join()
         agent.act()
         robot = next(iter(server.engine.robot_ids()))
@@ -136,14 +134,14 @@ def test_deleting_an_agents_robot_closes_its_connection() -> None:
         assert robot not in server.engine.robot_ids()
 
 
-def test_agents_coming_and_going_do_not_rebuild_the_model() -> None:
+def test_agents_coming_and_going_do_not_rebuild_the_model(running_server: Callable[..., Any]) -> None:
     """30 `(scene ...)` connect/close cycles in a row while a good agent plays in sync mode:
     the robots are parked and reused, so the model is built at most once more, and the good
     agent is never waited out (no lagging)."""
     import threading
 
-    with fixture.running_server(sync_timeout=5.0) as server:
-        good = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Good", 1)
+    with running_server(sync_timeout=5.0) as server:
+        good = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Good", 1)
         good.join()
         good.act()
         builds = server.engine.builds
@@ -157,7 +155,7 @@ def test_agents_coming_and_going_do_not_rebuild_the_model() -> None:
         player.start()
         start = time.monotonic()
         for _ in range(30):
-            visitor = LegacyClient("127.0.0.1", fixture.port(server, "simspark"))
+            visitor = LegacyClient("127.0.0.1", server.agent_servers["simspark"].port)
             visitor.send("(scene rsg/agent/nao/nao_hetero.rsg 0)")
             visitor.receive()  # its robot exists: it got its first perception
             visitor.close()

@@ -3,27 +3,23 @@ real sockets (issue 26). A command is never lost because another agent joins; a 
 fault is rolled back and play goes on; a hostile request costs only its own answer."""
 from __future__ import annotations
 
-import importlib.util
 import math
 import socket
 import time
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from sim_bridge.clients import LegacyClient, RcsssmjAgent, SimSparkAgent
 from sim_master.master.loop import MAX_WAITING_ROBOTS
 
-_spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
 
-
-def test_a_beam_is_kept_when_another_agent_joins_in_its_cycle() -> None:
+def test_a_beam_is_kept_when_another_agent_joins_in_its_cycle(running_server: Callable[..., Any]) -> None:
     """The beam waits a cycle (rcssservermj's effector delay); the init of another agent in
     that cycle rebuilt the MuJoCo model and copied the old pose over the beam."""
-    with fixture.running_server(sync_timeout=5.0) as server:
-        port = fixture.port(server, "rcsssmj")
+    with running_server(sync_timeout=5.0) as server:
+        port = server.agent_servers["rcsssmj"].port
         first = RcsssmjAgent("127.0.0.1", port, "Walkers", 1, model="T1")
         first.join()
         for _ in range(3):
@@ -52,8 +48,8 @@ def _query(port: int, line: str = "q1 simulation stats") -> float:
     return time.monotonic() - started
 
 
-def test_idle_service_clients_never_slow_the_others() -> None:
-    with fixture.running_server(sync=False, realtime=True, service_port=0) as server:
+def test_idle_service_clients_never_slow_the_others(running_server: Callable[..., Any]) -> None:
+    with running_server(sync=False, realtime=True, service_port=0) as server:
         port = server.service_port.port
         idle = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(40)]
         assert _query(port) < 1.0
@@ -66,9 +62,10 @@ def test_idle_service_clients_never_slow_the_others() -> None:
             s.close()
 
 
-def test_an_agent_flooding_unknown_effectors_gets_a_few_log_lines(caplog: pytest.LogCaptureFixture) -> None:
-    with fixture.running_server(sync_timeout=5.0) as server:
-        agent = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Flood", 1)
+def test_an_agent_flooding_unknown_effectors_gets_a_few_log_lines(running_server: Callable[..., Any],
+                                                                  caplog: pytest.LogCaptureFixture) -> None:
+    with running_server(sync_timeout=5.0) as server:
+        agent = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Flood", 1)
         agent.join()
         started = server.stats.cycles
         t0 = time.monotonic()
@@ -83,14 +80,14 @@ def test_an_agent_flooding_unknown_effectors_gets_a_few_log_lines(caplog: pytest
     assert rate > 15, f"{rate:.0f} cycles/s while one agent floods"
 
 
-def test_connections_that_join_no_team_are_closed_and_waiting_robots_are_bounded(
+def test_connections_that_join_no_team_are_closed_and_waiting_robots_are_bounded(running_server: Callable[..., Any],
         monkeypatch: pytest.MonkeyPatch) -> None:
     import sim_bridge.agent_server as agent_server
 
     monkeypatch.setattr(agent_server, "JOIN_CYCLES", 10)
-    with fixture.running_server(sync=False, realtime=True) as server:
+    with running_server(sync=False, realtime=True) as server:
         server.agent_servers["simspark"].join_timeout = 1.0
-        port = fixture.port(server, "simspark")
+        port = server.agent_servers["simspark"].port
         lurkers = [LegacyClient("127.0.0.1", port) for _ in range(30)]
         for lurker in lurkers:
             lurker.send("(scene rsg/agent/nao/nao_hetero.rsg 0)")
@@ -122,11 +119,11 @@ def test_connections_that_join_no_team_are_closed_and_waiting_robots_are_bounded
             lurker.close()
 
 
-def test_a_silent_handshake_stalls_a_sync_match_a_second_at_most() -> None:
+def test_a_silent_handshake_stalls_a_sync_match_a_second_at_most(running_server: Callable[..., Any]) -> None:
     """Sync mode waits for every agent's answer from its first perception, so a run starts the
     same way every time; one still in its handshake is waited for a second, not the full timeout."""
-    with fixture.running_server(sync_timeout=5.0) as server:
-        port = fixture.port(server, "simspark")
+    with running_server(sync_timeout=5.0) as server:
+        port = server.agent_servers["simspark"].port
         player = SimSparkAgent("127.0.0.1", port, "Steady", 1)
         player.join()
         for _ in range(10):
@@ -144,12 +141,13 @@ def test_a_silent_handshake_stalls_a_sync_match_a_second_at_most() -> None:
         player.close()
 
 
-def test_eleven_agents_beaming_onto_one_spot_and_a_trainer_pile_never_end_the_match() -> None:
+def test_eleven_agents_beaming_onto_one_spot_and_a_trainer_pile_never_end_the_match(
+        running_server: Callable[..., Any]) -> None:
     """On 3bd4ab5 an ODE error ended the server (rc 1) after 6 s of this: eleven agents of a
     team beaming to (-2, 0) every cycle before kick-off, then the trainer carrying them all
     onto one spot. Now every robot lands beside the others and every agent plays on."""
-    with fixture.running_server(sync_timeout=5.0, simspark_monitor_port=0) as server:
-        port = fixture.port(server, "simspark")
+    with running_server(sync_timeout=5.0, simspark_monitor_port=0) as server:
+        port = server.agent_servers["simspark"].port
         agents = [SimSparkAgent("127.0.0.1", port, "Pile", unum) for unum in range(1, 12)]
         for agent in agents:
             agent.send("(scene rsg/agent/nao/nao_hetero.rsg 0)")

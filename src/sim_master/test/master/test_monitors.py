@@ -2,22 +2,18 @@
 from a monitor reach the referee."""
 from __future__ import annotations
 
-import importlib.util
 import re
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 from sim_bridge.clients import LegacyClient, SimSparkAgent
 from sim_master.server.monitor_feed import LegacyMonitorFeed
 from soccer_referee.play_modes import PlayMode
 
-_spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
 
-
-def test_frames_and_commands_on_both_monitor_ports() -> None:
-    with fixture.running_server(sync=True, simspark_monitor_port=0, rcsssmj_monitor_port=0) as server:
-        agent = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Alpha", 3)
+def test_frames_and_commands_on_both_monitor_ports(running_server: Callable[..., Any]) -> None:
+    with running_server(sync=True, simspark_monitor_port=0, rcsssmj_monitor_port=0) as server:
+        agent = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Alpha", 3)
         agent.join()
         agent.act()
         rsmp = LegacyClient("127.0.0.1", server.monitor_servers["rcsssmj"].port)
@@ -46,11 +42,12 @@ def test_frames_and_commands_on_both_monitor_ports() -> None:
         spark.close()
 
 
-def test_nobody_watching_builds_no_scene_and_a_late_monitor_gets_a_full_frame() -> None:
+def test_nobody_watching_builds_no_scene_and_a_late_monitor_gets_a_full_frame(
+        running_server: Callable[..., Any]) -> None:
     """With the monitor ports open and nobody connected, no scene is built and no frame is
     made; a monitor that comes later starts with a full frame."""
-    with fixture.running_server(sync=True, simspark_monitor_port=0, rcsssmj_monitor_port=0) as server:
-        agent = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Alpha", 3)
+    with running_server(sync=True, simspark_monitor_port=0, rcsssmj_monitor_port=0) as server:
+        agent = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Alpha", 3)
         agent.join()
         for _ in range(10):
             agent.act()

@@ -5,19 +5,15 @@ model is refused with the list of the available ones."""
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import re
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from sim_bridge.clients import RcsssmjAgent
 from sim_master.world.mjcf_import import load_mjcf_robot, rcsssmj_models
-
-_spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
 
 HJ = re.compile(r"\(HJ \(n (\w+)\) ?\(ax ([-+0-9.eE]+)\)")
 T1_ORDER = ["hj1", "hj2", "laj1", "laj2", "laj3", "laj4", "raj1", "raj2", "raj3", "raj4", "tj1",
@@ -41,10 +37,11 @@ def test_rcsssmj_models_are_found_and_read() -> None:
     assert head.collisions and head.collisions[0].geometry.shape == "box"  # a mesh, boxed
 
 
-def test_t1_agent_joins_perceives_its_joints_and_moves_its_head(caplog: pytest.LogCaptureFixture) -> None:
+def test_t1_agent_joins_perceives_its_joints_and_moves_its_head(running_server: Callable[..., Any],
+                                                                caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING)
-    with fixture.running_server() as server:
-        agent = RcsssmjAgent("127.0.0.1", fixture.port(server, "rcsssmj"), "Alpha", 1, model="T1")
+    with running_server() as server:
+        agent = RcsssmjAgent("127.0.0.1", server.agent_servers["rcsssmj"].port, "Alpha", 1, model="T1")
         agent.join()
         first = agent.act().decode()
         assert [name for name, _ in HJ.findall(first)] == ["q_" + n for n in T1_ORDER]  # rcsssmj's sensor names
@@ -55,7 +52,7 @@ def test_t1_agent_joins_perceives_its_joints_and_moves_its_head(caplog: pytest.L
         assert server.engine.robot_model("Alpha/p1") == "T1"
         z = server.engine.robot_pose("Alpha/p1")[0][2]
         assert z < 0.4  # every other joint has zero gains, as on rcsssmj: the T1 collapsed
-        bad = RcsssmjAgent("127.0.0.1", fixture.port(server, "rcsssmj"), "Alpha", 2, model="R2D2")
+        bad = RcsssmjAgent("127.0.0.1", server.agent_servers["rcsssmj"].port, "Alpha", 2, model="R2D2")
         bad.join()
         for _ in range(250):  # the refusal is logged in the cycle that reads the init
             if "'R2D2'" in caplog.text:

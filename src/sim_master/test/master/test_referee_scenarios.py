@@ -1,9 +1,9 @@
 """The referee on the real engine: goals, outs, fouls and half time decided from physics."""
 from __future__ import annotations
 
-import importlib.util
 import math
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,10 +14,6 @@ from sim_master.master.referee_world import EngineWorld
 from soccer_referee.commands import KickOff, SetPlayMode, SetTime
 from soccer_referee.play_modes import PlayMode
 from soccer_referee.referee import Referee
-
-_spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
 
 
 class Match:
@@ -125,15 +121,16 @@ def test_half_time_switches_sides_and_the_kick_off_team(match: Match) -> None:
     assert (s.half, s.play_mode, s.team_left, s.kick_off_side) == (2, PlayMode.BEFORE_KICK_OFF, "Beta", "left")
 
 
-def test_refusals_on_the_server_and_the_game_goes_on(caplog: pytest.LogCaptureFixture) -> None:
-    with fixture.running_server() as server:
-        a = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Alpha", 1)
+def test_refusals_on_the_server_and_the_game_goes_on(running_server: Callable[..., Any],
+                                                     caplog: pytest.LogCaptureFixture) -> None:
+    with running_server() as server:
+        a = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Alpha", 1)
         a.join()
-        b = RcsssmjAgent("127.0.0.1", fixture.port(server, "rcsssmj"), "Beta", 1)
+        b = RcsssmjAgent("127.0.0.1", server.agent_servers["rcsssmj"].port, "Beta", 1)
         b.join()
-        twelve = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Alpha", 12)
+        twelve = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Alpha", 12)
         twelve.join()
-        third = RcsssmjAgent("127.0.0.1", fixture.port(server, "rcsssmj"), "Gamma", 2)
+        third = RcsssmjAgent("127.0.0.1", server.agent_servers["rcsssmj"].port, "Gamma", 2)
         third.join()
         for _ in range(10):
             a.act()

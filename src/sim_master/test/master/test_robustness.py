@@ -2,27 +2,23 @@
 and is dropped or ignored while two good agents keep playing (real engine, real TCP)."""
 from __future__ import annotations
 
-import importlib.util
 import logging
 import math
 import socket
 import struct
 import time
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from sim_bridge.clients import LegacyClient, RcsssmjAgent, SimSparkAgent
 
-_spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
-
 
 def good_agents(server) -> tuple[SimSparkAgent, RcsssmjAgent]:
-    a = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Good", 1)
+    a = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Good", 1)
     a.join()
-    b = RcsssmjAgent("127.0.0.1", fixture.port(server, "rcsssmj"), "Fine", 1)
+    b = RcsssmjAgent("127.0.0.1", server.agent_servers["rcsssmj"].port, "Fine", 1)
     b.join()
     return a, b
 
@@ -35,7 +31,7 @@ def play(agents: tuple[SimSparkAgent, RcsssmjAgent], cycles: int) -> None:
 
 
 def raw(server, dialect: str = "simspark") -> socket.socket:
-    return socket.create_connection(("127.0.0.1", fixture.port(server, dialect)), timeout=5)
+    return socket.create_connection(("127.0.0.1", server.agent_servers[dialect].port), timeout=5)
 
 
 OFFENDERS = {
@@ -47,9 +43,10 @@ OFFENDERS = {
 
 
 @pytest.mark.parametrize("offence", sorted(OFFENDERS))
-def test_framing_offenders_are_dropped_and_play_goes_on(offence: str, caplog: pytest.LogCaptureFixture) -> None:
+def test_framing_offenders_are_dropped_and_play_goes_on(running_server: Callable[..., Any],
+                                                        offence: str, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
-    with fixture.running_server(sync_timeout=0.3) as server:
+    with running_server(sync_timeout=0.3) as server:
         agents = good_agents(server)
         play(agents, 10)
         OFFENDERS[offence](server)
@@ -62,11 +59,12 @@ def test_framing_offenders_are_dropped_and_play_goes_on(offence: str, caplog: py
         assert "framing error" in text and "dropped" in text
 
 
-def test_bad_effectors_unknown_joints_nan_and_unum_12(caplog: pytest.LogCaptureFixture) -> None:
+def test_bad_effectors_unknown_joints_nan_and_unum_12(running_server: Callable[..., Any],
+                                                      caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
-    with fixture.running_server() as server:
+    with running_server() as server:
         agents = good_agents(server)
-        bad = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Good", 12)
+        bad = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Good", 12)
         bad.join()
         for _ in range(20):
             bad.act(extra="(llj7 1.0)(he2 nan)(xyz 1 2 3)")
@@ -82,11 +80,12 @@ def test_bad_effectors_unknown_joints_nan_and_unum_12(caplog: pytest.LogCaptureF
     assert text.count("llj7") == 1  # logged once per agent, not every cycle
 
 
-def test_silent_agent_in_sync_mode_is_lagging_and_resumes(caplog: pytest.LogCaptureFixture) -> None:
+def test_silent_agent_in_sync_mode_is_lagging_and_resumes(running_server: Callable[..., Any],
+                                                          caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
-    with fixture.running_server(sync_timeout=0.2) as server:
+    with running_server(sync_timeout=0.2) as server:
         agents = good_agents(server)
-        silent = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Good", 2)
+        silent = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Good", 2)
         silent.join()
         play(agents, 20)  # the silent one never answers: the others keep their cycle
         start = time.monotonic()
@@ -98,10 +97,11 @@ def test_silent_agent_in_sync_mode_is_lagging_and_resumes(caplog: pytest.LogCapt
         assert any("answers again" in r.message for r in caplog.records)
 
 
-def test_disconnect_mid_cycle_and_connection_churn(caplog: pytest.LogCaptureFixture) -> None:
-    with fixture.running_server() as server:
+def test_disconnect_mid_cycle_and_connection_churn(running_server: Callable[..., Any],
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    with running_server() as server:
         agents = good_agents(server)
-        leaver = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Good", 3)
+        leaver = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Good", 3)
         leaver.join()
         leaver.act()
         leaver.send(b"(he1 1.0")  # not even a whole S-expression
@@ -118,10 +118,10 @@ def test_disconnect_mid_cycle_and_connection_churn(caplog: pytest.LogCaptureFixt
         assert len(agents[1].log.times) == 5 + 10 + 10
 
 
-def test_slow_reader_is_dropped_not_waited_for() -> None:
-    with fixture.running_server(sync=False, realtime=False, max_cycles=None) as server:
+def test_slow_reader_is_dropped_not_waited_for(running_server: Callable[..., Any]) -> None:
+    with running_server(sync=False, realtime=False, max_cycles=None) as server:
         server.agent_servers["simspark"].max_outbuf = 64 * 1024
-        c = LegacyClient("127.0.0.1", fixture.port(server, "simspark"))
+        c = LegacyClient("127.0.0.1", server.agent_servers["simspark"].port)
         c.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         c.send(b"(scene rsg/agent/nao/nao.rsg)")
         deadline = time.monotonic() + 20
@@ -131,14 +131,15 @@ def test_slow_reader_is_dropped_not_waited_for() -> None:
         c.close()
 
 
-def test_a_percept_that_fails_on_the_server_costs_that_percept_only(caplog: pytest.LogCaptureFixture) -> None:
+def test_a_percept_that_fails_on_the_server_costs_that_percept_only(running_server: Callable[..., Any],
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
     """A server-side fault building one player's percept (any bug, say a stale cache after a
     mid-cycle rebuild) is logged once with its traceback; the loop, the other players and
     the next cycles go on."""
     caplog.set_level(logging.INFO)
-    with fixture.running_server() as server:
+    with running_server() as server:
         agents = good_agents(server)
-        victim = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Good", 2)
+        victim = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Good", 2)
         victim.join()
         robot = None
         for _ in range(50):  # its registration lands with a coming cycle (sync: the agents drive them)

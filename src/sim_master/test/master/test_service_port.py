@@ -1,19 +1,15 @@
 """The text service port drives the referee and the simulation of a running server."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import socket
 import time
-from pathlib import Path
-
-_spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
+from collections.abc import Callable
+from typing import Any
 
 
-def test_text_requests_and_answers() -> None:
-    with fixture.running_server(sync=False, realtime=True, service_port=0) as server:
+def test_text_requests_and_answers(running_server: Callable[..., Any]) -> None:
+    with running_server(sync=False, realtime=True, service_port=0) as server:
         assert server.service_port is not None
         with socket.create_connection(("127.0.0.1", server.service_port.port), timeout=5) as s:
             f = s.makefile("rw")

@@ -4,16 +4,12 @@ match for the sync timeout; a slow joiner is never left cycles behind; with nobo
 connected the clock runs in real time, not flat out."""
 from __future__ import annotations
 
-import importlib.util
 import re
 import time
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 from sim_bridge.clients import LegacyClient
-
-_spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
 
 NOW = re.compile(rb"\(time \(now ([0-9.]+)\)\)")
 
@@ -24,9 +20,9 @@ def _now(msg: bytes) -> float:
     return float(found.group(1))
 
 
-def test_init_without_syn_does_not_stall_and_the_agent_is_in_lock_step() -> None:
-    with fixture.running_server(sync_timeout=5.0) as server:
-        agent = LegacyClient("127.0.0.1", fixture.port(server, "simspark"))
+def test_init_without_syn_does_not_stall_and_the_agent_is_in_lock_step(running_server: Callable[..., Any]) -> None:
+    with running_server(sync_timeout=5.0) as server:
+        agent = LegacyClient("127.0.0.1", server.agent_servers["simspark"].port)
         agent.send("(scene rsg/agent/nao/nao_hetero.rsg 0)")
         agent.receive()
         time.sleep(0.3)  # a slow agent: the server ran many cycles meanwhile
@@ -44,8 +40,8 @@ def test_init_without_syn_does_not_stall_and_the_agent_is_in_lock_step() -> None
         agent.close()
 
 
-def test_sync_mode_with_nobody_connected_runs_in_real_time() -> None:
-    with fixture.running_server() as server:
+def test_sync_mode_with_nobody_connected_runs_in_real_time(running_server: Callable[..., Any]) -> None:
+    with running_server() as server:
         start_cycles, start = server.stats.cycles, time.monotonic()
         time.sleep(0.5)
         cycles = server.stats.cycles - start_cycles

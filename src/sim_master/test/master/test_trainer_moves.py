@@ -6,9 +6,9 @@ feet with rcssserver3d's `(agent .. (move x y z deg))`, which sets the torso lev
 and zero every joint."""
 from __future__ import annotations
 
-import importlib.util
 import math
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -16,10 +16,6 @@ from sim_bridge.clients import LegacyClient, SimSparkAgent
 from sim_bridge.monitor_server import parse_monitor_command
 from sim_bridge.sexp import parse_flat
 from soccer_referee.commands import MoveAgent
-
-_spec = importlib.util.spec_from_file_location("server_fixture", Path(__file__).parent / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
 
 
 def _parse(text: str, dialect: str) -> object:
@@ -46,9 +42,10 @@ def _tilt_and_heading(server, robot: str) -> tuple[float, float]:
     return tilt, server.engine.robot_yaw(robot)
 
 
-def test_a_fallen_nao_is_put_back_on_its_feet_by_move_and_carried_as_it_is_by_pos() -> None:
-    with fixture.running_server(sync=True, simspark_monitor_port=0, rcsssmj_monitor_port=0) as server:
-        agent = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Alpha", 3)
+def test_a_fallen_nao_is_put_back_on_its_feet_by_move_and_carried_as_it_is_by_pos(
+        running_server: Callable[..., Any]) -> None:
+    with running_server(sync=True, simspark_monitor_port=0, rcsssmj_monitor_port=0) as server:
+        agent = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Alpha", 3)
         agent.join()
         spark = LegacyClient("127.0.0.1", server.monitor_servers["simspark"].port)
         rsmp = LegacyClient("127.0.0.1", server.monitor_servers["rcsssmj"].port)

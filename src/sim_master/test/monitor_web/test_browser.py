@@ -5,7 +5,6 @@ acts on the match, and a replay is paused, stepped, resumed and sought to its go
 from __future__ import annotations
 
 import base64
-import importlib.util
 import io
 import json
 import os
@@ -16,7 +15,9 @@ import subprocess
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PIL import Image
@@ -24,11 +25,6 @@ from websockets.sync.client import connect
 
 from sim_master.demo.brain import PusherBrain
 from soccer_referee.commands import KickOff, SetPlayMode, SetScore
-
-_spec = importlib.util.spec_from_file_location(
-    "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -142,8 +138,8 @@ def wait_value(browser: Browser, expression: str, expected: str, timeout: float 
     return value
 
 
-def test_page_follows_the_match_in_3d_and_2d(tmp_path: Path) -> None:
-    with fixture.running_server(sync=False, realtime=True, web_port=0) as server:
+def test_page_follows_the_match_in_3d_and_2d(running_server: Callable[..., Any], tmp_path: Path) -> None:
+    with running_server(sync=False, realtime=True, web_port=0) as server:
         field = server.engine.field
 
         def add_teams() -> None:
@@ -189,9 +185,9 @@ def test_page_follows_the_match_in_3d_and_2d(tmp_path: Path) -> None:
     assert (blue, red) == (11, 11) and ball > 10
 
 
-def _log_with_a_goal(path: Path) -> None:
+def _log_with_a_goal(running_server: Callable[..., Any], path: Path) -> None:
     """A short match of two pusher teams in which Lions (left, blue) score."""
-    with fixture.running_server(sync=False, realtime=False, log_path=str(path)) as server:
+    with running_server(sync=False, realtime=False, log_path=str(path)) as server:
         field = server.engine.field
 
         def setup() -> None:
@@ -212,9 +208,10 @@ def _log_with_a_goal(path: Path) -> None:
         assert server.referee.state.score_left == 1
 
 
-def test_replay_in_the_page_pauses_steps_resumes_and_seeks_to_the_goal(tmp_path: Path) -> None:
+def test_replay_in_the_page_pauses_steps_resumes_and_seeks_to_the_goal(running_server: Callable[..., Any],
+                                                                      tmp_path: Path) -> None:
     log = tmp_path / "goal.mcap"
-    _log_with_a_goal(log)
+    _log_with_a_goal(running_server, log)
     from conftest import free_tcp_port
 
     port = free_tcp_port()

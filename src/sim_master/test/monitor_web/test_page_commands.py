@@ -4,13 +4,13 @@ referee buttons act like a monitor's commands; remote pages may watch but not co
 the page's files (and nothing else) are served."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from websockets.sync.client import connect
@@ -19,11 +19,6 @@ from sim_contracts.field import FIELD_PRESETS
 from sim_master.monitor_web.commands import CommandError, Control, parse_referee, parse_replay
 from sim_master.monitor_web.server import WebMonitor
 from soccer_referee.commands import DropBall, KickOff, MoveAgent, MoveBall, SetPlayMode
-
-_spec = importlib.util.spec_from_file_location(
-    "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
 
 FIELD = FIELD_PRESETS["simspark"]
 
@@ -68,8 +63,8 @@ def _until(predicate, timeout: float = 10.0) -> bool:
     return False
 
 
-def test_hostile_messages_get_an_error_and_harm_nobody() -> None:
-    with fixture.running_server(sync=False, realtime=True, web_port=0) as server:
+def test_hostile_messages_get_an_error_and_harm_nobody(running_server: Callable[..., Any]) -> None:
+    with running_server(sync=False, realtime=True, web_port=0) as server:
         url = f"ws://127.0.0.1:{server.web_monitor.port}/ws"
         with connect(url, open_timeout=5) as attacker, connect(url, open_timeout=5) as watcher:
             first = json.loads(watcher.recv(timeout=10))

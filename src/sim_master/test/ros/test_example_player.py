@@ -2,23 +2,20 @@
 +-60 degrees by joint speed commands, and keeps a sync-mode match in lock-step."""
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import rclpy
 
-_spec = importlib.util.spec_from_file_location(
-    "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
 EXAMPLE = Path(__file__).resolve().parents[4] / "examples" / "ros_player.py"
 
 
-def test_the_example_player_plays(ros_context: rclpy.Context) -> None:
+def test_the_example_player_plays(running_server: Callable[..., Any], ros_context: rclpy.Context) -> None:
     del ros_context  # the fixture gives this test its own ROS_DOMAIN_ID-safe environment
-    with fixture.running_server(sync=True, ros=True, node_name="sim_example", sync_timeout=2.0) as server:
+    with running_server(sync=True, ros=True, node_name="sim_example", sync_timeout=2.0) as server:
         result = subprocess.run([sys.executable, str(EXAMPLE), "--team", "Lions", "--unum", "7", "--referee",
                                  "soccer_referee", "--cycles", "150"], capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, result.stderr[-2000:]

@@ -3,8 +3,7 @@ and std_srvs, and calls the services by gazebo_ros's names (server side: the in-
 test fixture, in the root namespace as Gazebo runs)."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from std_srvs.srv import Empty
@@ -12,19 +11,14 @@ from std_srvs.srv import Empty
 from gazebo_msgs.msg import EntityState
 from gazebo_msgs.srv import DeleteEntity, GetEntityState, GetModelList, SetEntityState, SpawnEntity
 
-_spec = importlib.util.spec_from_file_location(
-    "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
-
 BOX = """<sdf version="1.6"><model name="box"><link name="link">
 <inertial><mass>1.0</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial>
 <collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision>
 </link></model></sdf>"""
 
 
-def test_a_gazebo_ros_script(ros_caller: Any) -> None:
-    with fixture.running_server(sync=False, realtime=True, ros=True, node_name="gazebo") as server:
+def test_a_gazebo_ros_script(running_server: Callable[..., Any], ros_caller: Any) -> None:
+    with running_server(sync=False, realtime=True, ros=True, node_name="gazebo") as server:
         spawn = SpawnEntity.Request(name="box1", xml=BOX)
         spawn.initial_pose.position.x, spawn.initial_pose.position.y, spawn.initial_pose.position.z = 2.0, 1.0, 0.3
         reply = ros_caller.call(SpawnEntity, "/spawn_entity", spawn)

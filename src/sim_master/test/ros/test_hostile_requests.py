@@ -4,19 +4,13 @@ negative mass, a ball sent to 1e308 or a robot to z = -1e6. Each is refused with
 standard's code and a reason; every service answers afterwards; the match goes on."""
 from __future__ import annotations
 
-import importlib.util
 import time
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from sim_bridge.clients import SimSparkAgent
 from simulation_interfaces.msg import EntityFilters, Resource, Result
 from simulation_interfaces.srv import GetEntities, GetEntityState, SetEntityState, SpawnEntity
-
-_spec = importlib.util.spec_from_file_location(
-    "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
 
 BOX = """<sdf version="1.9"><model name="b"><link name="l">
 <inertial><mass>{mass}</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial>
@@ -33,10 +27,11 @@ def _spawn(c: Any, name: str, text: str = "", uri: str = "") -> Any:
     return c.call(SpawnEntity, "/hostile/spawn_entity", request).result
 
 
-def test_hostile_requests_are_refused_and_every_service_goes_on(ros_caller: Any) -> None:
-    with fixture.running_server(sync=False, realtime=True, ros=True, node_name="hostile") as server:
+def test_hostile_requests_are_refused_and_every_service_goes_on(running_server: Callable[..., Any],
+                                                                ros_caller: Any) -> None:
+    with running_server(sync=False, realtime=True, ros=True, node_name="hostile") as server:
         c = ros_caller
-        agent = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "a" * 40, 1)
+        agent = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "a" * 40, 1)
         agent.join()  # its robot is named aaa...a/p1: the filter below backtracks for ever on it in re
         c.spin_until(lambda: "a" * 40 + "/p1" in server.engine.robot_ids(), "the agent's robot")
         started = time.monotonic()

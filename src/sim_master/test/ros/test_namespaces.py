@@ -2,9 +2,8 @@
 players live under its namespace (/clock stays global), and its log lines reach /rosout."""
 from __future__ import annotations
 
-import importlib.util
 import logging
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,17 +13,13 @@ from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from sim_msgs.msg import GameState
 from sim_msgs.srv import InitAgent, SetPlayMode
 
-_spec = importlib.util.spec_from_file_location(
-    "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
 
-
-def test_two_matches_under_two_namespaces(ros_caller: Any, caplog: pytest.LogCaptureFixture) -> None:
+def test_two_matches_under_two_namespaces(running_server: Callable[..., Any],
+                                          ros_caller: Any, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="soccersim")  # as `soccersim server` logs
     common = dict(sync=False, realtime=True, ros=True, node_name="soccersim")
-    with fixture.running_server(["--ros-args", "-r", "__ns:=/m1"], **common) as one, \
-            fixture.running_server(["--ros-args", "-r", "__ns:=/m2"], **common) as two:
+    with running_server(["--ros-args", "-r", "__ns:=/m1"], **common) as one, \
+            running_server(["--ros-args", "-r", "__ns:=/m2"], **common) as two:
         node = ros_caller.node
         states: dict[str, GameState] = {}
         latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,

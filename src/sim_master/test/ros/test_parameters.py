@@ -4,9 +4,9 @@ their descriptions and ranges from the running node."""
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +15,6 @@ from rcl_interfaces.srv import DescribeParameters, GetParameters
 
 from sim_master.master.config import ServerConfig
 from sim_master.ros.parameters import NOT_PARAMETERS, SETTINGS, ParameterError, apply, read_overrides
-
-_spec = importlib.util.spec_from_file_location(
-    "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
 
 
 def test_every_setting_is_a_parameter() -> None:
@@ -50,8 +45,8 @@ def test_a_bad_parameter_is_one_line() -> None:
     assert result.stderr.strip().splitlines() == ["soccersim server: parameter web_port: 99999 outside -1..65535"]
 
 
-def test_the_running_node_shows_its_parameters(ros_caller: Any) -> None:
-    with fixture.running_server(sync=False, realtime=True, ros=True, node_name="sim_params", rules="fifa"):
+def test_the_running_node_shows_its_parameters(running_server: Callable[..., Any], ros_caller: Any) -> None:
+    with running_server(sync=False, realtime=True, ros=True, node_name="sim_params", rules="fifa"):
         call = ros_caller.call
         values = call(GetParameters, "/sim_params/get_parameters", GetParameters.Request(names=["rules", "sync"]))
         assert values.values[0].string_value == "fifa" and values.values[1].bool_value is False

@@ -1,9 +1,9 @@
 """The server's ROS 2 interface: pause, step N cycles, play; entity services; game state."""
 from __future__ import annotations
 
-import importlib.util
 import time
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
@@ -22,11 +22,6 @@ from simulation_interfaces.srv import (
     SpawnEntity,
     StepSimulation,
 )
-
-_spec = importlib.util.spec_from_file_location(
-    "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
 
 
 class Caller:
@@ -65,8 +60,8 @@ class Caller:
             self.executor.spin_once(timeout_sec=0.02)
 
 
-def test_pause_step_ten_cycles_play(ros_context: rclpy.Context) -> None:
-    with fixture.running_server(sync=False, realtime=True, ros=True, node_name="sim_step") as server:
+def test_pause_step_ten_cycles_play(running_server: Callable[..., Any], ros_context: rclpy.Context) -> None:
+    with running_server(sync=False, realtime=True, ros=True, node_name="sim_step") as server:
         caller = Caller(ros_context)
         caller.wait_clock(lambda t: t > 0)  # subscribed: the last /clock before the pause will arrive
         paused = SimulationState(state=SimulationState.STATE_PAUSED)
@@ -90,8 +85,8 @@ def test_pause_step_ten_cycles_play(ros_context: rclpy.Context) -> None:
         caller.node.destroy_node()
 
 
-def test_entity_services_and_play_mode(ros_context: rclpy.Context) -> None:
-    with fixture.running_server(sync=False, realtime=True, ros=True, node_name="sim_ent") as server:
+def test_entity_services_and_play_mode(running_server: Callable[..., Any], ros_context: rclpy.Context) -> None:
+    with running_server(sync=False, realtime=True, ros=True, node_name="sim_ent") as server:
         caller = Caller(ros_context)
         joined = caller.call(
             InitAgent, "/soccer_referee/init_agent", InitAgent.Request(team="Alpha", unum=0, robot_model="nao")

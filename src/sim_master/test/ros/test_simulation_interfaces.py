@@ -5,8 +5,7 @@ Features, spawning from SDF text (and refusals with the standard's codes), entit
 info and state, setting a state, stepping by service and by action, reset, delete."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from geometry_msgs.msg import Vector3
@@ -38,11 +37,6 @@ from simulation_interfaces.srv import (
     StepSimulation,
 )
 
-_spec = importlib.util.spec_from_file_location(
-    "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
-
 CRATE = """<?xml version="1.0"?>
 <sdf version="1.9">
   <model name="crate">
@@ -54,8 +48,8 @@ CRATE = """<?xml version="1.0"?>
 </sdf>"""
 
 
-def test_a_generic_simulation_interfaces_client(ros_caller: Any) -> None:
-    with fixture.running_server(sync=False, realtime=True, ros=True, node_name="sim_std") as server:
+def test_a_generic_simulation_interfaces_client(running_server: Callable[..., Any], ros_caller: Any) -> None:
+    with running_server(sync=False, realtime=True, ros=True, node_name="sim_std") as server:
         c = ros_caller
         features = c.call(GetSimulatorFeatures, "/sim_std/get_simulator_features").features
         assert {

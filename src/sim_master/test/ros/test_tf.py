@@ -2,7 +2,7 @@
 the replay log), and each model's robot_description is URDF that a URDF parser reads."""
 from __future__ import annotations
 
-import importlib.util
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +16,6 @@ from sim_master.world.sdf_loader import available_models
 from sim_msgs.srv import InitAgent, MoveEntity
 from tf2_msgs.msg import TFMessage
 
-_spec = importlib.util.spec_from_file_location(
-    "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
-
 
 def torsos(msg: Any) -> dict[str, tuple[float, float]]:
     return {t.child_frame_id.removesuffix("/torso"): (t.transform.translation.x, t.transform.translation.y)
@@ -33,9 +28,10 @@ def test_every_model_description_is_urdf() -> None:
         assert urdf.get_root() and len(urdf.links) == len(urdf.joints) + 1, model
 
 
-def test_tf_shows_every_robot_move_live_and_in_the_log(ros_caller: Any, tmp_path: Path) -> None:
+def test_tf_shows_every_robot_move_live_and_in_the_log(running_server: Callable[..., Any],
+                                                       ros_caller: Any, tmp_path: Path) -> None:
     log = tmp_path / "tf.mcap"
-    with fixture.running_server(sync=False, realtime=True, ros=True, node_name="sim_tf", log_path=str(log)):
+    with running_server(sync=False, realtime=True, ros=True, node_name="sim_tf", log_path=str(log)):
         node = ros_caller.node
         seen: list[TFMessage] = []
         node.create_subscription(TFMessage, "/tf", seen.append, 10)

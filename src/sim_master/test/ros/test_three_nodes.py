@@ -2,18 +2,13 @@
 and the bridge as three nodes, each with its own services and topics."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-_spec = importlib.util.spec_from_file_location(
-    "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
 
-
-def test_the_server_graph_holds_three_nodes_with_their_roles(ros_caller: Any) -> None:
-    with fixture.running_server(ros=True, sync=False, realtime=True):
+def test_the_server_graph_holds_three_nodes_with_their_roles(running_server: Callable[..., Any],
+                                                             ros_caller: Any) -> None:
+    with running_server(ros=True, sync=False, realtime=True):
         node = ros_caller.node
         wanted = {"soccersim", "soccer_referee", "soccer_bridge"}
         ros_caller.spin_until(lambda: wanted <= {n for n, _ in node.get_node_names_and_namespaces()},

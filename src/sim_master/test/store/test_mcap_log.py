@@ -8,7 +8,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from sim_master.store.mcap_log import ReplayLogReader
 
@@ -77,20 +79,14 @@ def test_a_killed_writer_loses_at_most_one_second(tmp_path: Path) -> None:
     assert [c.step for c in ReplayLogReader(str(repaired)).cycles()] == [c.step for c in cycles]
 
 
-def test_players_percepts_and_commands_in_the_log_on_request(tmp_path: Path) -> None:
+def test_players_percepts_and_commands_in_the_log_on_request(running_server: Callable[..., Any],
+                                                             tmp_path: Path) -> None:
     """--log-players: each player's percepts and joint commands on its own topics, decodable."""
-    import importlib.util
-
     from sim_bridge.clients import SimSparkAgent
 
-    spec = importlib.util.spec_from_file_location(
-        "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py"
-    )
-    fixture = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fixture)
     log = tmp_path / "players.mcap"
-    with fixture.running_server(log_path=str(log), log_players=True) as server:
-        agent = SimSparkAgent("127.0.0.1", fixture.port(server, "simspark"), "Alpha", 4)
+    with running_server(log_path=str(log), log_players=True) as server:
+        agent = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Alpha", 4)
         agent.join()
         for _ in range(20):
             agent.act({"he1": 1.0})

@@ -3,9 +3,10 @@ lands on the cycle asked for with the world and game state as they were then (th
 reading from the start); pause holds, step moves one cycle, speed paces against the clock."""
 from __future__ import annotations
 
-import importlib.util
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,16 +14,11 @@ from sim_master.store.mcap_log import ReplayLogReader
 from sim_master.store.replay_player import ReplayPlayer
 from soccer_referee.commands import SetScore
 
-_spec = importlib.util.spec_from_file_location(
-    "server_fixture", Path(__file__).parents[1] / "master" / "server_fixture.py")
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
-
 
 @pytest.fixture(scope="module")
-def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def log(running_server: Callable[..., Any], tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("replay") / "game.mcap"
-    with fixture.running_server(sync=False, realtime=False, log_path=str(path)) as server:
+    with running_server(sync=False, realtime=False, log_path=str(path)) as server:
         server.calls.call(lambda: server.engine.set_ball((0.0, 0.0, 0.5), (1.0, 0.5, 0.0)))
         while server.engine.time < 3.0:
             time.sleep(0.01)
