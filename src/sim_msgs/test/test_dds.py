@@ -2,7 +2,6 @@
 InitAgent service answers a client in another process."""
 from __future__ import annotations
 
-import importlib.util
 import os
 import signal
 import subprocess
@@ -19,9 +18,7 @@ from sim_msgs.msg import Percept
 from sim_msgs.srv import InitAgent
 
 PEER = Path(__file__).parent / "dds_peer.py"
-_spec = importlib.util.spec_from_file_location("dds_peer", PEER)
-peer = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(peer)
+import dds_peer as peer  # noqa: E402  # src/sim_msgs/test on pythonpath (pytest.ini)
 
 
 @contextmanager

@@ -2,21 +2,13 @@
 names, indices and transitions (rcssserver3d 0.7.3)."""
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
+from scripted_world import ScriptedWorld  # src/soccer_referee/test on pythonpath
 
 from soccer_referee.commands import KickOff, MoveBall, SetPlayMode, SetScore, SetTime
 from soccer_referee.play_modes import PlayMode
 from soccer_referee.referee import Referee
 
-_spec = importlib.util.spec_from_file_location("scripted_world", Path(__file__).parent / "scripted_world.py")
-_mod = importlib.util.module_from_spec(_spec)
-sys.modules["scripted_world"] = _mod
-_spec.loader.exec_module(_mod)
-ScriptedWorld = _mod.ScriptedWorld
 DT = 0.02
 
 

@@ -1,19 +1,14 @@
 """Byte-for-byte conformance with the captured reference traffic, per dialect."""
 from __future__ import annotations
 
-import importlib.util
 import math
-from pathlib import Path
 
 import pytest
+import sample_percepts as samples  # src/sim_bridge/test on pythonpath (pytest.ini)
 
 from sim_bridge.dialects.rcsssmj import RcsssmjDialect
 from sim_bridge.dialects.simspark import SimSparkDialect
 from sim_contracts.commands import Beam, InitPlayer, JointTargets, JointVelocities, Say, Scene, Syn
-
-_spec = importlib.util.spec_from_file_location("sample_percepts", Path(__file__).parents[1] / "sample_percepts.py")
-samples = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(samples)
 
 SIMSPARK_FILES = ["agent_Alpha_1_msgs.txt", "agent_Alpha_2_msgs.txt", "agent_Beta_1_msgs.txt",
                   "agent_Beta_2_msgs.txt"]

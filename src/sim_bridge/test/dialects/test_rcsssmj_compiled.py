@@ -3,21 +3,16 @@ byte for byte over random percepts (truncation and Python's float printing inclu
 messages parsed to the same commands as the full parser reads them."""
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
-from pathlib import Path
 
 import numpy as np
 import pytest
+import rcsssmj_reference as reference  # src/sim_bridge/test/dialects on pythonpath
 
 from sim_bridge.dialects.rcsssmj import RcsssmjDialect
 from sim_contracts.percept import GameStateView, Heard, Percept, Polar, SeenPlayer, Vision
 from sim_hotpath import encode_rcsssmj_percept, parse_rcsssmj_motors
-
-_spec = importlib.util.spec_from_file_location("rcsssmj_reference", Path(__file__).parent / "rcsssmj_reference.py")
-reference = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(reference)
 
 AWKWARD = [0.005, -0.005, 0.0, -0.0, 1e-5, -1e-7, 0.0999999, 12.345, 1e15, 1e16, 1e17, 123456789.123,
            math.inf, -math.inf, math.nan, 3, -2, 0, np.float64(0.125), 99.999999, 0.1 + 0.2, 2.675]

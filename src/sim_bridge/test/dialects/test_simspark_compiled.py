@@ -3,21 +3,16 @@ text byte for byte over random percepts with awkward numbers, and hinge messages
 same commands as the full parser reads them."""
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
-from pathlib import Path
 
 import numpy as np
 import pytest
+import simspark_reference as reference  # src/sim_bridge/test/dialects on pythonpath
 
 from sim_bridge.dialects.simspark import SimSparkDialect
 from sim_contracts.percept import ForceResistance, GameStateView, Heard, Percept, Polar, SeenPlayer, Vision
 from sim_hotpath import encode_simspark_percept, parse_simspark_hinges
-
-_spec = importlib.util.spec_from_file_location("simspark_reference", Path(__file__).parent / "simspark_reference.py")
-reference = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(reference)
 
 # Numbers where formatting goes wrong first: ties at the second decimal, -0, tiny and huge
 # values, non-finite ones, ints and numpy scalars.

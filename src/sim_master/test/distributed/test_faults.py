@@ -3,20 +3,17 @@ the cache, writes the whole world again when it is back, and closes its log), a 
 master is gone says so, and a second node under a live node's id is refused."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import uuid
 from pathlib import Path
 
+import lockstep_helpers as _lockstep  # src/sim_master/test/distributed on pythonpath
 from mcap.reader import make_reader
 
 from sim_master.store.mcap_log import ReplayLogReader
 from sim_master.store.redis_cache import SnapshotCache
 
-_spec = importlib.util.spec_from_file_location("lockstep_helpers", Path(__file__).parent / "test_lockstep.py")
-_lockstep = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_lockstep)
 STEPS, Launch, finish, master, node, wait_for_step = (_lockstep.STEPS, _lockstep.Launch, _lockstep.finish,
                                                       _lockstep.master, _lockstep.node, _lockstep.wait_for_step)
 

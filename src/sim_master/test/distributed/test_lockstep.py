@@ -7,52 +7,13 @@ import json
 import math
 import os
 import signal
-import subprocess
 import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 
+from lockstep_helpers import CONFIG, STEPS, Launch, finish, master, node, wait_for_line, wait_for_step  # noqa: F401
+
 from sim_master.store.cache_writer import QUEUE_STEPS
-
-Launch = Callable[..., subprocess.Popen[str]]
-
-CONFIG = Path(__file__).resolve().parents[4] / "worlds" / "distributed_example.json"
-STEPS = 500
-
-
-def master(launch: Launch, redis: str, run: str, report: Path, *extra: str) -> subprocess.Popen[str]:
-    return launch("sim_master.distributed.master", "--config", str(CONFIG), "--steps", str(STEPS),
-                  "--redis", redis, "--run", run, "--report", str(report), "--trace", *extra)
-
-
-def node(launch: Launch, redis: str, run: str, node_id: str, engine: str = "mujoco") -> subprocess.Popen[str]:
-    return launch("sim_master.distributed.sim_node", "--id", node_id, "--redis", redis, "--run", run,
-                  "--engine", engine)
-
-
-def wait_for_line(proc: subprocess.Popen[str], wanted: Callable[[str], bool], what: str,
-                  timeout: float = 60.0) -> str:
-    """The first line of proc's merged output that is wanted (reading it line by line)."""
-    assert proc.stdout is not None
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        if wanted(line):
-            return line
-    raise AssertionError(f"no output line: {what}")
-
-
-def wait_for_step(proc: subprocess.Popen[str], step: int, timeout: float = 60.0) -> None:
-    wait_for_line(proc, lambda line: line.startswith("master: step ") and int(line.split()[-1]) >= step,
-                  f"the master at step {step}", timeout)
-
-
-def finish(proc: subprocess.Popen[str], timeout: float = 90.0) -> None:
-    out, _ = proc.communicate(timeout=timeout)
-    assert proc.returncode == 0, out[-2000:]
 
 
 def clean_run(launch: Launch, redis: str, tmp: Path, engine_a: str = "mujoco") -> dict:

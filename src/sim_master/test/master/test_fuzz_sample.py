@@ -4,13 +4,7 @@ per dialect plays. No input may reach an unforeseen exception, stop the server o
 good agent a cycle. The long run (100 000+ inputs) is the tool itself."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-TOOL = Path(__file__).resolve().parents[4] / "tools" / "fuzz_ports.py"
-_spec = importlib.util.spec_from_file_location("fuzz_ports", TOOL)
-fuzz_ports = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fuzz_ports)
+import fuzz_ports  # tools/ on pythonpath (pytest.ini)
 
 
 def test_generated_hostile_input_on_every_port_leaves_the_match_playing() -> None:
