@@ -6,7 +6,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -21,6 +21,12 @@ def free_tcp_port(host: str = "127.0.0.1") -> int:
 @pytest.fixture
 def free_port() -> int:
     return free_tcp_port()
+
+
+@pytest.fixture(scope="session")
+def port_picker() -> Callable[[], int]:
+    """free_tcp_port itself, for fixtures of wider scope and tests that need several ports."""
+    return free_tcp_port
 
 
 @pytest.fixture

@@ -15,6 +15,15 @@ Vec3 = tuple[float, float, float]
 PlayerId = tuple[Side, int]  # (side, unum)
 
 
+def as_side(text: str) -> Side:
+    """A side named in text (a message, a registry key): left or right, else ValueError."""
+    if text == "left":
+        return "left"
+    if text == "right":
+        return "right"
+    raise ValueError(f"not a side: {text!r}")
+
+
 @dataclass(slots=True)
 class PlayerView:
     """One registered robot as the referee sees it."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sim_master.engine.node import SimulationNode
-from soccer_referee.world import PlayerId, PlayerView, Side, Vec3
+from soccer_referee.world import PlayerId, PlayerView, Side, Vec3, as_side
 
 
 class EngineWorld:
@@ -15,7 +15,7 @@ class EngineWorld:
         self.robots = robots
 
     def _player_of(self) -> dict[str, PlayerId]:
-        return {rid: (_side(side), unum) for (side, unum), rid in self.robots.items()}
+        return {rid: (as_side(side), unum) for (side, unum), rid in self.robots.items()}
 
     def ball_position(self) -> Vec3:
         return self.engine.ball_position()
@@ -27,7 +27,7 @@ class EngineWorld:
         out = []
         for (side, unum), rid in self.robots.items():
             pos, _ = self.engine.robot_pose(rid)
-            out.append(PlayerView(_side(side), unum, pos, self.engine.robot_velocity(rid),
+            out.append(PlayerView(as_side(side), unum, pos, self.engine.robot_velocity(rid),
                                   self.engine.robot_yaw(rid), self.engine.robot_model(rid) != "pusher"))
         return out
 
@@ -51,12 +51,3 @@ class EngineWorld:
         if rid is not None:  # the referee carries; only a beam lifts
             self.engine.carry_robot(rid, x, y, yaw_deg, z=z, upright=upright, orientation=orientation,
                                     zero_joints=zero_joints, beside=beside)
-
-
-def _side(side: str) -> Side:
-    """The loop registers only left and right players; anything else is a bug upstream."""
-    if side == "left":
-        return "left"
-    if side == "right":
-        return "right"
-    raise ValueError(f"not a side: {side!r}")

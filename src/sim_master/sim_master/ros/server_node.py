@@ -45,7 +45,7 @@ from sim_msgs.msg import Beam, JointCommand, Say, Snapshot
 from sim_msgs.msg import Percept as PerceptMsg
 from sim_msgs.srv import BeamAgent, InitAgent
 from soccer_referee.ros.messages import event_to_msg, game_state_to_msg
-from soccer_referee.ros.referee_node import RefereeNode
+from soccer_referee.ros.referee_node import RefereeNode, init_response
 from tf2_msgs.msg import TFMessage
 
 if TYPE_CHECKING:
@@ -325,13 +325,7 @@ class ServerNode(LoopAdapter):
 
     # ------------------------------------------------------------------ the simulation's own services
     def _add_player(self, req: InitAgent.Request, res: InitAgent.Response) -> InitAgent.Response:
-        outcome = self.init_agent(req.team, req.unum, req.robot_model or "nao0", req.perception)
-        if isinstance(outcome, str):
-            res.success, res.error = False, outcome
-        else:
-            res.success = True
-            res.unum, res.side, res.player_namespace = outcome
-        return res
+        return init_response(self.init_agent(req.team, req.unum, req.robot_model or "nao0", req.perception), res)
 
     def _beam_player(self, req: BeamAgent.Request, res: BeamAgent.Response) -> BeamAgent.Response:
         error = self.beam_agent(req.team, req.unum, req.x, req.y, req.rotation)

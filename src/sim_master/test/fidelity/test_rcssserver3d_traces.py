@@ -18,6 +18,7 @@ import json
 import math
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -67,9 +68,10 @@ SCENARIOS = "S1,S2,S3,S4,S5,S6,S7,S8,S9"
 
 
 @pytest.fixture(scope="module", params=["auto", "mujoco"])
-def recorded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def recorded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+             port_picker: Callable[[], int]) -> Path:
     out = tmp_path_factory.mktemp(f"traces_{request.param}")
-    from conftest import free_tcp_port
+    free_tcp_port = port_picker
 
     # A block below the kernel's ephemeral range (32768..), where no client connection of the
     # other tests can take a port between the recorder's check and the server's bind.

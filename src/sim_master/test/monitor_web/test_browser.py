@@ -209,12 +209,10 @@ def _log_with_a_goal(running_server: Callable[..., Any], path: Path) -> None:
 
 
 def test_replay_in_the_page_pauses_steps_resumes_and_seeks_to_the_goal(running_server: Callable[..., Any],
-                                                                      tmp_path: Path) -> None:
+                                                                      tmp_path: Path, free_port: int) -> None:
     log = tmp_path / "goal.mcap"
     _log_with_a_goal(running_server, log)
-    from conftest import free_tcp_port
-
-    port = free_tcp_port()
+    port = free_port
     proc = subprocess.Popen([shutil.which("soccersim") or "soccersim", "replay", str(log), "--speed", "0.5",
                              "--paused", "--web-port", str(port), "--simspark-monitor-port", "-1",
                              "--rcsssmj-monitor-port", "-1", "--no-ros"],

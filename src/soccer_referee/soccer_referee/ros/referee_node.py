@@ -68,6 +68,16 @@ def guarded(name: str, callback: Callable[[R, R], Awaitable[R]],
     return call
 
 
+def init_response(outcome: Joining, res: InitAgent.Response) -> InitAgent.Response:
+    """An init_agent answer: the player who joined (unum, side, namespace) or why not."""
+    if isinstance(outcome, str):
+        res.success, res.error = False, outcome
+    else:
+        res.success = True
+        res.unum, res.side, res.player_namespace = outcome
+    return res
+
+
 async def _settled(value: T | Awaitable[T]) -> T:
     return await value if inspect.isawaitable(value) else value
 
@@ -112,13 +122,9 @@ class RefereeNode:
 
     # ------------------------------------------------------------------ services
     async def _init_agent(self, req: InitAgent.Request, res: InitAgent.Response) -> InitAgent.Response:
-        outcome = await _settled(self.host.init_agent(req.team, req.unum, req.robot_model or "nao0", req.perception))
-        if isinstance(outcome, str):
-            res.success, res.error = False, outcome
-        else:
-            res.success = True
-            res.unum, res.side, res.player_namespace = outcome
-        return res
+        joining = self.host.init_agent(req.team, req.unum, req.robot_model or "nao0", req.perception)
+        outcome: Joining = await joining if inspect.isawaitable(joining) else joining
+        return init_response(outcome, res)
 
     async def _beam_agent(self, req: BeamAgent.Request, res: BeamAgent.Response) -> BeamAgent.Response:
         error = await _settled(self.host.beam_agent(req.team, req.unum, req.x, req.y, req.rotation))

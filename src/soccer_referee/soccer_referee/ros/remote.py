@@ -27,7 +27,7 @@ from soccer_referee.commands import (
 from soccer_referee.commands import (
     RefereeCommand as Command,
 )
-from soccer_referee.world import PlayerId, PlayerView, Side, Vec3, WorldView
+from soccer_referee.world import PlayerId, PlayerView, Side, Vec3, WorldView, as_side
 
 
 def _vec(v: Sequence[float]) -> Vector3:
@@ -36,14 +36,6 @@ def _vec(v: Sequence[float]) -> Vector3:
 
 def _tuple(v: Vector3) -> Vec3:
     return (float(v.x), float(v.y), float(v.z))
-
-
-def _side(text: str) -> Side:
-    if text == "left":
-        return "left"
-    if text == "right":
-        return "right"
-    raise ValueError(f"not a side: {text!r}")
 
 
 def _ref(player: PlayerId) -> PlayerRef:
@@ -83,14 +75,14 @@ class MessageWorld:
         return _tuple(self._msg.ball_velocity)
 
     def players(self) -> Sequence[PlayerView]:
-        return [PlayerView(_side(p.side), int(p.unum), _tuple(p.position), _tuple(p.velocity), float(p.yaw_deg),
+        return [PlayerView(as_side(p.side), int(p.unum), _tuple(p.position), _tuple(p.velocity), float(p.yaw_deg),
                            bool(p.can_fall)) for p in self._msg.players if p.side in ("left", "right")]
 
     def ball_touchers(self) -> Sequence[PlayerId]:
-        return [(_side(p.side), int(p.unum)) for p in self._msg.touchers if p.side in ("left", "right")]
+        return [(as_side(p.side), int(p.unum)) for p in self._msg.touchers if p.side in ("left", "right")]
 
     def player_contacts(self) -> Sequence[tuple[PlayerId, PlayerId]]:
-        refs = [(_side(p.side), int(p.unum)) for p in self._msg.contacts if p.side in ("left", "right")]
+        refs = [(as_side(p.side), int(p.unum)) for p in self._msg.contacts if p.side in ("left", "right")]
         return list(zip(refs[0::2], refs[1::2], strict=False))
 
     def move_ball(self, position: Vec3, velocity: Vec3 = (0.0, 0.0, 0.0)) -> None:
@@ -128,7 +120,7 @@ def apply_moves(moves: Sequence[RefereeMove], world: WorldView) -> list[str]:
         elif m.kind == RefereeMove.PLAYER and m.side in ("left", "right"):
             o = m.orientation
             orientation = (float(o[0]), float(o[1]), float(o[2]), float(o[3])) if m.has_orientation else None
-            world.move_player(_side(m.side), int(m.unum), m.position.x, m.position.y,
+            world.move_player(as_side(m.side), int(m.unum), m.position.x, m.position.y,
                               None if m.keep_yaw else m.yaw_deg, z=m.position.z if m.has_z else None,
                               upright=m.upright, orientation=orientation,
                               zero_joints=m.zero_joints, beside=m.beside)
