@@ -90,13 +90,15 @@ class RemoteReferee:
     # ------------------------------------------------------------------ the calls
     def _ask(self, client: Client, request: object, what: str) -> object | None:
         """The referee's answer, or None (logged) when it gives none in time."""
-        if not client.service_is_ready() and not client.wait_for_service(timeout_sec=CALL_TIMEOUT_S):
+        # a referee known to be silent is not waited for again here (each call would stall the loop)
+        wait = CALL_TIMEOUT_S if self.waiting else 0.0
+        if not client.service_is_ready() and not client.wait_for_service(timeout_sec=wait):
             _log.warning("the referee %s does not answer %s", self.referee, what)
             return None
         future = client.call_async(request)
         done = threading.Event()
         future.add_done_callback(lambda _f: done.set())
-        if not done.wait(CALL_TIMEOUT_S):
+        if not done.wait(CALL_TIMEOUT_S if self.waiting else 1.0):
             client.remove_pending_request(future)
             _log.warning("the referee %s did not answer %s within %.0f s", self.referee, what, CALL_TIMEOUT_S)
             return None
