@@ -20,17 +20,23 @@ class PlayerRules:
     close_refused: bool  # rcsssmj closes the connection of an agent whose init is refused
     field_lines: bool  # perceptions carry the field lines the robot sees
     perceives_before_joining: bool  # percepts flow from the robot's creation (TCP), not from joining
+    # cycles between an effector command's arrival and the step it drives: 1 on both references
+    # (it first shows in the perception after next), 0 for ROS-native players and local brains
+    effector_delay: int = 0
 
 
 SIMSPARK_RULES = PlayerRules("simspark", robot_from_scene=True, close_refused=False, field_lines=True,
-                             perceives_before_joining=True)
+                             perceives_before_joining=True, effector_delay=1)
 RCSSSMJ_RULES = PlayerRules("rcsssmj", robot_from_scene=False, close_refused=True, field_lines=False,
-                            perceives_before_joining=True)
-# ROS-native players perceive as SimSpark's agents (field lines included) or as rcsssmj's,
-# once joined; local brains (the demo teams) read no field lines.
+                            perceives_before_joining=True, effector_delay=1)
+# Players joined through init_agent, by its `perception`: "" a ROS-native player (SimSpark's
+# vision with field lines, commands act at the next step); "simspark" or "rcsssmj" that
+# dialect's rules in full, the reference's timing included (what the separate bridge asks for
+# its agents). Local brains (the demo teams) read no field lines.
 IN_PROCESS_RULES = {
-    "simspark": PlayerRules("simspark", False, False, True, False),
-    "rcsssmj": PlayerRules("rcsssmj", False, False, False, False),
+    "": PlayerRules("simspark", False, False, True, False),
+    "simspark": PlayerRules("simspark", False, False, True, False, effector_delay=1),
+    "rcsssmj": PlayerRules("rcsssmj", False, False, False, False, effector_delay=1),
 }
 LOCAL_RULES = PlayerRules("simspark", False, False, False, False)
 

@@ -28,7 +28,7 @@ class RcsssmjDialect:
     name: Final = "rcsssmj"
     vision_interval: Final = 2
     any_message_syncs: Final = True
-    effector_delay: Final = 1  # measured on the reference (see Dialect)
+    effector_delay: Final = RCSSSMJ_RULES.effector_delay  # measured on the reference (see Dialect)
     rules: Final = RCSSSMJ_RULES  # how its agents join, see and are placed (sim_contracts.agents)
 
     def parse_actions(self, payload: bytes) -> tuple[list[Command], list[str]]:

@@ -28,7 +28,7 @@ class SimSparkDialect:
     name: Final = "simspark"
     vision_interval: Final = 3
     any_message_syncs: Final = False
-    effector_delay: Final = 1  # measured on the reference (see Dialect)
+    effector_delay: Final = SIMSPARK_RULES.effector_delay  # measured on the reference (see Dialect)
     rules: Final = SIMSPARK_RULES  # how its agents join, see and are placed (sim_contracts.agents)
 
     def parse_actions(self, payload: bytes) -> tuple[list[Command], list[str]]:

@@ -7,7 +7,8 @@ come from `/<team>/p<unum>/percept`, encoded in its dialect, and what it sends g
 the player's effector topics (joint speeds or PD targets, beam, say, `(syn)` as
 `synchronize`). An agent that leaves has its robot deleted through the simulation's
 `delete_entity`. Before it has joined (SimSpark agents send `scene` first and wait for a
-perception before `init`), an agent gets a perception of the time and play mode each cycle.
+perception before `init`), an agent gets a perception of the time and play mode each cycle
+until it sends `init`; the next one it gets carries its side and number, as rcssserver3d's.
 
 Run: `ros2 run sim_bridge bridge_node --ros-args -p simspark_port:=3100` next to
 `soccersim server --simspark-port -1 --rcsssmj-port -1` (the simulation without its own
@@ -106,7 +107,8 @@ class StandaloneBridge:
         if now >= self._next_waiting:
             self._next_waiting = now + WAITING_PERCEPT_S
             for agent in self.agents.values():
-                if not agent.namespace and agent.dialect == "simspark":
+                # until it inits (an agent that sent init waits for the perception that answers it)
+                if not agent.namespace and not agent.joining and agent.dialect == "simspark":
                     agent.server.send_percept(agent.agent_id, self._waiting_percept())
                 elif agent.pending:
                     self._flush(agent)

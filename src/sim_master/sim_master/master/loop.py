@@ -399,12 +399,10 @@ class SimulationLoop(SimulationControl, EntityServices):
     _EFFECTORS = (JointVelocities, JointTargets, Beam, Say)
 
     def _apply_command(self, player: Player, command: Command) -> None:
-        transport = self.transports.get(player.source)
-        if transport is not None and isinstance(command, self._EFFECTORS):
-            delay = transport.effector_delay
-            if delay > 0:
-                self._delayed.append((delay, player, command))
-                return
+        delay = player.rules.effector_delay  # the dialect's timing (both references: one cycle)
+        if delay > 0 and isinstance(command, self._EFFECTORS):
+            self._delayed.append((delay, player, command))
+            return
         self._apply_effector(player, command)
 
     def _apply_effector(self, player: Player, command: Command) -> None:
@@ -625,12 +623,12 @@ class SimulationLoop(SimulationControl, EntityServices):
         return percept
 
     # ------------------------------------------------------------------ ROS-native players (loop thread)
-    def add_messaging_player(self, team: str, unum: int, model: str, perception: str = "simspark") -> Player | str:
+    def add_messaging_player(self, team: str, unum: int, model: str, perception: str = "") -> Player | str:
         """InitAgent from ROS: a robot for /<team>/p<unum> that perceives (and beams) by
         `perception`'s rules; returns the player or an error."""
         self._in_process += 1
         if perception not in IN_PROCESS_RULES:
-            return f"perception must be {' or '.join(IN_PROCESS_RULES)}, not {perception[:40]!r}"
+            return f"perception must be empty, simspark or rcsssmj, not {perception[:40]!r}"
         outcome = self._join_in_process(f"ros-{self._in_process}", "ros", team, unum, model,
                                         IN_PROCESS_RULES[perception])
         if isinstance(outcome, Player):
@@ -669,20 +667,18 @@ class SimulationLoop(SimulationControl, EntityServices):
             return
         if isinstance(command, str):
             self._report(player, [command])
-        elif isinstance(command, JointVelocities):
-            self._report(player, self.engine.set_joint_velocities(player.robot_id, command.speeds))
         else:
-            self._report(player, self.engine.set_joint_pd(player.robot_id, command.targets))
+            self._apply_command(player, command)  # with its rules' effector delay
 
     def player_beam(self, agent_id: str, x: float, y: float, rotation: float) -> None:
         player = self.players.get(agent_id)
         if player is not None:
-            self._beam(player, x, y, rotation)
+            self._apply_command(player, Beam(x, y, rotation))
 
     def player_say(self, agent_id: str, message: str) -> None:
         player = self.players.get(agent_id)
         if player is not None:
-            self._say(player, message)
+            self._apply_command(player, Say(message))
 
     def player_synchronize(self, agent_id: str) -> None:
         player = self.players.get(agent_id)

@@ -306,7 +306,7 @@ class ServerNode(LoopAdapter):
         """A robot for a ROS-native player (or a bridged agent), joined to its team."""
         if perception not in ("", "simspark", "rcsssmj"):
             return f"perception must be simspark or rcsssmj, not {perception[:40]!r}"
-        outcome = self._call(lambda: self.server.add_messaging_player(team, unum, model, perception or "simspark"))
+        outcome = self._call(lambda: self.server.add_messaging_player(team, unum, model, perception))
         if isinstance(outcome, str):
             return outcome
         player = outcome
