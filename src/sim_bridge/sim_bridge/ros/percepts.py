@@ -6,7 +6,6 @@ percepts with the same functions. Every field follows its declaration in
 `sim_contracts.percept` (its ROS path and kind), so the message is written down once."""
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -27,15 +26,9 @@ from sim_contracts.percept import (
 from sim_msgs.msg import ForceResistance as ForceResistanceMsg
 from sim_msgs.msg import GameState, HeardMessage, JointCommand, VisionObject
 from sim_msgs.msg import Percept as PerceptMsg
+from soccer_referee.ros.messages import seconds, stamp
 
-
-def stamp(t: float) -> Time:
-    sec = math.floor(t)
-    return Time(sec=int(sec), nanosec=min(999_999_999, int(round((t - sec) * 1e9))))
-
-
-def seconds(t: Time) -> float:
-    return t.sec + t.nanosec * 1e-9
+__all__ = ["game_view_to_msg", "joint_command_msg", "percept_from_msg", "percept_to_msg", "seconds", "stamp"]
 
 
 def _vec(v: tuple[float, float, float]) -> Vector3:

@@ -39,7 +39,8 @@ from sim_bridge.dialects.base import Dialect
 from sim_bridge.dialects.rcsssmj import RcsssmjDialect
 from sim_bridge.dialects.simspark import SimSparkDialect
 from sim_bridge.ros.bridge_node import NODE_NAME
-from sim_bridge.ros.percepts import joint_command_msg, percept_from_msg
+from sim_bridge.ros.percepts import joint_command_msg, percept_from_msg, seconds
+from sim_contracts import names
 from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError
 from sim_contracts.commands import Beam as BeamCommand
 from sim_contracts.commands import InitPlayer, JointTargets, JointVelocities, Say, Scene, Syn
@@ -130,7 +131,7 @@ class StandaloneBridge:
     def _on_game_state(self, msg: GameState) -> None:
         self.game = GameStateView(play_mode=msg.play_mode, game_time=msg.game_time, score_left=msg.score_left,
                                   score_right=msg.score_right, team_left=msg.team_left, team_right=msg.team_right)
-        self._clock = max(self._clock, msg.stamp.sec + msg.stamp.nanosec * 1e-9)
+        self._clock = max(self._clock, seconds(msg.stamp))
 
     def _handle(self, server: AgentServer, event: object) -> None:
         if isinstance(event, AgentConnected):
@@ -197,6 +198,7 @@ class StandaloneBridge:
         command, agent.init = agent.init, None
         assert command is not None
         model = command.model or agent.model or "nao0"
+        agent.team = command.team
         request = InitAgent.Request(team=command.team, unum=command.unum, robot_model=model,
                                     perception=agent.dialect)
         future = self.init_client.call_async(request)
@@ -205,9 +207,11 @@ class StandaloneBridge:
 
     def _joined(self, agent: BridgedAgent, future: Future) -> None:
         agent.joining, agent.join_call = False, None
-        if self.agents.get(agent.agent_id) is not agent:
-            return  # it left while its init was answered: its robot goes too
         res = future.result()
+        if self.agents.get(agent.agent_id) is not agent:  # it left while its init was answered
+            if res is not None and res.success:  # its robot goes too
+                self._delete_robot(agent.team, res.unum)
+            return
         if res is None or not res.success:
             reason = "no answer" if res is None else res.error
             _log.warning("agent %s: init refused: %s", agent.agent_id, reason)
@@ -245,8 +249,11 @@ class StandaloneBridge:
         for pub in agent.publishers.values():
             self.node.destroy_publisher(pub)
         if agent.namespace:  # its robot leaves the field with it
-            entity = agent.namespace.rsplit("/", 2)
-            self.delete_client.call_async(DeleteEntity.Request(entity=f"{entity[-2]}/{entity[-1]}"))
+            self._delete_robot(agent.team, agent.unum)
+
+    def _delete_robot(self, team: str, unum: int) -> None:
+        """A player's robot by its entity name (the team as given, not its ROS token)."""
+        self.delete_client.call_async(DeleteEntity.Request(entity=names.player_entity(team, unum)))
 
     def close(self) -> None:
         for server in self.servers.values():

@@ -15,7 +15,6 @@ import threading
 from collections.abc import Callable
 from typing import Final
 
-from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.client import Client
 from rclpy.context import Context
 from rclpy.node import Node
@@ -74,12 +73,11 @@ class RemoteReferee:
         self.waiting = True  # False after a verdict did not come in time, until one comes
         self._verdicts: dict[int, RefereeVerdict] = {}
         self._arrived = threading.Condition()
-        group = ReentrantCallbackGroup()
         self._world_pub = node.create_publisher(RefereeWorld, "referee_world", RELIABLE)
-        node.create_subscription(RefereeVerdict, "referee_verdict", self._on_verdict, RELIABLE, callback_group=group)
-        self._register: Client = node.create_client(RefereeRegister, f"{referee}/register", callback_group=group)
-        self._beam: Client = node.create_client(RefereeBeam, f"{referee}/request_beam", callback_group=group)
-        self._command: Client = node.create_client(RefereeCommand, f"{referee}/command", callback_group=group)
+        node.create_subscription(RefereeVerdict, "referee_verdict", self._on_verdict, RELIABLE)
+        self._register: Client = node.create_client(RefereeRegister, f"{referee}/register")
+        self._beam: Client = node.create_client(RefereeBeam, f"{referee}/request_beam")
+        self._command: Client = node.create_client(RefereeCommand, f"{referee}/command")
         self.referee = referee
         self.executor.start()
 
@@ -91,16 +89,16 @@ class RemoteReferee:
     def _ask(self, client: Client, request: object, what: str) -> object | None:
         """The referee's answer, or None (logged) when it gives none in time."""
         # a referee known to be silent is not waited for again here (each call would stall the loop)
-        wait = CALL_TIMEOUT_S if self.waiting else 0.0
-        if not client.service_is_ready() and not client.wait_for_service(timeout_sec=wait):
+        find, answer = (CALL_TIMEOUT_S, CALL_TIMEOUT_S) if self.waiting else (0.0, 1.0)
+        if not client.service_is_ready() and not client.wait_for_service(timeout_sec=find):
             _log.warning("the referee %s does not answer %s", self.referee, what)
             return None
         future = client.call_async(request)
         done = threading.Event()
         future.add_done_callback(lambda _f: done.set())
-        if not done.wait(CALL_TIMEOUT_S if self.waiting else 1.0):
+        if not done.wait(answer):
             client.remove_pending_request(future)
-            _log.warning("the referee %s did not answer %s within %.0f s", self.referee, what, CALL_TIMEOUT_S)
+            _log.warning("the referee %s did not answer %s within %.0f s", self.referee, what, answer)
             return None
         return future.result()
 

@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from typing import Final
 
 import rclpy
-from builtin_interfaces.msg import Time
 from rclpy.client import Client
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
@@ -33,18 +32,13 @@ from sim_msgs.msg import RefereeVerdict, RefereeWorld
 from sim_msgs.srv import BeamAgent, InitAgent, RefereeBeam, RefereeCommand, RefereeRegister
 from soccer_referee.commands import MoveAgent, MoveBall, SetPlayMode
 from soccer_referee.referee import Referee
-from soccer_referee.ros.messages import event_to_msg, game_state_to_msg
+from soccer_referee.ros.messages import event_to_msg, game_state_to_msg, seconds, stamp
 from soccer_referee.ros.referee_node import RefereeNode
 from soccer_referee.ros.remote import MessageWorld, command_from_request
 from soccer_referee.rules import RULE_BOOKS, rule_book
 
 RELIABLE: Final = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
 FIND_SIMULATION_S: Final = 10.0
-
-
-def _stamp(t: float) -> Time:
-    sec = int(t)
-    return Time(sec=sec, nanosec=min(999_999_999, int(round((t - sec) * 1e9))))
 
 
 class Judge:
@@ -71,7 +65,7 @@ class Judge:
     def _on_world(self, msg: RefereeWorld) -> None:
         with self.lock:
             self.world.update(msg)
-            self.time = msg.stamp.sec + msg.stamp.nanosec * 1e-9
+            self.time = seconds(msg.stamp)
             events = self.referee.step(msg.dt)
             stamp = msg.stamp
             state = game_state_to_msg(self.referee.state, stamp)
@@ -105,7 +99,7 @@ class Judge:
             else:
                 outcome = self.referee.command(command)
                 res.ok, res.error = outcome.ok, outcome.error
-            res.state = game_state_to_msg(self.referee.state, _stamp(self.time))
+            res.state = game_state_to_msg(self.referee.state, stamp(self.time))
             res.moves = self.world.take_moves()
         return res
 

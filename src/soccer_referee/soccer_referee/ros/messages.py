@@ -1,5 +1,8 @@
-"""Referee state and events -> sim_msgs (pure functions, no Node)."""
+"""Referee state and events -> sim_msgs, and simulation time <-> builtin_interfaces/Time (pure
+functions, no Node; the time conversions serve every package's messages)."""
 from __future__ import annotations
+
+import math
 
 from builtin_interfaces.msg import Time
 
@@ -7,6 +10,16 @@ from sim_msgs.msg import GameEvent as GameEventMsg
 from sim_msgs.msg import GameState
 from soccer_referee.events import GameEvent
 from soccer_referee.referee import GameStateSnapshot
+
+
+def stamp(t: float) -> Time:
+    """Seconds of simulation time as a message stamp."""
+    sec = math.floor(t)
+    return Time(sec=int(sec), nanosec=min(999_999_999, int(round((t - sec) * 1e9))))
+
+
+def seconds(t: Time) -> float:
+    return t.sec + t.nanosec * 1e-9
 
 
 def game_state_to_msg(state: GameStateSnapshot, stamp: Time) -> GameState:
