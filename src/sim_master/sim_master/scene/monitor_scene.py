@@ -75,6 +75,7 @@ class MonitorScene:
         for robot in robots:
             self._robot(robot)
         self.nbody = len(self._bodies)
+        self._parents = np.array([max(b.parent, 0) for b in self._bodies], dtype=np.intp)  # the world: itself
         self._frame_key: tuple[str, ...] | None = None
         self._rows = np.zeros(0, dtype=np.intp)
 
@@ -180,10 +181,9 @@ class MonitorScene:
         world = np.vstack([np.asarray(poses, dtype=float).reshape(-1, 7), [[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]]])
         chosen = world[self._rows]
         pos, rot = chosen[:, :3], _quat_matrices(chosen[:, 3:])
-        parent = np.array([max(b.parent, 0) for b in self._bodies], dtype=np.intp)
-        rp = rot[parent]
+        rp = rot[self._parents]
         rp[0] = np.eye(3)
-        pp = pos[parent]
+        pp = pos[self._parents]
         pp[0] = 0.0
         rel_rot = np.einsum("nji,njk->nik", rp, rot)
         rel_pos = np.einsum("nji,nj->ni", rp, pos - pp)
