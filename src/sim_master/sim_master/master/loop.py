@@ -626,9 +626,9 @@ class SimulationLoop(SimulationControl, EntityServices):
     def add_messaging_player(self, team: str, unum: int, model: str, perception: str = "") -> Player | str:
         """InitAgent from ROS: a robot for /<team>/p<unum> that perceives (and beams) by
         `perception`'s rules; returns the player or an error."""
-        self._in_process += 1
         if perception not in IN_PROCESS_RULES:
             return f"perception must be empty, simspark or rcsssmj, not {perception[:40]!r}"
+        self._in_process += 1
         outcome = self._join_in_process(f"ros-{self._in_process}", "ros", team, unum, model,
                                         IN_PROCESS_RULES[perception])
         if isinstance(outcome, Player):

@@ -304,8 +304,6 @@ class ServerNode(LoopAdapter):
 
     def init_agent(self, team: str, unum: int, model: str, perception: str) -> tuple[int, str, str] | str:
         """A robot for a ROS-native player (or a bridged agent), joined to its team."""
-        if perception not in ("", "simspark", "rcsssmj"):
-            return f"perception must be simspark or rcsssmj, not {perception[:40]!r}"
         outcome = self._call(lambda: self.server.add_messaging_player(team, unum, model, perception))
         if isinstance(outcome, str):
             return outcome
