@@ -60,7 +60,7 @@ class HeadScanner(Node):
         speed = math.radians(self.target - yaw) * 5.0  # rad/s towards the target
         self.joints.publish(JointCommand(mode=JointCommand.MODE_VELOCITY, names=["he1"], velocities=[speed]))
         if msg.vision_updated and msg.game_state.game_time % 5.0 < 0.02:
-            seen = sorted({o.name for o in msg.seen if not o.team})
+            seen = sorted({name for name, team in zip(msg.seen.name, msg.seen.team, strict=True) if not team})
             self.get_logger().info(f"t={msg.game_state.game_time:.1f} head {yaw:.0f} deg, sees {seen}")
         self.sync.publish(Empty())
         self.cycles_left -= 1

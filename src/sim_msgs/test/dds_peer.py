@@ -7,7 +7,7 @@ import rclpy
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 
-from sim_msgs.msg import ForceResistance, HeardMessage, Percept, VisionObject
+from sim_msgs.msg import ForceResistance, HeardMessage, Percept, VisionObjects
 from sim_msgs.srv import InitAgent
 
 
@@ -31,10 +31,10 @@ def full_percept() -> Percept:
     f.center.x, f.center.y, f.center.z, f.force.x, f.force.y, f.force.z = 0.01, -0.02, -0.03, 0.5, -0.5, 22.6
     p.foot_resistance = [f]
     p.vision_updated = True
-    p.seen = [VisionObject(name="B", distance=2.5, azimuth=-10.0, elevation=-12.5),
-              VisionObject(name="head", team="Beta", unum=4, distance=8.0, azimuth=20.0, elevation=1.0)]
-    p.line_ends = [VisionObject(name="L", distance=1.0, azimuth=-60.0, elevation=-30.0),
-                   VisionObject(name="L", distance=3.0, azimuth=60.0, elevation=-10.0)]
+    p.seen = VisionObjects(name=["B", "head"], team=["", "Beta"], unum=[0, 4], distance=[2.5, 8.0],
+                           azimuth=[-10.0, 20.0], elevation=[-12.5, 1.0])
+    p.line_ends = VisionObjects(name=["L", "L"], team=["", ""], unum=[0, 0], distance=[1.0, 3.0],
+                                azimuth=[-60.0, 60.0], elevation=[-30.0, -10.0])
     p.heard = [HeardMessage(time=71.48, from_self=False, from_teammate=True, direction=45.0, message="go.left")]
     return p
 

@@ -57,7 +57,7 @@ def test_percept_crosses_processes_intact(ros_context: rclpy.Context) -> None:
     assert received, "no Percept arrived from the other process"
     got, expected = values(received[0]), values(peer.full_percept())
     assert got == expected
-    assert got["joint_angles"][21] == 21 * 1.5 - 10 and got["seen"][1]["team"] == "Beta"
+    assert got["joint_angles"][21] == 21 * 1.5 - 10 and got["seen"]["team"][1] == "Beta"
     node.destroy_node()
 
 

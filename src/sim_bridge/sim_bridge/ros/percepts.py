@@ -6,6 +6,7 @@ percepts with the same functions. Every field follows its declaration in
 `sim_contracts.percept` (its ROS path and kind), so the message is written down once."""
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
 from typing import Any
 
@@ -24,7 +25,7 @@ from sim_contracts.percept import (
     percept_fields,
 )
 from sim_msgs.msg import ForceResistance as ForceResistanceMsg
-from sim_msgs.msg import GameState, HeardMessage, JointCommand, VisionObject
+from sim_msgs.msg import GameState, HeardMessage, JointCommand, VisionObjects
 from sim_msgs.msg import Percept as PerceptMsg
 from soccer_referee.ros.messages import seconds, stamp
 
@@ -38,6 +39,11 @@ def _vec(v: tuple[float, float, float]) -> Vector3:
 def game_view_to_msg(g: GameStateView) -> GameState:
     return GameState(play_mode=g.play_mode, game_time=g.game_time, team_left=g.team_left,
                      team_right=g.team_right, score_left=g.score_left, score_right=g.score_right)
+
+
+def _game_into(out: GameState, g: GameStateView) -> None:
+    out.play_mode, out.game_time, out.team_left, out.team_right = g.play_mode, g.game_time, g.team_left, g.team_right
+    out.score_left, out.score_right = g.score_left, g.score_right
 
 
 def _attr_path(root: Any, path: str) -> tuple[Any, str]:
@@ -58,7 +64,7 @@ def _set_generic(msg: PerceptMsg, path: str, kind: str, value: Any) -> None:
         target = getattr(owner, leaf)
         target.w, target.x, target.y, target.z = (float(v) for v in value)
     elif kind == "floats":
-        setattr(owner, leaf, [float(v) for v in value])
+        setattr(owner, leaf, array("d", value))  # the message's own type: no check per element
     elif kind == "strings":
         setattr(owner, leaf, [str(v) for v in value])
     else:  # pragma: no cover - percept.ROS_KINDS and this function change together
@@ -77,18 +83,32 @@ def _get_generic(msg: PerceptMsg, path: str, kind: str) -> Any:
     return list(value)
 
 
+def _objects_msg(names: list[str], teams: list[str], unums: list[int], polars: list[Polar]) -> VisionObjects:
+    columns = list(zip(*polars, strict=True)) if polars else [(), (), ()]
+    out = VisionObjects()
+    out.name, out.team, out.unum = names, teams, array("B", unums)
+    out.distance, out.azimuth, out.elevation = (array("f", c) for c in columns)
+    return out
+
+
+_NOTHING_SEEN = VisionObjects()  # shared by every percept without vision; never changed
+
+
 def _vision_to_msg(msg: PerceptMsg, vision: Vision | None) -> None:
     msg.vision_updated = vision is not None
     if vision is None:
+        msg.seen = msg.line_ends = _NOTHING_SEEN  # (a reused message keeps no old vision)
         return
-    seen = [VisionObject(name=n, distance=o.distance, azimuth=o.azimuth, elevation=o.elevation)
-            for n, o in vision.objects.items()]
+    names, polars = list(vision.objects), list(vision.objects.values())
+    teams, unums = [""] * len(names), [0] * len(names)
     for player in vision.players:
-        seen += [VisionObject(name=part, team=player.team, unum=player.unum, distance=o.distance,
-                              azimuth=o.azimuth, elevation=o.elevation) for part, o in player.parts.items()]
-    msg.seen = seen
-    msg.line_ends = [VisionObject(name="L", distance=e.distance, azimuth=e.azimuth, elevation=e.elevation)
-                     for line in vision.lines for e in line]
+        names += player.parts
+        polars += player.parts.values()
+        teams += [player.team] * len(player.parts)
+        unums += [player.unum] * len(player.parts)
+    msg.seen = _objects_msg(names, teams, unums, polars)
+    ends = [e for line in vision.lines for e in line]
+    msg.line_ends = _objects_msg(["L"] * len(ends), [""] * len(ends), [0] * len(ends), ends)
 
 
 def _vision_from_msg(msg: PerceptMsg) -> Vision | None:
@@ -96,21 +116,23 @@ def _vision_from_msg(msg: PerceptMsg) -> Vision | None:
         return None
     vision = Vision()
     players: dict[tuple[str, int], SeenPlayer] = {}
-    for o in msg.seen:
-        polar = Polar(o.distance, o.azimuth, o.elevation)
-        if o.team:
-            players.setdefault((o.team, o.unum), SeenPlayer(o.team, o.unum, {})).parts[o.name] = polar
+    seen = msg.seen
+    for name, team, unum, *polar in zip(seen.name, seen.team, seen.unum, seen.distance, seen.azimuth,
+                                        seen.elevation, strict=True):
+        if team:
+            players.setdefault((team, unum), SeenPlayer(team, unum, {})).parts[name] = Polar(*polar)
         else:
-            vision.objects[o.name] = polar
+            vision.objects[name] = Polar(*polar)
     vision.players = list(players.values())
-    ends = [Polar(o.distance, o.azimuth, o.elevation) for o in msg.line_ends]
+    ends = [Polar(*e) for e in zip(msg.line_ends.distance, msg.line_ends.azimuth, msg.line_ends.elevation,
+                                   strict=True)]
     vision.lines = list(zip(ends[0::2], ends[1::2], strict=True))
     return vision
 
 
 # The fields declared `ros_kind="custom"` in sim_contracts.percept: (to msg, from msg).
 _CUSTOM: dict[str, tuple[Callable[[PerceptMsg, Any], None], Callable[[PerceptMsg], Any]]] = {
-    "game": (lambda msg, g: setattr(msg, "game_state", game_view_to_msg(g)),
+    "game": (lambda msg, g: _game_into(msg.game_state, g),
              lambda msg: GameStateView(
                  play_mode=msg.game_state.play_mode, game_time=msg.game_state.game_time,
                  score_left=msg.game_state.score_left, score_right=msg.game_state.score_right,
@@ -130,10 +152,11 @@ _CUSTOM: dict[str, tuple[Callable[[PerceptMsg, Any], None], Callable[[PerceptMsg
 }
 
 
-def percept_to_msg(p: Percept, time: Time, side: str, unum: int) -> PerceptMsg:
+def percept_to_msg(p: Percept, time: Time, side: str, unum: int, into: PerceptMsg | None = None) -> PerceptMsg:
     """Every declared field of the percept into its sim_msgs/Percept field (see
-    sim_contracts.percept); side and unum are the player's, the stamp the cycle's."""
-    msg = PerceptMsg()
+    sim_contracts.percept); side and unum are the player's, the stamp the cycle's. `into`: a
+    message to overwrite (every field is written), saving the making of one per cycle."""
+    msg = PerceptMsg() if into is None else into
     for f in percept_fields():
         kind, path = f.metadata["ros_kind"], f.metadata["ros"]
         if kind == "custom":

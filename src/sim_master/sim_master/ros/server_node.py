@@ -18,11 +18,12 @@ process and the loop asks it through `remote_referee.RemoteReferee`."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
 
 import rclpy
 from builtin_interfaces.msg import Time
-from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
+from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.node import Node
 from rclpy.publisher import Publisher
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
@@ -39,6 +40,7 @@ from sim_master.ros.frames import robot_description, tf_message
 from sim_master.ros.gazebo_services import GazeboServices
 from sim_master.ros.names import player_namespace, ros_token
 from sim_master.ros.parameters import declare as declare_parameters
+from sim_master.ros.player_inbox import InboxEntry, PlayerInbox, ReadByInbox
 from sim_master.ros.service_guard import guarded
 from sim_master.ros.simulation_services import SimulationServices
 from sim_msgs.msg import Beam, JointCommand, Say, Snapshot
@@ -125,6 +127,10 @@ class RosoutHandler(logging.Handler):
             self.handleError(record)
 
 
+def _never_called(_msg: Any) -> None:
+    """The callback of subscriptions the PlayerInbox reads (no executor runs them)."""
+
+
 class RosPlayer:
     """Topics of one ROS-native player under /<team>/p<unum>/."""
 
@@ -134,37 +140,27 @@ class RosPlayer:
         ns = player_namespace(player.team, player.unum, node.get_namespace())
         self.namespace = ns
         self.percept_pub = node.create_publisher(PerceptMsg, f"{ns}/percept", qos_profile_sensor_data)
+        self.percept_msg: PerceptMsg | None = None  # rewritten for each percept (publish copies it)
         self.joint_state_pub = node.create_publisher(JointState, f"{ns}/joint_states", 10)
         calls, agent = owner.server.calls, player.agent_id
         server = owner.server
-        # A group per player: its messages are handed to the loop one at a time, players in
-        # parallel (in the node's one default group the executor's other thread spins while
-        # any player's message is handled).
-        group = MutuallyExclusiveCallbackGroup()
-        self.subs = [
-            node.create_subscription(
-                JointCommand,
-                f"{ns}/effectors/joint_command",
-                lambda m: calls.submit(lambda: server.player_joint_command(agent, joint_command(m))),
-                RELIABLE, callback_group=group,
-            ),
-            node.create_subscription(
-                Beam,
-                f"{ns}/effectors/beam",
-                lambda m: calls.submit(lambda: server.player_beam(agent, m.x, m.y, m.rotation)),
-                RELIABLE, callback_group=group,
-            ),
-            node.create_subscription(
-                Say, f"{ns}/effectors/say", lambda m: calls.submit(lambda: server.player_say(agent, m.message)),
-                RELIABLE, callback_group=group,
-            ),
-            node.create_subscription(
-                Empty,
-                f"{ns}/effectors/synchronize",
-                lambda _m: calls.submit(lambda: server.player_synchronize(agent)),
-                RELIABLE, callback_group=group,
-            ),
+
+        def command_and_sync(m: JointCommand) -> None:
+            server.player_joint_command(agent, joint_command(m))
+            if m.synchronize:
+                server.player_synchronize(agent)
+
+        # read by the server's PlayerInbox, not the executor; handed on in this order per wake
+        handlers: list[tuple[type, str, Callable[[Any], None]]] = [
+            (JointCommand, "joint_command", lambda m: calls.submit(lambda: command_and_sync(m))),
+            (Beam, "beam", lambda m: calls.submit(lambda: server.player_beam(agent, m.x, m.y, m.rotation))),
+            (Say, "say", lambda m: calls.submit(lambda: server.player_say(agent, m.message))),
+            (Empty, "synchronize", lambda _m: calls.submit(lambda: server.player_synchronize(agent))),
         ]
+        self.subs = [node.create_subscription(kind, f"{ns}/effectors/{topic}", _never_called, RELIABLE,
+                                              callback_group=owner.inbox_group)
+                     for kind, topic, _ in handlers]
+        self.inbox_entry = InboxEntry(agent, [(sub, fn) for sub, (_, _, fn) in zip(self.subs, handlers, strict=True)])
 
     def destroy(self, node: Node) -> None:
         for sub in self.subs:
@@ -189,6 +185,8 @@ class ServerNode(LoopAdapter):
         self.tf_pub = node.create_publisher(TFMessage, "tf", 10)
         self._descriptions: dict[str, Publisher] = {}  # model -> its latched robot_description
         self.players: dict[str, RosPlayer] = {}
+        self.inbox_group = ReadByInbox()
+        self.inbox = PlayerInbox(context, self._player_gone)
         group = ReentrantCallbackGroup()
         services = [(InitAgent, "~/add_player", self._add_player), (BeamAgent, "~/beam_player", self._beam_player)]
         self.services = [node.create_service(t, n, guarded(n, cb), callback_group=group) for t, n, cb in services]
@@ -210,10 +208,12 @@ class ServerNode(LoopAdapter):
 
     def start(self) -> None:
         self.executor.start()
+        self.inbox.start()
         logging.getLogger("soccersim").addHandler(self.rosout)
 
     def close(self) -> None:
         logging.getLogger("soccersim").removeHandler(self.rosout)
+        self.inbox.stop()
         self.executor.stop()
         if self.referee is not None:
             self.referee.destroy()
@@ -272,7 +272,19 @@ class ServerNode(LoopAdapter):
             self.bridge.forget(agent_id)
         ros_player = self.players.pop(agent_id, None)
         if ros_player is not None:  # its topics go with it
+            self.inbox.remove(agent_id)
             ros_player.destroy(self.node)
+
+    def _player_gone(self, agent_id: str) -> None:
+        """(inbox thread) Every publisher of the player's effector topics has gone: its node
+        left the graph, its process ended. It leaves, as a TCP agent whose connection closed."""
+        def leave() -> None:
+            player = self.server.players.get(agent_id)
+            if player is not None:
+                self.server.log.info("ROS player %s left: no publisher on its effector topics",
+                                     self._namespace(player))
+                self.server.remove_player(agent_id)
+        self.server.calls.submit(leave)
 
     def _namespace(self, player: Player) -> str:
         return player_namespace(player.team, player.unum, self.node.get_namespace())
@@ -287,7 +299,9 @@ class ServerNode(LoopAdapter):
         if ros_player is None:
             return
         p = ros_player.player
-        ros_player.percept_pub.publish(percept_to_msg(percept, stamp(percept.time), p.side, p.unum))
+        msg = percept_to_msg(percept, stamp(percept.time), p.side, p.unum, into=ros_player.percept_msg)
+        ros_player.percept_msg = msg
+        ros_player.percept_pub.publish(msg)
 
     def _joint_state(self, player: Player, t: float) -> JointState:
         entity = self.server.engine.snapshot().entities[player.robot_id]
@@ -308,7 +322,9 @@ class ServerNode(LoopAdapter):
         if isinstance(outcome, str):
             return outcome
         player = outcome
-        self.players[player.agent_id] = RosPlayer(self, player)
+        ros_player = RosPlayer(self, player)
+        self.players[player.agent_id] = ros_player
+        self.inbox.add(ros_player.inbox_entry)
         return player.unum, player.side, self._namespace(player)
 
     def beam_agent(self, team: str, unum: int, x: float, y: float, rotation: float) -> str | None:
