@@ -97,6 +97,7 @@ class Referee:
 
     def unregister(self, side: str, unum: int) -> None:
         self.registry.unregister(side, unum)
+        self.state.team_left, self.state.team_right = self.registry.team_left, self.registry.team_right
         self._clocks.pop((side, unum), None)
 
     def request_beam(self, side: str, unum: int, x: float, y: float, rot_deg: float, *,

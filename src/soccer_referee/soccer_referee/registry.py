@@ -50,7 +50,17 @@ class TeamRegistry:
         return Registration(True, side, unum)
 
     def unregister(self, side: str, unum: int) -> None:
-        self.members.get(side, set()).discard(unum)
+        """The player leaves; a team whose last player left frees its side (its score stays
+        with the side) for the next team that joins, or for its own agents coming back."""
+        members = self.members.get(side)
+        if members is None:
+            return
+        members.discard(unum)
+        if not members:
+            if side == "left":
+                self.team_left = ""
+            else:
+                self.team_right = ""
 
     def swap_sides(self) -> None:
         self.team_left, self.team_right = self.team_right, self.team_left

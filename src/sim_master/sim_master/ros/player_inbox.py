@@ -61,12 +61,14 @@ class InboxEntry:
 
 
 class PlayerInbox:
-    """Waits on the players' effector topics and hands each message to `deliver` (the loop's
-    call queue) in effector order; `on_gone(agent_id)` once for a player whose publishers
-    have all gone."""
+    """Waits on the players' effector topics and hands each message to its entry's handler
+    in effector order; `on_gone(agent_id)` once for a player whose publishers have all gone
+    (`count_publishers(topic)`: the ROS graph's count)."""
 
-    def __init__(self, context: rclpy.Context, on_gone: Callable[[str], None]) -> None:
+    def __init__(self, context: rclpy.Context, count_publishers: Callable[[str], int],
+                 on_gone: Callable[[str], None]) -> None:
         self._context = context
+        self._count_publishers = count_publishers
         self._on_gone = on_gone
         self._entries: dict[str, InboxEntry] = {}
         self._lock = threading.Lock()
@@ -106,7 +108,7 @@ class PlayerInbox:
                 self._changed = False
             try:
                 self._serve(entries, last_check)
-            except (InvalidHandle, RuntimeError) as exc:  # a context shut down under us
+            except (InvalidHandle, RuntimeError, _rclpy.RCLError) as exc:  # a context shut down under us
                 if self._stopping.is_set() or not self._context.ok():
                     return
                 _log.warning("ROS players' inbox: %s (goes on)", exc)
@@ -163,12 +165,15 @@ class PlayerInbox:
                 taken = sub.handle.take_message(sub.msg_type, sub.raw)  # the handle is held by _serve
                 if taken is None:
                     break
+                entry.had_publisher = True  # (a message proves one, however briefly it lived)
                 handle_message(taken[0])
 
     def _check_publishers(self, entry: InboxEntry, now: float) -> None:
         try:
-            publishers = sum(sub.get_publisher_count() for sub, _ in entry.topics)
-        except (InvalidHandle, RuntimeError):
+            # the graph's count: a subscription's own matched count stays 0 while it sits in
+            # a wait set (rmw_fastrtps, Kilted)
+            publishers = sum(self._count_publishers(sub.topic_name) for sub, _ in entry.topics)
+        except (InvalidHandle, RuntimeError, _rclpy.RCLError):
             return
         if publishers:
             entry.had_publisher, entry.alone_since = True, None

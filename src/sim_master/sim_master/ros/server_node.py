@@ -186,7 +186,7 @@ class ServerNode(LoopAdapter):
         self._descriptions: dict[str, Publisher] = {}  # model -> its latched robot_description
         self.players: dict[str, RosPlayer] = {}
         self.inbox_group = ReadByInbox()
-        self.inbox = PlayerInbox(context, self._player_gone)
+        self.inbox = PlayerInbox(context, node.count_publishers, self._player_gone)
         group = ReentrantCallbackGroup()
         services = [(InitAgent, "~/add_player", self._add_player), (BeamAgent, "~/beam_player", self._beam_player)]
         self.services = [node.create_service(t, n, guarded(n, cb), callback_group=group) for t, n, cb in services]
