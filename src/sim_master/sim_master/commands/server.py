@@ -72,6 +72,8 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--wait-for-teams", action="store_true",
                         help="hold the simulation until both teams have joined")
     parser.add_argument("--half-time", type=float, default=None, metavar="S", help="half length in s of game time")
+    parser.add_argument("--tf-rate", type=float, default=10.0, metavar="HZ",
+                        help="/tf messages per second of sim time (0.5-50; ROS parameter tf_rate, may change live)")
 
 
 def _threads(text: str) -> int:
@@ -125,6 +127,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         vision_noise=not args.no_vision_noise,
         kickoff_after=args.kickoff_after,
         half_time=args.half_time,
+        tf_rate=args.tf_rate,
         wait_for_teams=args.wait_for_teams,
     )
 

@@ -37,3 +37,4 @@ class ServerConfig:
     kickoff_after: float | None = None  # kick off by itself after this long in BeforeKickOff (s)
     wait_for_teams: bool = False  # hold the simulation until both teams have a player
     half_time: float | None = None  # override the rule book's half length (s of game time)
+    tf_rate: float = 10.0  # /tf messages per second of sim time (a ROS parameter that may change live)

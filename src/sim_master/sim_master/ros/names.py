@@ -14,3 +14,9 @@ def ros_token(text: str) -> str:
 def player_namespace(team: str, unum: int, node_namespace: str = "/") -> str:
     """A player's topics' namespace under the server's namespace, e.g. /match1/Alpha/p7."""
     return f"{node_namespace.rstrip('/')}/{ros_token(team)}/p{unum}"
+
+
+def ros_entity_path(entity: str) -> str:
+    """An entity's name as a relative topic path, segment by segment (Alpha/p7 -> Alpha/p7):
+    where its robot_description is, beside its frames' prefix."""
+    return "/".join(ros_token(part) for part in entity.split("/") if part)

@@ -1,5 +1,6 @@
 """The server's settings as ROS parameters: declared on its node with descriptions and
-ranges (read-only: they shape the match when it starts), set by `--ros-args -p name:=value`,
+ranges (read-only: they shape the match when it starts; `dynamic` ones may change live),
+set by `--ros-args -p name:=value`,
 a YAML `--params-file`, or launch `<param>`, and mapped onto the `soccersim server` flags.
 
 Why derived from ServerConfig: the settings are written down once (`master/config.py`);
@@ -10,12 +11,14 @@ Parameters given to the node win over the command-line flags.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
 import rclpy
-from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
+from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor, SetParametersResult
 from rclpy.node import Node
+from rclpy.parameter import Parameter
 
 from sim_master.master.config import ServerConfig
 
@@ -28,6 +31,7 @@ class Setting:
     none: Any = None  # the parameter value that means None in ServerConfig
     low: float | None = None
     high: float | None = None
+    dynamic: bool = False  # may change while the server runs (`ros2 param set`), within its range
 
 
 PORT = "TCP port; 0 picks a free one, -1 disables it"
@@ -60,6 +64,7 @@ SETTINGS: Final = (
     Setting("referee", str, "internal: the referee judges in this process; external: a referee_node in its "
             "own process judges over DDS"),
     Setting("half_time", float, "half length in s of game time; 0: the rule book's", 0.0, 0.0, 86400.0),
+    Setting("tf_rate", float, "/tf messages per second of sim time", None, 0.5, 50.0, dynamic=True),
 )
 NOT_PARAMETERS: Final = ("ros", "node_name")
 ROS_OWN: Final = ("use_sim_time", "start_type_description_service")  # every rclpy node declares these
@@ -118,11 +123,29 @@ def read_overrides(ros_args: list[str], node_name: str) -> dict[str, Any]:
         rclpy.shutdown(context=context)
 
 
-def declare(node: Node, config: ServerConfig) -> None:
-    """Every setting as a read-only parameter with its description and range."""
+def declare(node: Node, config: ServerConfig, on_change: Callable[[str, Any], None] | None = None) -> None:
+    """Every setting as a parameter with its description and range; read-only but for the
+    dynamic ones, whose new values are checked (type, range) and handed to `on_change`."""
     values = parameter_values(config)
+    settings = {s.name: s for s in SETTINGS}
+
+    def check(params: list[Parameter]) -> SetParametersResult:
+        for p in params:
+            s = settings.get(p.name)
+            if s is None or not s.dynamic:
+                continue
+            try:
+                apply(config, {p.name: p.value})
+            except ParameterError as exc:
+                return SetParametersResult(successful=False, reason=str(exc))
+        for p in params:
+            if p.name in settings and settings[p.name].dynamic and on_change is not None:
+                on_change(p.name, p.value)
+        return SetParametersResult(successful=True)
+
+    node.add_on_set_parameters_callback(check)
     for s in SETTINGS:
-        descriptor = ParameterDescriptor(description=s.description, read_only=True)
+        descriptor = ParameterDescriptor(description=s.description, read_only=not s.dynamic)
         if s.kind is int and s.low is not None and s.high is not None:
             descriptor.integer_range = [IntegerRange(from_value=int(s.low), to_value=int(s.high), step=1)]
         elif s.kind is float and s.low is not None and s.high is not None:

@@ -71,7 +71,8 @@ class ReplayLogRecorder(LoopAdapter):
         self._last_game = game
         if engine.cycle % TF_EVERY == 0:  # frames for Foxglove's 3D panel, 10 Hz of sim time
             names, poses = engine.frames()
-            self.writer.write("/tf", engine.time, tf_message(names, poses, t))
+            models = {rid: engine.robot_model(rid) for rid in engine.robot_ids()}
+            self.writer.write("/tf", engine.time, tf_message(names, poses, t, models))
 
     def close(self) -> None:
         self.writer.close()

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import rclpy
 from builtin_interfaces.msg import Time
+from geometry_msgs.msg import TransformStamped
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.node import Node
 from rclpy.publisher import Publisher
@@ -36,9 +37,9 @@ from sim_contracts.commands import JointTargets, JointVelocities
 from sim_master.master.adapters import LoopAdapter
 from sim_master.ros.convert import joint_command_msg, percept_to_msg, snapshot_to_msg, stamp
 from sim_master.ros.executor_thread import ExecutorThread
-from sim_master.ros.frames import robot_description, tf_message
+from sim_master.ros.frames import robot_description, tf_messages
 from sim_master.ros.gazebo_services import GazeboServices
-from sim_master.ros.names import player_namespace, ros_token
+from sim_master.ros.names import player_namespace, ros_entity_path, ros_token
 from sim_master.ros.parameters import declare as declare_parameters
 from sim_master.ros.player_inbox import InboxEntry, PlayerInbox, ReadByInbox
 from sim_master.ros.service_guard import guarded
@@ -183,14 +184,24 @@ class ServerNode(LoopAdapter):
         self.clock_pub = node.create_publisher(Clock, "/clock", 10)
         self.entities_pub = node.create_publisher(Snapshot, "entity_states", 10)
         self.tf_pub = node.create_publisher(TFMessage, "tf", 10)
+        self.tf_static_pub = node.create_publisher(TFMessage, "tf_static", GAME_STATE_QOS)
+        self._static: list[TransformStamped] = []  # every robot's fixed joints, latched together
+        self._static_done: set[str] = set()
         self._descriptions: dict[str, Publisher] = {}  # model -> its latched robot_description
+        self._urdf: dict[str, str] = {}
+        self._robot_descriptions: dict[str, Publisher] = {}  # entity -> <entity>/robot_description
+        self._tf_period = 1.0 / server.config.tf_rate  # s of sim time between two /tf messages
+        self._tf_last = -1e9
+        self._robots_key: tuple[str, ...] = ()
+        self._models: dict[str, str] = {}
         self.players: dict[str, RosPlayer] = {}
         self.inbox_group = ReadByInbox()
         self.inbox = PlayerInbox(context, node.count_publishers, self._player_gone)
         group = ReentrantCallbackGroup()
         services = [(InitAgent, "~/add_player", self._add_player), (BeamAgent, "~/beam_player", self._beam_player)]
         self.services = [node.create_service(t, n, guarded(n, cb), callback_group=group) for t, n, cb in services]
-        declare_parameters(node, server.config)  # the settings, read-only, with descriptions and ranges
+        # the settings, with descriptions and ranges; read-only but for the dynamic ones
+        declare_parameters(node, server.config, self._parameter_changed)
         self.simulation = SimulationServices(server, node)  # the ROS simulation standard's services
         self.gazebo = GazeboServices(server, node)  # gazebo_ros's, for scripts written for Gazebo
         # the referee's node (unless it runs in its own process) and the bridge's
@@ -233,26 +244,63 @@ class ServerNode(LoopAdapter):
             for ros_player in self.players.values():
                 if ros_player.joint_state_pub.get_subscription_count() > 0:
                     ros_player.joint_state_pub.publish(self._joint_state(ros_player.player, loop.engine.time))
-            self._publish_frames(loop, t)
+        self._publish_frames(loop, t)
 
     def _publish_frames(self, loop: SimulationLoop, t: Time) -> None:
-        """/tf for viewers (10 Hz of sim time, only while somebody listens) and a latched
-        robot_description/<model> for each model in play."""
-        if self.tf_pub.get_subscription_count() > 0:
-            names, poses = loop.engine.frames()
-            self.tf_pub.publish(tf_message(names, poses, t))
-        for robot_id in loop.engine.robot_ids():
-            model = loop.engine.robot_model(robot_id)
-            if model not in self._descriptions:
-                try:
-                    urdf = robot_description(model)
-                except (ValueError, OSError) as exc:  # a model only the engine knows (SDF text): none
-                    _log.info("no robot_description for %s: %s", model, exc)
-                    urdf = ""
-                pub = self.node.create_publisher(String, f"robot_description/{ros_token(model)}", GAME_STATE_QOS)
-                if urdf:
-                    pub.publish(String(data=urdf))
-                self._descriptions[model] = pub
+        """/tf (each robot's tree; at `tf_rate` Hz of sim time, only while somebody listens),
+        /tf_static (fixed joints, latched), and latched descriptions: per robot at
+        <entity>/robot_description (its links are its frames after the prefix <entity>/) and per
+        model at robot_description/<model>."""
+        engine = loop.engine
+        key = tuple(engine.robot_ids())
+        if key != self._robots_key:  # a robot came or went
+            self._robots_key = key
+            self._models = {rid: engine.robot_model(rid) for rid in key}
+            self._robots_changed()
+        wants_tf = self.tf_pub.get_subscription_count() > 0 or self.tf_static_pub.get_subscription_count() > 0
+        if wants_tf and engine.time - self._tf_last >= self._tf_period - 1e-9:
+            self._tf_last = engine.time
+            names, poses = engine.frames()
+            moving, fixed = tf_messages(names, poses, self._models, t, self._static_done)
+            self.tf_pub.publish(moving)
+            if fixed:
+                self._static += fixed
+                self.tf_static_pub.publish(TFMessage(transforms=self._static))
+
+    def _robots_changed(self) -> None:
+        gone = [rid for rid in self._robot_descriptions if rid not in self._models]
+        for rid in gone:
+            self.node.destroy_publisher(self._robot_descriptions.pop(rid))
+        if gone:
+            self._static_done.difference_update(gone)
+            self._static = [s for s in self._static if s.header.frame_id.rsplit("/", 1)[0] not in gone]
+            self.tf_static_pub.publish(TFMessage(transforms=self._static))
+        for robot_id, model in self._models.items():
+            if robot_id in self._robot_descriptions:
+                continue
+            urdf = self._description(model)
+            pub = self.node.create_publisher(String, f"{ros_entity_path(robot_id)}/robot_description", GAME_STATE_QOS)
+            if urdf:
+                pub.publish(String(data=urdf))
+            self._robot_descriptions[robot_id] = pub
+
+    def _parameter_changed(self, name: str, value: Any) -> None:
+        if name == "tf_rate":
+            self._tf_period = 1.0 / float(value)
+
+    def _description(self, model: str) -> str:
+        if model not in self._descriptions:
+            try:
+                urdf = robot_description(model)
+            except (ValueError, OSError) as exc:  # a model only the engine knows (SDF text): none
+                _log.info("no robot_description for %s: %s", model, exc)
+                urdf = ""
+            pub = self.node.create_publisher(String, f"robot_description/{ros_token(model)}", GAME_STATE_QOS)
+            if urdf:
+                pub.publish(String(data=urdf))
+            self._descriptions[model] = pub
+            self._urdf[model] = urdf
+        return self._urdf[model]
 
     def on_effector(self, loop: SimulationLoop, player: Player, command: Command) -> None:
         if self.bridge is not None and player.source in LEGACY_SOURCES and player.registered:

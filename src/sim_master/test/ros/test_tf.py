@@ -58,3 +58,45 @@ def test_tf_shows_every_robot_move_live_and_in_the_log(running_server: Callable[
     positions = [torsos(m).get("Beta/p1") for m in logged]
     assert positions and positions[-1] is not None and abs(positions[-1][0] - 4.0) < 0.1
     assert any(p is not None and abs(p[0] - 4.0) > 1.0 for p in positions)  # it moved in the log too
+
+
+def test_each_robot_is_a_tree_its_description_names(running_server: Callable[..., Any], ros_caller: Any) -> None:
+    """/tf and /tf_static hold every robot's tree as robot_state_publisher makes it from the
+    URDF at <entity>/robot_description: each link's frame `<entity>/<link>` with its URDF
+    parent (the root under `world`); tf_rate is a parameter that changes live, in range."""
+    from rcl_interfaces.msg import Parameter as ParameterMsg
+    from rcl_interfaces.msg import ParameterType, ParameterValue
+    from rcl_interfaces.srv import SetParameters
+
+    with running_server(sync=False, realtime=True, ros=True, node_name="sim_tree"):
+        node = ros_caller.node
+        moving: dict[str, str] = {}
+        fixed: dict[str, str] = {}
+        latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                             durability=DurabilityPolicy.TRANSIENT_LOCAL)
+        node.create_subscription(TFMessage, "/tf", lambda m: moving.update(
+            {t.child_frame_id: t.header.frame_id for t in m.transforms}), 10)
+        node.create_subscription(TFMessage, "/tf_static", lambda m: fixed.update(
+            {t.child_frame_id: t.header.frame_id for t in m.transforms}), latched)
+        descriptions: list[String] = []
+        node.create_subscription(String, "/Alpha/p1/robot_description", descriptions.append, latched)
+        assert ros_caller.call(InitAgent, "/soccer_referee/init_agent",
+                               InitAgent.Request(team="Alpha", unum=1, robot_model="nao4")).success
+        ros_caller.spin_until(lambda: descriptions and "Alpha/p1/torso" in moving, "the robot's description and tree")
+        urdf = URDF.from_xml_string(descriptions[-1].data)
+        expected = {f"Alpha/p1/{j.child}": f"Alpha/p1/{j.parent}" for j in urdf.joints}
+        expected[f"Alpha/p1/{urdf.get_root()}"] = "world"
+        ros_caller.spin_until(lambda: expected.items() <= {**moving, **fixed}.items(), "every frame of the URDF")
+        assert {c for c, _ in expected.items() if c in fixed} == \
+            {f"Alpha/p1/{j.child}" for j in urdf.joints if j.type == "fixed"}  # fixed joints are static
+        assert "ball" in moving and moving["ball"] == "world"
+
+        def set_rate(value: float) -> Any:
+            param = ParameterMsg(name="tf_rate", value=ParameterValue(type=ParameterType.PARAMETER_DOUBLE,
+                                                                      double_value=value))
+            return ros_caller.call(SetParameters, "/sim_tree/set_parameters",
+                                   SetParameters.Request(parameters=[param])).results[0]
+
+        refused = set_rate(500.0)
+        assert not refused.successful and "tf_rate" in refused.reason
+        assert set_rate(2.0).successful
