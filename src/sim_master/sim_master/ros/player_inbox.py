@@ -127,8 +127,11 @@ class PlayerInbox:
                     except InvalidHandle:
                         pass
             stack.enter_context(self._wake.handle)
-            stack.enter_context(self._context.handle)
-            wait_set = _rclpy.WaitSet(len(handles), 1, 0, 0, 0, 0, self._context.handle)
+            context = self._context.handle
+            if context is None:  # shut down
+                return
+            stack.enter_context(context)
+            wait_set = _rclpy.WaitSet(len(handles), 1, 0, 0, 0, 0, context)
             timeout_ns = int(WAKE_EVERY_S * 1e9)
             by_pointer = {sub.handle.pointer: (entry, i)
                           for entry in entries for i, (sub, _) in enumerate(entry.topics)}

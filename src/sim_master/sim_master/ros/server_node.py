@@ -68,6 +68,7 @@ GAME_STATE_QOS: Final = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST,
 RELIABLE: Final = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
 STATES_EVERY: Final = 5  # entity and joint states every 5th cycle (10 Hz of sim time)
 STEP_TIMEOUT_S: Final = 120.0
+CLOCK_CHECK_EVERY: Final = 500  # cycles between two looks for another publisher on the clock
 LEGACY_SOURCES: Final = ("simspark", "rcsssmj")  # TCP agents, mirrored on their player topics
 REFEREE_NODE: Final = "soccer_referee"
 BRIDGE_NODE: Final = "soccer_bridge"
@@ -180,8 +181,13 @@ class ServerNode(LoopAdapter):
         self.context = context
         self.node = Node(name, context=context)
         node = self.node
-        # /clock is global, as ROS tools expect; the rest follows the server's namespace
-        self.clock_pub = node.create_publisher(Clock, "/clock", 10)
+        # /clock is global, as ROS tools expect, for a server in the root namespace; a server in
+        # a namespace publishes <ns>/clock, so two matches in one domain do not interleave their
+        # times (its ROS nodes remap: -r /clock:=<ns>/clock); the rest follows the namespace
+        self.clock_topic = "/clock" if node.get_namespace() == "/" else f"{node.get_namespace()}/clock"
+        self.clock_pub = node.create_publisher(Clock, self.clock_topic, 10)
+        self._clock_checked_at = 0
+        self._clock_warned = False
         self.entities_pub = node.create_publisher(Snapshot, "entity_states", 10)
         self.tf_pub = node.create_publisher(TFMessage, "tf", 10)
         self.tf_static_pub = node.create_publisher(TFMessage, "tf_static", GAME_STATE_QOS)
@@ -236,6 +242,9 @@ class ServerNode(LoopAdapter):
     def on_cycle(self, loop: SimulationLoop, events: Sequence[RefereeEvent]) -> None:
         t = stamp(loop.engine.time)
         self.clock_pub.publish(Clock(clock=t))
+        if loop.engine.cycle >= self._clock_checked_at:  # every 10 s of sim time
+            self._clock_checked_at = loop.engine.cycle + CLOCK_CHECK_EVERY
+            self._check_clock_alone()
         if self.referee is not None:
             self.referee.publish(game_state_to_msg(loop.referee.state, t), [event_to_msg(e, t) for e in events])
         if loop.engine.cycle % STATES_EVERY == 0:
@@ -245,6 +254,16 @@ class ServerNode(LoopAdapter):
                 if ros_player.joint_state_pub.get_subscription_count() > 0:
                     ros_player.joint_state_pub.publish(self._joint_state(ros_player.player, loop.engine.time))
         self._publish_frames(loop, t)
+
+    def _check_clock_alone(self) -> None:
+        """Another publisher on our clock topic (a second server, a replay) makes every
+        use_sim_time node's time jump back and forth: said once, with the way out."""
+        others = self.node.count_publishers(self.clock_topic) - 1
+        if others > 0 and not self._clock_warned:
+            self._clock_warned = True
+            _log.warning("%d other publisher(s) on %s: use_sim_time nodes will see time jump; run each "
+                         "server in its own namespace (-r __ns:=/m1, its clock is then /m1/clock) or domain",
+                         others, self.clock_topic)
 
     def _publish_frames(self, loop: SimulationLoop, t: Time) -> None:
         """/tf (each robot's tree; at `tf_rate` Hz of sim time, only while somebody listens),
