@@ -114,6 +114,7 @@ def delta_since(last: dict[str, np.ndarray], names: list[str], only: set[str] | 
 class _Robots(Protocol):
     def add_robot(self, robot_id: str, model: str, x: float, y: float, yaw_deg: float) -> None: ...
     def remove_robot(self, robot_id: str) -> None: ...
+    def robot_ids(self) -> list[str]: ...
     def robot_pose(self, robot_id: str) -> tuple[tuple[float, float, float], tuple[float, float, float, float]]: ...
 
 
@@ -131,4 +132,6 @@ class EntityServices:
     def delete_entity(self: _Robots, name: str) -> None:
         if name == "ball":
             raise ValueError("the ball belongs to the world and cannot be deleted")
+        if name not in self.robot_ids():
+            raise KeyError(f"no entity named {name!r}")
         self.remove_robot(name)

@@ -108,12 +108,19 @@ class EntityServices:
             if suffix and suffix != ".sdf":
                 return SpawnOutcome("unsupported_format", f"{uri}: only SDF models can be spawned (.sdf or text)")
             path = sdf_loader.resolve_model_uri(uri)
-            spec = sdf_loader.load_model(str(path))
+            if path.is_relative_to(sdf_loader.worlds_dir().resolve() / "models"):
+                spec = sdf_loader.load_model(str(path))
+            else:  # a file of the caller's: the limits of SDF text
+                with path.open("rb") as f:
+                    data = f.read(sdf_loader.MAX_SDF_TEXT + 1)
+                spec = sdf_loader.load_model_text(data.decode("utf-8", "replace"), origin=clip(uri))
             key = "file-" + hashlib.sha256(str(path).encode()).hexdigest()[:16]
             self.engine.register_model(key, spec)
             return key, spec.name or path.stem
         except OSError as exc:  # a name the file system refuses (too long, not a file)
             return SpawnOutcome("no_resource", f"{clip(uri)}: {exc.strerror or exc}")
+        except sdf_loader.NotSdf as exc:
+            return SpawnOutcome("unsupported_format", clip(str(exc)))
         except sdf_loader.SdfError as exc:
             text_ = clip(str(exc))
             kind = "no_resource" if ("not found" in text_ or "no such" in text_ or "only models" in text_) else \
@@ -131,7 +138,7 @@ class EntityServices:
         try:
             self.engine.delete_entity(name)
         except (ValueError, KeyError) as exc:
-            return str(exc)
+            return str(exc.args[0]) if exc.args else type(exc).__name__
         self.spawned.discard(name)
         return None
 
@@ -140,6 +147,9 @@ class EntityServices:
         if name not in snap.entities:
             return f"no entity named {name!r}"
         current = snap.entities[name]
+        if name == "ball" and self.referee.state.play_mode.value == "BeforeKickOff":
+            return ("the referee holds the ball on the centre spot until kick-off (as rcssserver3d's); "
+                    "set the play mode to PlayOn first")
         refused = (self.engine.field.outside_world(*state.position)
                    or self.engine.field.too_fast(*state.linear_velocity, *state.angular_velocity))
         if refused:

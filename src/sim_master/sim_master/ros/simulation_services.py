@@ -38,6 +38,7 @@ from simulation_interfaces.msg import (
     SimulationState,
     SimulatorFeatures,
     Spawnable,
+    SpawnResult,
     TagsFilter,
 )
 from simulation_interfaces.srv import (
@@ -52,6 +53,7 @@ from simulation_interfaces.srv import (
     ResetSimulation,
     SetEntityState,
     SetSimulationState,
+    SpawnEntities,
     SpawnEntity,
     StepSimulation,
 )
@@ -63,9 +65,11 @@ T = TypeVar("T")
 STEP_TIMEOUT_S: Final = 120.0
 ACTION_CHUNK: Final = 10  # SimulateSteps steps this many cycles between feedbacks and cancel checks
 MAX_FILTER: Final = 1024  # characters of a get_entities name filter
+MAX_SPAWN_BATCH: Final = 64  # entities per spawn_entities call (each is built on the loop's thread)
 FEATURES: Final = (
     SimulatorFeatures.SPAWNING, SimulatorFeatures.DELETING, SimulatorFeatures.ENTITY_TAGS,
     SimulatorFeatures.ENTITY_CATEGORIES, SimulatorFeatures.SPAWNING_RESOURCE_STRING,
+    SimulatorFeatures.SPAWNING_ENTITIES,
     SimulatorFeatures.ENTITY_STATE_GETTING, SimulatorFeatures.ENTITY_STATE_SETTING,
     SimulatorFeatures.ENTITY_INFO_GETTING, SimulatorFeatures.SPAWNABLES, SimulatorFeatures.SIMULATION_RESET,
     SimulatorFeatures.SIMULATION_RESET_STATE, SimulatorFeatures.SIMULATION_RESET_SPAWNED,
@@ -126,10 +130,12 @@ class SimulationServices:
 
     def __init__(self, loop: SimulationLoop, node: Node) -> None:
         self.loop = loop
+        self._stopped_at = -1  # the cycle a STOPPED transition left the simulation at
         group = ReentrantCallbackGroup()
         handlers: list[tuple[Any, str, Callable[[Any, Any], Any]]] = [
             (GetSimulatorFeatures, "get_simulator_features", self._features),
-            (SpawnEntity, "spawn_entity", self._spawn), (DeleteEntity, "delete_entity", self._delete),
+            (SpawnEntity, "spawn_entity", self._spawn), (SpawnEntities, "spawn_entities", self._spawn_many),
+            (DeleteEntity, "delete_entity", self._delete),
             (GetEntities, "get_entities", self._entities), (GetEntitiesStates, "get_entities_states", self._states),
             (GetEntityInfo, "get_entity_info", self._info), (GetEntityState, "get_entity_state", self._state),
             (SetEntityState, "set_entity_state", self._set_state), (GetSpawnables, "get_spawnables", self._spawnables),
@@ -155,12 +161,29 @@ class SimulationServices:
         return res
 
     def _spawn(self, req: SpawnEntity.Request, res: SpawnEntity.Response) -> Any:
+        res.result, res.entity_name = self._spawn_one(req)
+        return res
+
+    def _spawn_many(self, req: SpawnEntities.Request, res: SpawnEntities.Response) -> Any:
+        """Each request as spawn_entity would answer it; all of them are tried, and the call
+        fails (ENTITIES_SPAWN_FAILED) when any one did."""
+        if len(req.spawn_requests) > MAX_SPAWN_BATCH:
+            res.result = result(Result.RESULT_OPERATION_FAILED, f"at most {MAX_SPAWN_BATCH} entities per call")
+            return res
+        for one in req.spawn_requests:
+            outcome, name = self._spawn_one(one)
+            res.results.append(SpawnResult(result=outcome, entity_name=name))
+        failed = [r for r in res.results if r.result.result != Result.RESULT_OK]
+        res.result = result(Result.RESULT_OK) if not failed else result(
+            SpawnEntities.Response.ENTITIES_SPAWN_FAILED,
+            f"{len(failed)} of {len(res.results)} failed; first: {failed[0].result.error_message}")
+        return res
+
+    def _spawn_one(self, req: Any) -> tuple[Result, str]:
         if req.entity_namespace:
-            res.result = result(SpawnEntity.Response.NAMESPACE_INVALID, "entity namespaces are not supported")
-            return res
+            return result(SpawnEntity.Response.NAMESPACE_INVALID, "entity namespaces are not supported"), ""
         if req.initial_pose.header.frame_id not in ("", "world"):
-            res.result = result(SpawnEntity.Response.INVALID_POSE, "initial_pose must be in the world frame")
-            return res
+            return result(SpawnEntity.Response.INVALID_POSE, "initial_pose must be in the world frame"), ""
         pose = req.initial_pose.pose
         q = pose.orientation
         resource = req.entity_resource
@@ -168,10 +191,8 @@ class SimulationServices:
             req.name, resource.uri, req.allow_renaming, (pose.position.x, pose.position.y, pose.position.z),
             (q.w, q.x, q.y, q.z), resource_string=resource.resource_string))
         if outcome.ok:
-            res.result, res.entity_name = result(Result.RESULT_OK), outcome.text
-        else:
-            res.result = result(SPAWN_CODES[outcome.error], outcome.text)
-        return res
+            return result(Result.RESULT_OK), outcome.text
+        return result(SPAWN_CODES[outcome.error], outcome.text), ""
 
     def _delete(self, req: DeleteEntity.Request, res: DeleteEntity.Response) -> Any:
         if req.entity == names.BALL:
@@ -299,6 +320,8 @@ class SimulationServices:
             res.result = result(Result.RESULT_OK)
         elif error.startswith("no entity"):
             res.result = result(Result.RESULT_NOT_FOUND, error)
+        elif error.startswith("the referee holds"):
+            res.result = result(Result.RESULT_INCORRECT_STATE, error)
         else:  # outside the world, too fast: refused before it reaches the physics
             res.result = result(SetEntityState.Response.INVALID_POSE, error)
         return res
@@ -362,14 +385,21 @@ class SimulationServices:
 
     def _get_sim_state(self, _req: GetSimulationState.Request, res: GetSimulationState.Response) -> Any:
         paused = self._call(lambda: self.loop.paused)
-        res.state = SimulationState(state=SimulationState.STATE_PAUSED if paused else SimulationState.STATE_PLAYING)
+        state = SimulationState.STATE_PLAYING if not paused else \
+            SimulationState.STATE_STOPPED if self._stopped_at == self._call(lambda: self.loop.engine.cycle) \
+            else SimulationState.STATE_PAUSED
+        res.state = SimulationState(state=state)
         res.result = result(Result.RESULT_OK)
         return res
 
     def _set_sim_state(self, req: SetSimulationState.Request, res: SetSimulationState.Response) -> Any:
         target = req.state.state
         paused = self._call(lambda: self.loop.paused)
-        if target == SimulationState.STATE_PAUSED:
+        stopped = paused and self._stopped_at == self._call(lambda: self.loop.engine.cycle)
+        if target == SimulationState.STATE_PAUSED and stopped:
+            self._stopped_at = -1  # STOPPED -> PAUSED: it stays where it is, no longer stopped
+            res.result = result(Result.RESULT_OK)
+        elif target == SimulationState.STATE_PAUSED:
             if paused:
                 res.result = result(SetSimulationState.Response.ALREADY_IN_TARGET_STATE, "already paused")
             else:
@@ -397,6 +427,7 @@ class SimulationServices:
         error = self.loop.reset(state=True, spawned=True)
         if error is None:
             self.loop.pause()
+            self._stopped_at = self.loop.engine.cycle  # STOPPED until it steps or plays again
         return error
 
 

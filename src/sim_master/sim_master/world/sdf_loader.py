@@ -41,6 +41,10 @@ class SdfError(ValueError):
     """The file uses something outside the supported SDF subset, or is malformed."""
 
 
+class NotSdf(SdfError):
+    """Well-formed, but another format (a URDF's <robot>, an MJCF's <mujoco>)."""
+
+
 def worlds_dir() -> Path:
     """worlds/ of the installed package (or of the source tree when run from it)."""
     try:
@@ -291,6 +295,9 @@ def load_model_text(text: str, origin: str = "<resource_string>") -> ModelSpec:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
         raise SdfError(f"{origin}: {exc}") from exc
+    if _tag(root) in ("robot", "mujoco"):
+        raise NotSdf(f"{origin}: a {'URDF' if _tag(root) == 'robot' else 'MJCF'} document; only SDF "
+                     "models can be spawned (gz sdf -p converts a URDF)")
     if _tag(root) != "sdf":
         raise SdfError(f"{origin}: root element is <{_tag(root)}>, expected <sdf>")
     _check(root, origin)
@@ -313,6 +320,23 @@ def load_model_text(text: str, origin: str = "<resource_string>") -> ModelSpec:
 
 MAX_SPAWNED_SIZE = 100.0  # m: a spawned shape's largest extent (the world is about 50 m across)
 MAX_SPAWNED_MASS = 1e4  # kg per link
+
+
+def solid_inertia(geometry: Geometry, mass: float) -> tuple[float, float, float]:
+    """Principal moments (kg m^2) of a solid shape of this mass about its centre, in its frame
+    (cylinders and capsules along z; a capsule counted as a cylinder of its full length)."""
+    size = geometry.size
+    if geometry.shape == "box" and len(size) >= 3:
+        x, y, z = size[:3]
+        return (mass * (y * y + z * z) / 12, mass * (x * x + z * z) / 12, mass * (x * x + y * y) / 12)
+    if geometry.shape == "sphere" and size:
+        moment = 0.4 * mass * size[0] ** 2
+        return (moment, moment, moment)
+    if geometry.shape in ("cylinder", "capsule") and len(size) >= 2:
+        r, length = size[0], size[1] + (2 * size[0] if geometry.shape == "capsule" else 0.0)
+        side = mass * (3 * r * r + length * length) / 12
+        return (side, side, 0.5 * mass * r * r)
+    return (1.0, 1.0, 1.0)
 
 
 def _check_physical(spec: ModelSpec, origin: str) -> None:
@@ -342,16 +366,20 @@ def _check_physical(spec: ModelSpec, origin: str) -> None:
 
 
 def resolve_model_uri(uri: str) -> Path:
-    """An SDF model file a client may name: `model://<name>`, `<name>`, or a path to an .sdf
-    file inside the worlds' model directory (nothing outside it is read)."""
+    """An SDF model file a client may name: `model://<name>`, `<name>`, a path to an .sdf
+    file inside the worlds' model directory, or an absolute path or `file://` URI to an .sdf
+    file (as Gazebo's spawn reads one; parsed with the same limits as SDF text)."""
     models = (worlds_dir() / "models").resolve()
+    absolute = uri.startswith("file://") or uri.startswith("/")
     name = uri.removeprefix("model://").removeprefix("file://")
     if not name.endswith(".sdf"):
+        if absolute:
+            raise NotSdf(f"{uri}: only SDF models (.sdf) can be spawned")
         return resolve_model(name)
     path = Path(name)
     path = (path if path.is_absolute() else models / path).resolve()
-    if not path.is_relative_to(models):
-        raise SdfError(f"{uri}: only models under {models} can be spawned")
+    if not absolute and not path.is_relative_to(models):
+        raise SdfError(f"{uri}: only models under {models} can be spawned by a relative path")
     if not path.is_file():
         raise SdfError(f"{uri}: no such model file")
     return path
@@ -440,6 +468,11 @@ def _link(el: ET.Element, pose: Transform, path: str) -> LinkSpec:
                             _float(_find(inertia, "izz"), 0.0))
     link.collisions = [_shape(c, path) for c in _findall(el, "collision")]
     link.visuals = [_shape(v, path) for v in _findall(el, "visual")]
+    if inertial is not None and link.mass > 0 and _find(inertial, "inertia") is None:
+        # a mass without moments: those of the first collision shape as a solid of that mass
+        # (as SDFormat 1.11's <inertial auto="true">), else SDFormat's default of 1 kg m^2
+        shape = link.collisions[0].geometry if link.collisions else None
+        link.inertia = solid_inertia(shape, link.mass) if shape is not None else (1.0, 1.0, 1.0)
     link.vision_part = _text(_find(el, "soccer:vision_part"))
     frp = _find(el, "soccer:frp")
     link.frp = frp.get("name", "") if frp is not None else ""

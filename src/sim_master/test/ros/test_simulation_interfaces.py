@@ -137,3 +137,65 @@ def test_a_generic_simulation_interfaces_client(running_server: Callable[..., An
         assert c.call(DeleteEntity, "/sim_std/delete_entity", DeleteEntity.Request(entity="crate")).result.result == 1
         assert c.call(DeleteEntity, "/sim_std/delete_entity", DeleteEntity.Request(entity="crate")).result.result == 2
         assert c.call(DeleteEntity, "/sim_std/delete_entity", DeleteEntity.Request(entity="ball")).result.result == 4
+
+
+BOX_WITHOUT_INERTIA = """<sdf version="1.9"><model name="box1"><link name="body">
+  <inertial><mass>2.0</mass></inertial>
+  <collision name="c"><geometry><box><size>0.3 0.2 0.1</size></box></geometry></collision>
+</link></model></sdf>"""
+URDF_TEXT = """<robot name="r"><link name="base"/></robot>"""
+
+
+def _spawn(c: Any, name: str, *, text: str = "", uri: str = "", x: float = 2.0) -> SpawnEntity.Response:
+    req = SpawnEntity.Request(name=name, entity_resource=Resource(uri=uri, resource_string=text))
+    req.initial_pose.pose.position.x, req.initial_pose.pose.position.z = x, 0.3
+    return c.call(SpawnEntity, "/sim_conv/spawn_entity", req)
+
+
+def test_what_a_gazebo_user_expects_of_the_standard(running_server: Callable[..., Any], ros_caller: Any,
+                                                    tmp_path: Any) -> None:
+    """Issue 28's conventions: a mass without inertia is spawned (moments from the shape), a
+    file by absolute path or file:// URI is read, URDF is an unsupported format (103), a
+    delete names what is missing, the ball held before kick-off is refused with a reason,
+    STOPPED reads back as STOPPED, and spawn_entities spawns several at once."""
+    from sim_master.world.sdf_loader import load_model_text
+    from simulation_interfaces.msg import SpawnEntity as SpawnRequest
+    from simulation_interfaces.srv import GetSimulationState, SpawnEntities
+
+    spec = load_model_text(BOX_WITHOUT_INERTIA)
+    ixx, iyy, izz = spec.links[0].inertia
+    assert abs(ixx - 2.0 * (0.2**2 + 0.1**2) / 12) < 1e-9 and abs(izz - 2.0 * (0.3**2 + 0.2**2) / 12) < 1e-9
+    crate = tmp_path / "crate.sdf"
+    crate.write_text(CRATE)
+    with running_server(sync=False, realtime=True, ros=True, node_name="sim_conv") as server:
+        c = ros_caller
+        assert _spawn(c, "box1", text=BOX_WITHOUT_INERTIA).result.result == Result.RESULT_OK
+        assert _spawn(c, "crate_a", uri=str(crate), x=3.0).result.result == Result.RESULT_OK
+        assert _spawn(c, "crate_b", uri=f"file://{crate}", x=4.0).result.result == Result.RESULT_OK
+        assert _spawn(c, "gone", uri=f"file://{tmp_path}/none.sdf").result.result == SpawnEntity.Response.NO_RESOURCE
+        urdf = _spawn(c, "r", text=URDF_TEXT).result
+        assert urdf.result == SpawnEntity.Response.UNSUPPORTED_FORMAT and "URDF" in urdf.error_message
+        missing = c.call(DeleteEntity, "/sim_conv/delete_entity", DeleteEntity.Request(entity="box9")).result
+        assert missing.result == Result.RESULT_NOT_FOUND and missing.error_message == "no entity named 'box9'"
+
+        ball = SetEntityState.Request(entity="ball", set_pose=True)
+        ball.state.pose.position.x, ball.state.pose.position.z, ball.state.pose.orientation.w = 3.0, 0.1, 1.0
+        held = c.call(SetEntityState, "/sim_conv/set_entity_state", ball).result
+        assert held.result == Result.RESULT_INCORRECT_STATE and "kick-off" in held.error_message
+
+        many = SpawnEntities.Request(spawn_requests=[
+            SpawnRequest(name=f"b{i}", entity_resource=Resource(resource_string=BOX_WITHOUT_INERTIA))
+            for i in range(3)])
+        for i, one in enumerate(many.spawn_requests):
+            one.initial_pose.pose.position.x, one.initial_pose.pose.position.y = -2.0, float(i)
+        answer = c.call(SpawnEntities, "/sim_conv/spawn_entities", many)
+        assert answer.result.result == Result.RESULT_OK
+        assert [r.entity_name for r in answer.results] == ["b0", "b1", "b2"]
+        assert {"box1", "crate_a", "crate_b", "b0", "b1", "b2"} <= set(server.engine.snapshot().entities)
+
+        stop = SetSimulationState.Request()
+        stop.state.state = SimulationState.STATE_STOPPED
+        assert c.call(SetSimulationState, "/sim_conv/set_simulation_state", stop).result.result == Result.RESULT_OK
+        state = c.call(GetSimulationState, "/sim_conv/get_simulation_state").state.state
+        assert state == SimulationState.STATE_STOPPED
+        assert "box1" not in server.engine.snapshot().entities  # STOPPED removes what was spawned
