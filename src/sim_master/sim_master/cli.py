@@ -97,11 +97,19 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
+    try:
+        return _main(list(argv))
+    except KeyboardInterrupt:  # Ctrl-C before a command set its own handler (while starting up)
+        print(f"soccersim{' ' + argv[0] if argv else ''}: interrupted while starting", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str]) -> int:
     # Executables started by launch files get ROS arguments; they are not ours to parse.
     ros_args: list[str] = []
     if "--ros-args" in argv:
-        cut = list(argv).index("--ros-args")
-        argv, ros_args = list(argv[:cut]), list(argv[cut:])
+        cut = argv.index("--ros-args")
+        argv, ros_args = argv[:cut], argv[cut:]
     args = build_parser().parse_args(argv)
     args.ros_args = ros_args
     handler: Command = args.handler  # not `run`: master and node have a --run option

@@ -19,6 +19,26 @@ def add_team_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--referee-node", default="soccer_referee",
                         help="name of the referee's ROS node, whose init_agent players join through")
     parser.add_argument("--wait", type=float, default=30.0, help="seconds to wait for the server")
+    parser.add_argument("--join-after", default="", metavar="TEAM",
+                        help="join once TEAM plays (its side taken: a launch puts TEAM on the left)")
+
+
+def _wait_for_team(node, executor, team: str, deadline: float, stop: dict[str, bool]) -> bool:
+    """Until /game_state (latched) names `team` on a side."""
+    from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+
+    from sim_msgs.msg import GameState
+
+    playing = {"yes": False}
+    latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
+    sub = node.create_subscription(GameState, "game_state", lambda m: playing.update(
+        yes=playing["yes"] or team in (m.team_left, m.team_right)), latched)
+    try:
+        while not playing["yes"] and not stop["now"] and time.monotonic() < deadline:
+            executor.spin_once(timeout_sec=0.1)
+        return playing["yes"]
+    finally:
+        node.destroy_subscription(sub)
 
 
 def run_team(args: argparse.Namespace) -> int:
@@ -54,6 +74,9 @@ def run_team(args: argparse.Namespace) -> int:
         if stop["now"] or time.monotonic() > deadline:
             log.error("no referee /%s within %.0f s", args.referee_node, args.wait)
             return 1
+    if args.join_after and not _wait_for_team(node, executor, args.join_after, deadline, stop):
+        log.error("team %s did not join within %.0f s", args.join_after, args.wait)
+        return 1
     players = []
     for unum in range(1, args.players + 1):
         future = client.call_async(

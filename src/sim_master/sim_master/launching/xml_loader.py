@@ -226,7 +226,21 @@ def _executable(el: ET.Element, path: str, sub) -> NodeAction:
         raise LaunchFileError(f"{_where(path, el)}: <executable> needs cmd")
     return NodeAction(package="", executable=command[0], command=command, name=sub(el.get("name")),
                       shutdown_on_exit=sub(el.get("on_exit")) == "shutdown",
-                      respawn=sub(el.get("respawn")).lower() in _TRUE)
+                      respawn=_flag(el, "respawn", path, sub))
+
+
+_FALSE = {"false", "0", "no", ""}
+
+
+def _flag(el: ET.Element, attribute: str, path: str, sub) -> bool:
+    """A boolean attribute as ROS 2 launch reads it; anything but true/false is refused
+    (respawn="ture" would otherwise quietly mean false)."""
+    value = sub(el.get(attribute)).strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise LaunchFileError(f"{_where(path, el)}: {attribute}={value!r} is neither true nor false")
 
 
 def _skipped(el: ET.Element, sub) -> bool:
@@ -249,7 +263,7 @@ def _node(el: ET.Element, path: str, sub, namespace: str) -> NodeAction:
                       namespace=_join_ns(namespace, sub(el.get("namespace"))),
                       arguments=sub(el.get("args")).split(),
                       shutdown_on_exit=sub(el.get("on_exit")) == "shutdown",
-                      respawn=sub(el.get("respawn")).lower() in _TRUE, respawn_delay=max(0.0, delay))
+                      respawn=_flag(el, "respawn", path, sub), respawn_delay=max(0.0, delay))
     for child in el:
         if not isinstance(child.tag, str):
             continue

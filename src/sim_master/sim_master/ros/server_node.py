@@ -385,7 +385,7 @@ class ServerNode(LoopAdapter):
 
     def init_agent(self, team: str, unum: int, model: str, perception: str) -> tuple[int, str, str] | str:
         """A robot for a ROS-native player (or a bridged agent), joined to its team."""
-        outcome = self._call(lambda: self.server.add_messaging_player(team, unum, model, perception))
+        outcome = self._call(lambda: self._join(team, unum, model, perception))
         if isinstance(outcome, str):
             return outcome
         player = outcome
@@ -393,6 +393,14 @@ class ServerNode(LoopAdapter):
         self.players[player.agent_id] = ros_player
         self.inbox.add(ros_player.inbox_entry)
         return player.unum, player.side, self._namespace(player)
+
+    def _join(self, team: str, unum: int, model: str, perception: str) -> Player | str:
+        """(loop thread) The player joins; /game_state says so at once, also while the
+        simulation is held for the teams (no cycle publishes it then)."""
+        outcome = self.server.add_messaging_player(team, unum, model, perception)
+        if not isinstance(outcome, str) and self.referee is not None:
+            self.referee.publish(game_state_to_msg(self.server.referee.state, stamp(self.server.engine.time)), [])
+        return outcome
 
     def beam_agent(self, team: str, unum: int, x: float, y: float, rotation: float) -> str | None:
         return self._call(lambda: self.server.beam_player(team, unum, x, y, rotation))

@@ -126,8 +126,10 @@ class SingleModeServer(SimulationLoop):
 
         external = self.config.referee == "external"
         self.ros_context = rclpy.Context()
-        rclpy.init(args=["soccersim", *(ros_args or [])], context=self.ros_context,
-                   signal_handler_options=SignalHandlerOptions.NO)
+        # the server's lines reach the console once, through Python's logging: ROS's own
+        # console copy of what goes to /rosout is off
+        rclpy.init(args=["soccersim", *(ros_args or []), "--ros-args", "--disable-stdout-logs"],
+                   context=self.ros_context, signal_handler_options=SignalHandlerOptions.NO)
         ports: dict[str, int] = {source: server.port for source, server in self.agent_servers.items()}
         self.ros = ServerNode(self, self.ros_context, self.config.node_name, referee=not external, bridge_ports=ports,
                               ros_args=ros_args)

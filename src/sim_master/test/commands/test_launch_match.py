@@ -20,12 +20,12 @@ def test_match_launch_runs_20_seconds_and_stops_every_child() -> None:
     assert exe and LAUNCH.exists()
     result = subprocess.run(
         [exe, "launch", str(LAUNCH), f"left:={left}", f"right:={right}", "players:=3", "cycles:=1000",
-         "extra:=--no-vision-noise --simspark-port 0 --rcsssmj-port 0 --simspark-monitor-port -1 "
-         "--rcsssmj-monitor-port -1 --service-port -1 --web-port -1"],
+         "simspark_port:=0", "rcsssmj_port:=0", "simspark_monitor_port:=-1", "rcsssmj_monitor_port:=-1",
+         "web_port:=-1", "extra:=--no-vision-noise --service-port -1"],
         capture_output=True, text=True, timeout=240, env=dict(os.environ))
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-3000:]
     assert "soccersim: stopped after 1000 cycles" in output  # 1000 x 0.02 s = 20 s of sim time
-    assert f"{left} #1 plays " in output and f"{right} #1 plays " in output  # sides: first come, first left
+    assert f"{left} #1 plays left" in output and f"{right} #1 plays right" in output  # left:= is the left
     leftovers = [p for p in psutil.process_iter(["cmdline"]) if any(tag in a for a in (p.info["cmdline"] or []))]
     assert leftovers == [], [p.info["cmdline"] for p in leftovers]

@@ -157,6 +157,10 @@ def test_launch_command_line_forms(tmp_path: Path) -> None:
     assert bad.returncode == 2 and bad.stderr.strip().splitlines() == [
         f"soccersim launch: {typo}:2: <node> has no attribute 'respwan' (it takes args, exec, if, name, namespace, "
         "on_exit, output, pkg, respawn, respawn_delay, unless)"]
+    ture = write(tmp_path / "ture.launch.xml",
+                 "<launch>\n  <node pkg='sim_master' exec='soccersim' respawn='ture'/>\n</launch>")
+    refused = subprocess.run([exe, "launch", ture], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "respawn='ture' is neither true nor false" in refused.stderr, refused.stderr
     missing = subprocess.run(
         [exe, "launch", "sim_master", "nope.launch.xml"], capture_output=True, text=True, timeout=60
     )
