@@ -11,6 +11,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
+from sim_master.engine.factory import PHYSICS_ENGINES
 from sim_master.master.config import ServerConfig
 
 if TYPE_CHECKING:
@@ -29,9 +30,9 @@ def add_match_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--duration", type=float, default=600.0, help="game time in s (two halves)")
     parser.add_argument("--out", default="match-out", help="output directory")
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--engine", default="mujoco", choices=("mujoco", "ode", "gazebo"),
-                        help="physics: mujoco (default), ode (rcssserver3d's physics library) or gazebo "
-                             "(gz-physics 5 with DART)")
+    parser.add_argument("--engine", default="auto", choices=PHYSICS_ENGINES,
+                        help="physics, as `soccersim server`'s: auto (default: the robots' league's), mujoco, "
+                             "ode (rcssserver3d's physics library) or gazebo (gz-physics 5 with DART)")
     parser.add_argument("--realtime", action="store_true", help="pace at 50 cycles/s instead of as fast as possible")
     parser.add_argument("--serve", action="store_true",
                         help="also open the legacy TCP ports (monitors, extra agents) and the ROS node")
