@@ -45,6 +45,10 @@ class Vision:
     objects: dict[str, Polar] = field(default_factory=dict)  # F1L, G2R, B, l_luf, ...
     players: list[SeenPlayer] = field(default_factory=list)
     lines: list[tuple[Polar, Polar]] = field(default_factory=list)
+    # Ground truth rcssserver3d's vision perceptor adds when asked (SenseMyPos, SenseMyOrien,
+    # SenseBallPos; off by default, `--ground-truth`): mypos (x y z, m), myorien (deg),
+    # ballpos (x y z, m), in the team's frame (its own goal at -x). Encoded after the lines.
+    truth: dict[str, tuple[float, ...]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

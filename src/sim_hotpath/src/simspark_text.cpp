@@ -94,6 +94,23 @@ void put_simspark_vision(std::string& out, PyObject* vision) {
     put_pol(out, PySequence_Fast_GET_ITEM(ends.ptr(), 1));
     out += ')';
   }
+  // ground truth: (mypos x y z) (myorien a) (ballpos x y z), when the server offers it
+  PyObject* truth = SIM_HOTPATH_ATTR(vision, "truth").ptr();
+  if (!PyDict_Check(truth)) throw py::type_error("Vision.truth is a dict");
+  PyObject *key, *value;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(truth, &pos, &key, &value)) {
+    py::object numbers = fast_sequence(value, "a ground truth item is a sequence of numbers");
+    sep();
+    out += '(';
+    put_str(out, key);
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(numbers.ptr());
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      out += ' ';
+      put_f2(out, PySequence_Fast_GET_ITEM(numbers.ptr(), i));
+    }
+    out += ')';
+  }
   out += ')';
 }
 

@@ -91,11 +91,15 @@ def _objects_msg(names: list[str], teams: list[str], unums: list[int], polars: l
     return out
 
 
+TRUTH_FIELDS = {"mypos": "my_pos", "myorien": "my_orien", "ballpos": "ball_pos"}  # Vision.truth -> msg
 _NOTHING_SEEN = VisionObjects()  # shared by every percept without vision; never changed
 
 
 def _vision_to_msg(msg: PerceptMsg, vision: Vision | None) -> None:
     msg.vision_updated = vision is not None
+    truth = vision.truth if vision is not None else {}
+    for name, field_name in TRUTH_FIELDS.items():
+        setattr(msg, field_name, array("d", truth.get(name, ())))
     if vision is None:
         msg.seen = msg.line_ends = _NOTHING_SEEN  # (a reused message keeps no old vision)
         return
@@ -127,6 +131,8 @@ def _vision_from_msg(msg: PerceptMsg) -> Vision | None:
     ends = [Polar(*e) for e in zip(msg.line_ends.distance, msg.line_ends.azimuth, msg.line_ends.elevation,
                                    strict=True)]
     vision.lines = list(zip(ends[0::2], ends[1::2], strict=True))
+    vision.truth = {name: tuple(getattr(msg, field_name)) for name, field_name in TRUTH_FIELDS.items()
+                    if len(getattr(msg, field_name))}
     return vision
 
 

@@ -23,6 +23,9 @@ def encode_vision(vision: Vision) -> str:
         pieces.append(_LINE)
         values.extend(a)
         values.extend(b)
+    for name, numbers in vision.truth.items():  # ground truth, when offered
+        pieces.append("(" + name.replace("%", "%%") + " %.2f" * len(numbers) + ")")
+        values.extend(numbers)
     return ("(See " + " ".join(pieces) + ")") % tuple(values)
 
 

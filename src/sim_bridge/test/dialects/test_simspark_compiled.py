@@ -38,7 +38,9 @@ def _percept(rng: random.Random) -> Percept:
         players = [SeenPlayer(rng.choice(["Alpha", "Beta-2"]), rng.randint(1, 11),
                               {p: _pol(rng) for p in rng.sample(["head", "rlowerarm", "lfoot"], rng.randint(1, 3))})
                    for _ in range(rng.randint(0, 4))]
-        vision = Vision(objects, players, [(_pol(rng), _pol(rng)) for _ in range(rng.randint(0, 5))])
+        truth = {name: tuple(_number(rng) for _ in range(n))
+                 for name, n in (("mypos", 3), ("myorien", 1), ("ballpos", 3)) if rng.random() < 0.3}
+        vision = Vision(objects, players, [(_pol(rng), _pol(rng)) for _ in range(rng.randint(0, 5))], truth)
     game = GameStateView(play_mode=rng.choice(["BeforeKickOff", "PlayOn", "KickOff_Left"]), game_time=_number(rng),
                          score_left=rng.randint(0, 9), score_right=rng.randint(0, 9),
                          unum=rng.choice([0, 0, 7]), side=rng.choice(["left", "right"]))
@@ -122,3 +124,13 @@ def test_two_decimals_round_as_python_over_many_numbers() -> None:
         p = Percept(time=v, game=GameStateView(), gyro=(0, 0, 0), accel=(0, 0, 0), joint_names=[], joint_angles=[],
                     joint_velocities=[])
         assert encode_simspark_percept(p).split(b")")[0] == b"(time (now %.2f" % v, v
+
+
+def test_ground_truth_ends_the_see() -> None:
+    vision = Vision({"B": Polar(2.0, 10.0, -5.0)}, [], [],
+                    {"mypos": (-3.5, 1.25, 0.375), "myorien": (45.5,), "ballpos": (0.25, -0.5, 0.042)})
+    p = Percept(time=1.0, game=GameStateView(), gyro=(0.0, 0.0, 0.0), accel=(0.0, 0.0, 9.81),
+                joint_names=["hj1", "hj2"], joint_angles=[0.0, 0.0], joint_velocities=[], vision=vision)
+    text = encode_simspark_percept(p)
+    assert b"(See (B (pol 2.00 10.00 -5.00)) (mypos -3.50 1.25 0.38) (myorien 45.50) (ballpos 0.25 -0.50 0.04))" \
+        in text, text

@@ -8,6 +8,7 @@ import sys
 
 from sim_master.engine.factory import PHYSICS_ENGINES
 from sim_master.master.config import ServerConfig
+from sim_master.master.ground_truth import GROUND_TRUTH
 
 
 def port_number(text: str) -> int:
@@ -19,6 +20,14 @@ def port_number(text: str) -> int:
     if not -1 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"{value} is outside 0..65535 (-1 turns the port off)")
     return value
+
+
+def ground_truth_items(text: str) -> tuple[str, ...]:
+    items = tuple(item.strip() for item in text.split(",") if item.strip())
+    unknown = [item for item in items if item not in GROUND_TRUTH]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"{unknown[0]!r} is none of {', '.join(GROUND_TRUTH)}")
+    return items
 
 
 def add_server_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,6 +76,9 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-ros", action="store_true", help="do not start the ROS 2 node")
     parser.add_argument("--max-cycles", type=int, default=None, help="stop after this many cycles")
     parser.add_argument("--no-vision-noise", action="store_true", help="exact vision (no noise)")
+    parser.add_argument("--ground-truth", type=ground_truth_items, default=(), metavar="ITEMS",
+                        help="ground truth in each vision, comma-separated of mypos, myorien, ballpos (as "
+                             "rcssserver3d's vision perceptor can add; off by default, as there)")
     parser.add_argument("--kickoff-after", type=float, default=None, metavar="S",
                         help="kick off by itself after S seconds in BeforeKickOff (both teams present)")
     parser.add_argument("--wait-for-teams", action="store_true",
@@ -125,6 +137,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         ros=not args.no_ros,
         max_cycles=args.max_cycles,
         vision_noise=not args.no_vision_noise,
+        ground_truth=args.ground_truth,
         kickoff_after=args.kickoff_after,
         half_time=args.half_time,
         tf_rate=args.tf_rate,

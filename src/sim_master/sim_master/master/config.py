@@ -37,4 +37,6 @@ class ServerConfig:
     kickoff_after: float | None = None  # kick off by itself after this long in BeforeKickOff (s)
     wait_for_teams: bool = False  # hold the simulation until both teams have a player
     half_time: float | None = None  # override the rule book's half length (s of game time)
+    # ground truth in each See (rcssserver3d's SenseMyPos/SenseMyOrien/SenseBallPos; off there too)
+    ground_truth: tuple[str, ...] = ()  # of mypos, myorien, ballpos
     tf_rate: float = 10.0  # /tf messages per second of sim time (a ROS parameter that may change live)

@@ -48,6 +48,7 @@ from sim_master.master.agent_log import AgentLog
 from sim_master.master.config import ServerConfig
 from sim_master.master.control import SimulationControl
 from sim_master.master.entity_services import EntityServices
+from sim_master.master.ground_truth import ground_truth
 from sim_master.master.hearing import Hearing, Listener, Utterance, say_error
 from sim_master.master.loop_calls import LoopCalls
 from sim_master.master.pacing import RealTimePacer
@@ -620,6 +621,8 @@ class SimulationLoop(SimulationControl, EntityServices):
     def percept_for(self, player: Player, vision: bool, *, lines: bool = True) -> Percept:
         percept = self.engine.percept(player.robot_id, vision=vision, lines=lines)
         percept.game = self.game_view(player)
+        if percept.vision is not None and self.config.ground_truth and player.registered:
+            percept.vision.truth = ground_truth(self.engine, player.robot_id, player.side, self.config.ground_truth)
         return percept
 
     # ------------------------------------------------------------------ ROS-native players (loop thread)

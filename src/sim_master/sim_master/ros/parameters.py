@@ -21,6 +21,7 @@ from rclpy.node import Node
 from rclpy.parameter import Parameter
 
 from sim_master.master.config import ServerConfig
+from sim_master.master.ground_truth import GROUND_TRUTH
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +33,7 @@ class Setting:
     low: float | None = None
     high: float | None = None
     dynamic: bool = False  # may change while the server runs (`ros2 param set`), within its range
+    items: tuple[str, ...] = ()  # a comma-separated list of these (a tuple in ServerConfig)
 
 
 PORT = "TCP port; 0 picks a free one, -1 disables it"
@@ -64,6 +66,8 @@ SETTINGS: Final = (
     Setting("referee", str, "internal: the referee judges in this process; external: a referee_node in its "
             "own process judges over DDS"),
     Setting("half_time", float, "half length in s of game time; 0: the rule book's", 0.0, 0.0, 86400.0),
+    Setting("ground_truth", str, "ground truth in each vision: comma-separated of mypos, myorien, ballpos",
+            items=GROUND_TRUTH),
     Setting("tf_rate", float, "/tf messages per second of sim time", None, 0.5, 50.0, dynamic=True),
 )
 NOT_PARAMETERS: Final = ("ros", "node_name")
@@ -79,7 +83,7 @@ def parameter_values(config: ServerConfig) -> dict[str, Any]:
     values = {}
     for s in SETTINGS:
         value = getattr(config, s.name)
-        values[s.name] = s.none if value is None else s.kind(value)
+        values[s.name] = s.none if value is None else ",".join(value) if s.items else s.kind(value)
     return values
 
 
@@ -98,6 +102,12 @@ def apply(config: ServerConfig, overrides: dict[str, Any]) -> ServerConfig:
         if isinstance(value, int | float) and s.low is not None and s.high is not None \
                 and not s.low <= value <= s.high:
             raise ParameterError(f"parameter {name}: {value!r} outside {s.low:g}..{s.high:g}")
+        if s.items:
+            listed = tuple(item.strip() for item in str(value).split(",") if item.strip())
+            unknown = [item for item in listed if item not in s.items]
+            if unknown:
+                raise ParameterError(f"parameter {name}: {unknown[0]!r} is none of {', '.join(s.items)}")
+            value = listed
         changes[name] = None if s.none is not None and value == s.none else value
     return dataclasses.replace(config, **changes)
 

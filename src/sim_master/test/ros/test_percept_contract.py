@@ -34,7 +34,8 @@ from sim_msgs.msg import Percept as PerceptMsg
 # Percept.msg fields filled from the player or from a declared field's companion, not from
 # a percept field of their own.
 FROM_THE_PLAYER = {"unum", "side"}
-COMPANIONS = {"vision_updated": "vision", "line_ends": "vision"}
+COMPANIONS = {"vision_updated": "vision", "line_ends": "vision", "my_pos": "vision", "my_orien": "vision",
+              "ball_pos": "vision"}
 
 
 def full_percept(names: list[str]) -> Percept:
@@ -54,6 +55,7 @@ def full_percept(names: list[str]) -> Percept:
             objects={"F1L": Polar(10.5, -20.25, 1.5), "B": Polar(2.5, 3.0, -4.0)},
             players=[SeenPlayer("Beta", 3, {"head": Polar(4.0, 5.0, 6.0), "rlowerarm": Polar(4.5, 5.5, 6.5)})],
             lines=[(Polar(1.0, 2.0, 3.0), Polar(4.0, 5.0, 6.0))],
+            truth={"mypos": (-3.5, 1.25, 0.375), "myorien": (45.5,), "ballpos": (0.25, -0.5, 0.04)},
         ),
         heard=[Heard(301.25, 30.0, "hello", from_self=False, from_teammate=True, team="Alpha")],
     )
