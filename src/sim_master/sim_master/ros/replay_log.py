@@ -14,6 +14,7 @@ from rosgraph_msgs.msg import Clock
 from sim_master.master.adapters import LoopAdapter
 from sim_master.ros.convert import joint_command_msg, percept_to_msg, snapshot_to_msg, stamp
 from sim_master.ros.frames import tf_message
+from sim_master.ros.markers import loop_markers
 from sim_master.ros.names import player_namespace
 from sim_master.store.mcap_log import ReplayLogWriter
 from sim_msgs.msg import GameState
@@ -73,6 +74,7 @@ class ReplayLogRecorder(LoopAdapter):
             names, poses = engine.frames()
             models = {rid: engine.robot_model(rid) for rid in engine.robot_ids()}
             self.writer.write("/tf", engine.time, tf_message(names, poses, t, models))
+            self.writer.write("/markers", engine.time, loop_markers(loop, t))
 
     def close(self) -> None:
         self.writer.close()

@@ -31,6 +31,7 @@ from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPo
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Empty, String
+from visualization_msgs.msg import MarkerArray
 
 from sim_bridge.ros.bridge_node import BridgeNode
 from sim_contracts.commands import JointTargets, JointVelocities
@@ -39,6 +40,7 @@ from sim_master.ros.convert import joint_command_msg, percept_to_msg, snapshot_t
 from sim_master.ros.executor_thread import ExecutorThread
 from sim_master.ros.frames import robot_description, tf_messages
 from sim_master.ros.gazebo_services import GazeboServices
+from sim_master.ros.markers import loop_markers
 from sim_master.ros.names import player_namespace, ros_entity_path, ros_token
 from sim_master.ros.parameters import declare as declare_parameters
 from sim_master.ros.player_inbox import InboxEntry, PlayerInbox, ReadByInbox
@@ -191,6 +193,7 @@ class ServerNode(LoopAdapter):
         self.entities_pub = node.create_publisher(Snapshot, "entity_states", 10)
         self.tf_pub = node.create_publisher(TFMessage, "tf", 10)
         self.tf_static_pub = node.create_publisher(TFMessage, "tf_static", GAME_STATE_QOS)
+        self.markers_pub = node.create_publisher(MarkerArray, "markers", 10)  # the match drawn, at tf_rate
         self._static: list[TransformStamped] = []  # every robot's fixed joints, latched together
         self._static_done: set[str] = set()
         self._descriptions: dict[str, Publisher] = {}  # model -> its latched robot_description
@@ -277,8 +280,12 @@ class ServerNode(LoopAdapter):
             self._models = {rid: engine.robot_model(rid) for rid in key}
             self._robots_changed()
         wants_tf = self.tf_pub.get_subscription_count() > 0 or self.tf_static_pub.get_subscription_count() > 0
-        if wants_tf and engine.time - self._tf_last >= self._tf_period - 1e-9:
+        wants_markers = self.markers_pub.get_subscription_count() > 0
+        if (wants_tf or wants_markers) and engine.time - self._tf_last >= self._tf_period - 1e-9:
             self._tf_last = engine.time
+            if wants_markers:
+                self.markers_pub.publish(loop_markers(loop, t))
+        if wants_tf and self._tf_last == engine.time:
             names, poses = engine.frames()
             moving, fixed = tf_messages(names, poses, self._models, t, self._static_done)
             self.tf_pub.publish(moving)

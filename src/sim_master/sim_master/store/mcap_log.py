@@ -19,11 +19,11 @@ from sim_master.store.snapshot_records import snapshot_from_record
 
 TOPICS: Final = {"/snapshot": "sim_msgs/msg/Snapshot", "/game_state": "sim_msgs/msg/GameState",
                  "/game_events": "sim_msgs/msg/GameEvent", "/clock": "rosgraph_msgs/msg/Clock",
-                 "/tf": "tf2_msgs/msg/TFMessage"}
+                 "/tf": "tf2_msgs/msg/TFMessage", "/markers": "visualization_msgs/msg/MarkerArray"}
 # The QoS each topic is offered with live (rosbag2's channel metadata, so a player replays it
 # the same way): (reliable, transient local, depth).
 QOS: Final = {"/snapshot": (True, False, 10), "/game_state": (True, True, 1), "/game_events": (True, False, 50),
-              "/clock": (True, False, 10), "/tf": (True, False, 10)}
+              "/clock": (True, False, 10), "/tf": (True, False, 10), "/markers": (True, False, 10)}
 KEYFRAME_EVERY: Final = 500  # a full snapshot every 10 s of sim time, deltas in between
 
 

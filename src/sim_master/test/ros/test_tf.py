@@ -100,3 +100,31 @@ def test_each_robot_is_a_tree_its_description_names(running_server: Callable[...
         refused = set_rate(500.0)
         assert not refused.successful and "tf_rate" in refused.reason
         assert set_rate(2.0).successful
+
+
+def test_the_match_as_markers_live_and_in_the_log(running_server: Callable[..., Any], ros_caller: Any,
+                                                   tmp_path: Path) -> None:
+    """/markers (visualization_msgs/MarkerArray) draws the field, the ball and each robot in
+    its team's colour with its number, for RViz and Foxglove; the replay log has it too."""
+    from visualization_msgs.msg import Marker, MarkerArray
+
+    log = tmp_path / "markers.mcap"
+    with running_server(sync=False, realtime=True, ros=True, node_name="sim_markers", log_path=str(log)):
+        got: list[MarkerArray] = []
+        ros_caller.node.create_subscription(MarkerArray, "/markers", got.append, 10)
+        for team, unum in (("Alpha", 4), ("Beta", 9)):
+            assert ros_caller.call(InitAgent, "/soccer_referee/init_agent",
+                                   InitAgent.Request(team=team, unum=unum, robot_model="nao0")).success
+        ros_caller.spin_until(lambda: got and sum(m.ns == "numbers" for m in got[-1].markers) == 2, "two robots")
+        markers = got[-1].markers
+        assert markers[0].action == Marker.DELETEALL  # each message whole
+        numbers = {m.text for m in markers if m.ns == "numbers"}
+        columns = {m.text: m for m in markers if m.ns == "robots"}
+        assert numbers == {"4", "9"}
+        assert columns["Alpha/p4"].color.b > columns["Alpha/p4"].color.r  # left: blue
+        assert columns["Beta/p9"].color.r > columns["Beta/p9"].color.b  # right: red
+        lines = next(m for m in markers if m.ns == "field" and m.type == Marker.LINE_LIST)
+        assert len(lines.points) >= 20
+        assert any(m.ns == "ball" and m.type == Marker.SPHERE for m in markers)
+    logged = [msg for topic, _, msg in ReplayLogReader(str(log)).messages() if topic == "/markers"]
+    assert logged and any(sum(m.ns == "numbers" for m in msg.markers) == 2 for msg in logged)
