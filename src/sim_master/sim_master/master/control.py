@@ -10,7 +10,9 @@ import threading
 
 from sim_contracts import names
 from sim_master.engine.node import SimulationNode
-from sim_master.master.players import PlayerTable
+from sim_master.master.adapters import AgentTransport, LoopAdapter
+from sim_master.master.config import ServerConfig
+from sim_master.master.players import PlayerTable, Source
 from soccer_referee.commands import RefereeCommand
 from soccer_referee.service import JudgingReferee
 
@@ -24,6 +26,9 @@ class SimulationControl:
     paused: bool
     _step_budget: int
     _step_done: threading.Event | None
+    config: ServerConfig
+    transports: dict[Source, AgentTransport]
+    adapters: list[LoopAdapter]
 
     def pause(self) -> None:
         """Pause always wins: a pending step request ends here (its caller is released)."""
@@ -35,6 +40,23 @@ class SimulationControl:
         if self._step_done is not None:
             self._step_done.set()
             self._step_done = None
+
+    def change_setting(self, name: str, value: object) -> None:
+        """A setting changed while running (a dynamic ROS parameter, already checked): the
+        config and whoever acts on it. Settings not listed here do not change live."""
+        config = self.config
+        if name == "sync_timeout":
+            config.sync_timeout = float(str(value))
+            for transport in self.transports.values():  # TCP agents' waits
+                if hasattr(transport, "sync_timeout"):
+                    transport.sync_timeout = config.sync_timeout
+        elif name == "log_players":
+            config.log_players = bool(value)
+            for adapter in self.adapters:
+                if hasattr(adapter, "players") and isinstance(adapter.players, bool):
+                    adapter.players = config.log_players  # the replay log's percepts and commands
+        elif name == "tf_rate":
+            config.tf_rate = float(str(value))
 
     def play(self) -> None:
         self.paused = False

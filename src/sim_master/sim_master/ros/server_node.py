@@ -311,8 +311,10 @@ class ServerNode(LoopAdapter):
             self._robot_descriptions[robot_id] = pub
 
     def _parameter_changed(self, name: str, value: Any) -> None:
+        """(executor thread) A dynamic parameter's new, checked value: to the loop."""
         if name == "tf_rate":
             self._tf_period = 1.0 / float(value)
+        self.server.calls.submit(lambda: self.server.change_setting(name, value))
 
     def _description(self, model: str) -> str:
         if model not in self._descriptions:

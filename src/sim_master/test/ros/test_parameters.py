@@ -54,3 +54,29 @@ def test_the_running_node_shows_its_parameters(running_server: Callable[..., Any
                          DescribeParameters.Request(names=["web_port"])).descriptors[0]
         assert described.read_only and "browser monitor" in described.description
         assert (described.integer_range[0].from_value, described.integer_range[0].to_value) == (-1, 65535)
+
+
+def test_dynamic_parameters_change_the_running_server(running_server: Callable[..., Any], ros_caller: Any) -> None:
+    """sync_timeout, log_players and tf_rate change live, within their ranges; the others
+    stay read-only."""
+    from rcl_interfaces.msg import Parameter as ParameterMsg
+    from rcl_interfaces.msg import ParameterType, ParameterValue
+    from rcl_interfaces.srv import SetParameters
+
+    def set_value(name: str, value: ParameterValue) -> Any:
+        request = SetParameters.Request(parameters=[ParameterMsg(name=name, value=value)])
+        return ros_caller.call(SetParameters, "/sim_dyn/set_parameters", request).results[0]
+
+    def double(v: float) -> ParameterValue:
+        return ParameterValue(type=ParameterType.PARAMETER_DOUBLE, double_value=v)
+
+    with running_server(sync=False, realtime=True, ros=True, node_name="sim_dyn") as server:
+        assert set_value("sync_timeout", double(0.25)).successful
+        ros_caller.spin_until(lambda: server.config.sync_timeout == 0.25, "the loop took the new timeout")
+        assert all(a.sync_timeout == 0.25 for a in server.agent_servers.values())
+        refused = set_value("sync_timeout", double(-1.0))
+        assert not refused.successful and "range" in refused.reason and server.config.sync_timeout == 0.25
+        assert set_value("log_players", ParameterValue(type=ParameterType.PARAMETER_BOOL, bool_value=True)).successful
+        ros_caller.spin_until(lambda: server.config.log_players, "log_players on")
+        rules = ParameterValue(type=ParameterType.PARAMETER_STRING, string_value="ssim")
+        assert not set_value("rules", rules).successful
