@@ -5,12 +5,15 @@ minimal players of each kind, in the same run and on the same machine.
 - ros: as many ROS-native players in one process and one node (as a team's node would be):
   each joins through the referee's init_agent, answers every <ns>/percept with a full
   joint_command (every joint +-0.2 rad/s, one cycle each way, as the TCP agents) that also
-  synchronizes (`synchronize: true`, as a TCP agent's (syn) in the same packet).
+  synchronizes (`synchronize: true`, as a TCP agent's (syn) in the same packet), reading its
+  percepts through the node's rclpy executor, as most ROS code does;
+- ros_lean: the same players reading their percepts with sim_master's LeanReader (one rcl wait
+  set, no executor), as `soccersim team` does.
 
 One JSON object per line: kind, players, cycles_per_s (the slowest player's percepts per
 second), cpu_ms_per_cycle (server and players' processes), phase_ms_per_cycle (the
 server's loop phases, from its counters), join_s (first request to last
-player admitted), and per player count the ratio ros/tcp. Issue 28's target: ros >= 0.9x tcp
+player admitted), and per player count each ROS kind's ratio to tcp (vs_tcp). Issue 28's target: ros >= 0.9x tcp
 for 11 and 22 players. ROS runs on a private domain per run, loopback only."""
 from __future__ import annotations
 
@@ -31,17 +34,20 @@ import psutil
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_sync import HETERO_TEAM, NAO_HINGES, agents_worker, free_port, phase_ms, server_stats
 
+KINDS = ("tcp", "ros", "ros_lean")
 COMMON = ["--sync", "--simspark-monitor-port", "-1", "--rcsssmj-monitor-port", "-1", "--web-port", "-1",
           "--no-vision-noise", "--rcsssmj-port", "-1"]
 
 
-def ros_players_worker(count: int, window: mp.Array, joined: mp.Queue, counts: mp.Queue) -> None:
-    """`count` ROS-native players on one node; counts percepts inside the measuring window."""
+def ros_players_worker(count: int, window: mp.Array, joined: mp.Queue, counts: mp.Queue, lean: bool = False) -> None:
+    """`count` ROS-native players on one node; counts percepts inside the measuring window.
+    `lean`: percepts read by sim_master's LeanReader instead of the node's executor."""
     import rclpy
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.node import Node
     from rclpy.qos import QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
 
+    from sim_master.ros.lean_reader import LeanReader
     from sim_msgs.msg import JointCommand, Percept
     from sim_msgs.srv import InitAgent
 
@@ -54,6 +60,7 @@ def ros_players_worker(count: int, window: mp.Array, joined: mp.Queue, counts: m
     client = node.create_client(InitAgent, "/soccer_referee/init_agent")
     assert client.wait_for_service(timeout_sec=60), "no init_agent"
     received: list[int] = []
+    reader = LeanReader(node) if lean else None
     for n in range(1, count + 1):
         team, unum = ("Alpha", n) if n <= 11 else ("Beta", n - 11)
         robot_type = HETERO_TEAM[(n - 1) % len(HETERO_TEAM)]
@@ -75,11 +82,19 @@ def ros_players_worker(count: int, window: mp.Array, joined: mp.Queue, counts: m
                 received[index] += 1
             joints.publish(commands[received[index] % 2])  # with its synchronize
 
-        node.create_subscription(Percept, f"{ns}/percept", on_percept, qos_profile_sensor_data)
+        if reader is not None:
+            reader.subscribe(Percept, f"{ns}/percept", on_percept, qos_profile_sensor_data)
+        else:
+            node.create_subscription(Percept, f"{ns}/percept", on_percept, qos_profile_sensor_data)
         joined.put(time.monotonic())
     while not window[1] or time.monotonic() < window[1]:
-        executor.spin_once(timeout_sec=0.1)
+        if reader is not None:
+            reader.spin_once(0.1)
+        else:
+            executor.spin_once(timeout_sec=0.1)
     counts.put(received)
+    if reader is not None:
+        reader.close()
     node.destroy_node()
     rclpy.shutdown(context=context)
 
@@ -101,7 +116,7 @@ def run(kind: str, players: int, seconds: float, domain: int) -> dict[str, objec
         counts: mp.Queue = mp.Queue()
         os.environ["ROS_DOMAIN_ID"] = str(domain)
         worker = mp.Process(target=agents_worker, args=(port, 1, players, window, joined, counts)) if kind == "tcp" \
-            else mp.Process(target=ros_players_worker, args=(players, window, joined, counts))
+            else mp.Process(target=ros_players_worker, args=(players, window, joined, counts, kind == "ros_lean"))
         t0 = time.monotonic()
         worker.start()
         last = max(joined.get(timeout=180) for _ in range(players))
@@ -135,7 +150,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, nargs="*", default=[1, 11, 22])
     parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--kinds", nargs="*", default=["tcp", "ros"], choices=("tcp", "ros"))
+    parser.add_argument("--kinds", nargs="*", default=list(KINDS), choices=KINDS)
     args = parser.parse_args()
     os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
     domains = iter(random.sample(range(120, 230), 100))
@@ -144,8 +159,8 @@ def main() -> None:
         for kind in args.kinds:
             row = run(kind, n, args.seconds, next(domains))
             rates[kind] = float(str(row["cycles_per_s"]))
-            if kind == "ros" and rates.get("tcp"):
-                row["ros_vs_tcp"] = round(rates["ros"] / rates["tcp"], 3)
+            if kind != "tcp" and rates.get("tcp"):
+                row["vs_tcp"] = round(rates[kind] / rates["tcp"], 3)
             print(json.dumps(row), flush=True)
 
 

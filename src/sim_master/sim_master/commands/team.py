@@ -1,6 +1,7 @@
 """`soccersim team`: a built-in team as ROS-native players (one process, one node), joining
 a running server through its InitAgent service and playing over the player topics:
-<ns>/percept in, <ns>/effectors/{joint_command, beam, synchronize} out."""
+<ns>/percept in (read by a LeanReader), <ns>/effectors/{joint_command (with synchronize), beam}
+out."""
 from __future__ import annotations
 
 import argparse
@@ -48,10 +49,10 @@ def run_team(args: argparse.Namespace) -> int:
     from rclpy.node import Node
     from rclpy.qos import QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
     from rclpy.signals import SignalHandlerOptions
-    from std_msgs.msg import Empty
 
     from sim_master.demo.brain import PusherBrain
     from sim_master.ros.convert import percept_from_msg
+    from sim_master.ros.lean_reader import LeanReader
     from sim_msgs.msg import Beam, JointCommand, Percept
     from sim_msgs.srv import InitAgent
 
@@ -78,6 +79,7 @@ def run_team(args: argparse.Namespace) -> int:
         log.error("team %s did not join within %.0f s", args.join_after, args.wait)
         return 1
     players = []
+    reader = LeanReader(node)  # percepts without the executor's per-wake cost (docs/speed.md)
     for unum in range(1, args.players + 1):
         future = client.call_async(
             InitAgent.Request(team=args.team, unum=unum, robot_model=TEAM_MODELS[args.behaviour])
@@ -90,18 +92,16 @@ def run_team(args: argparse.Namespace) -> int:
         ns = reply.player_namespace
         brain = PusherBrain(reply.side, reply.unum)
         joints = node.create_publisher(JointCommand, f"{ns}/effectors/joint_command", reliable)
-        sync = node.create_publisher(Empty, f"{ns}/effectors/synchronize", reliable)
         beam = node.create_publisher(Beam, f"{ns}/effectors/beam", reliable)
 
-        def on_percept(msg: Percept, brain: PusherBrain = brain, joints=joints, sync=sync) -> None:
+        def on_percept(msg: Percept, brain: PusherBrain = brain, joints=joints) -> None:
             percept = percept_from_msg(msg)
             brain.model.side = msg.side or brain.model.side  # sides change at half time
             speeds = brain.act(percept)
             joints.publish(JointCommand(mode=JointCommand.MODE_VELOCITY, names=list(speeds),
-                                        velocities=list(speeds.values())))
-            sync.publish(Empty())
+                                        velocities=list(speeds.values()), synchronize=True))
 
-        node.create_subscription(Percept, f"{ns}/percept", on_percept, qos_profile_sensor_data)
+        reader.subscribe(Percept, f"{ns}/percept", on_percept, qos_profile_sensor_data)
         x, y, rot = brain.home()
         players.append((beam, Beam(x=x, y=y, rotation=rot)))
         log.info("%s #%d plays %s as %s", args.team, reply.unum, reply.side, ns)
@@ -113,10 +113,11 @@ def run_team(args: argparse.Namespace) -> int:
         pub.publish(msg)
     try:
         while not stop["now"] and context.ok():
-            executor.spin_once(timeout_sec=0.1)
+            reader.spin_once(0.1)
     except ExternalShutdownException:
         pass
     finally:
+        reader.close()
         node.destroy_node()
         if context.ok():
             rclpy.shutdown(context=context)
