@@ -96,8 +96,11 @@ class Referee:
         return decision
 
     def unregister(self, side: str, unum: int) -> None:
-        self.registry.unregister(side, unum)
-        self.state.team_left, self.state.team_right = self.registry.team_left, self.registry.team_right
+        s = self.state
+        not_started = s.play_mode == PlayMode.BEFORE_KICK_OFF and s.game_time == 0.0 and s.half == 1 \
+            and s.score_left == 0 and s.score_right == 0
+        self.registry.unregister(side, unum, free_empty_side=not_started)
+        s.team_left, s.team_right = self.registry.team_left, self.registry.team_right
         self._clocks.pop((side, unum), None)
 
     def request_beam(self, side: str, unum: int, x: float, y: float, rot_deg: float, *,

@@ -49,14 +49,15 @@ class TeamRegistry:
         taken.add(unum)
         return Registration(True, side, unum)
 
-    def unregister(self, side: str, unum: int) -> None:
-        """The player leaves; a team whose last player left frees its side (its score stays
-        with the side) for the next team that joins, or for its own agents coming back."""
+    def unregister(self, side: str, unum: int, *, free_empty_side: bool = False) -> None:
+        """The player leaves. With `free_empty_side` (before the match has started: nothing
+        played, nothing scored), a team whose last player left frees its side for the next
+        team; once the match runs a side keeps its team, for its agents coming back."""
         members = self.members.get(side)
         if members is None:
             return
         members.discard(unum)
-        if not members:
+        if not members and free_empty_side:
             if side == "left":
                 self.team_left = ""
             else:

@@ -215,3 +215,19 @@ def test_invalid_commands_are_refused_with_reasons() -> None:
     assert "outside the world" in referee.command(MoveBall((0.0, 0.0, -1.0))).error
     assert "velocity" in referee.command(MoveBall((0.0, 0.0, 0.1), (1e12, 0.0, 0.0))).error
     assert referee.command(MoveBall((referee.field.half_length + 1.0, 0.0, 0.1), (5.0, 0.0, 0.0))).ok
+
+
+def test_an_empty_side_is_free_before_the_match_and_kept_once_it_runs() -> None:
+    """A team whose last player leaves before anything was played frees its side (a crashed
+    team's ghost does not block the next one); once the match runs, the side keeps its team
+    and its score for the agents coming back, and no third team takes it."""
+    referee = Referee.create("simspark", ScriptedWorld())
+    assert referee.register("Ghost", 1).side == "left" and referee.register("Beta", 1).side == "right"
+    referee.unregister("left", 1)
+    assert referee.state.team_left == "" and referee.register("Gamma", 1).side == "left"
+    referee.command(SetPlayMode("PlayOn"))
+    referee.step(0.02)
+    referee.unregister("left", 1)
+    assert referee.state.team_left == "Gamma"
+    assert not referee.register("Delta", 1).success  # two teams play already
+    assert referee.register("Gamma", 2).side == "left"

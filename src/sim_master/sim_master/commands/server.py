@@ -22,6 +22,16 @@ def port_number(text: str) -> int:
     return value
 
 
+def _tf_rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.5 <= value <= 50.0:
+        raise argparse.ArgumentTypeError(f"{text} is outside 0.5..50 (messages per second of sim time)")
+    return value
+
+
 def ground_truth_items(text: str) -> tuple[str, ...]:
     items = tuple(item.strip() for item in text.split(",") if item.strip())
     unknown = [item for item in items if item not in GROUND_TRUTH]
@@ -84,7 +94,7 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--wait-for-teams", action="store_true",
                         help="hold the simulation until both teams have joined")
     parser.add_argument("--half-time", type=float, default=None, metavar="S", help="half length in s of game time")
-    parser.add_argument("--tf-rate", type=float, default=10.0, metavar="HZ",
+    parser.add_argument("--tf-rate", type=_tf_rate, default=10.0, metavar="HZ",
                         help="/tf messages per second of sim time (0.5-50; ROS parameter tf_rate, may change live)")
 
 

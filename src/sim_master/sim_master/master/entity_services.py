@@ -37,6 +37,21 @@ class SpawnOutcome:
         return not self.error
 
 
+def _caller_file(path: Path, uri: str) -> sdf_loader.ModelSpec:
+    """An SDF file named by absolute path or file:// URI, read as SDF text is (size, entity
+    and physical limits). Its errors say where, never what: the caller learns nothing of a
+    file that is not a model (a number that is none would otherwise be quoted back)."""
+    try:
+        with path.open("rb") as f:
+            data = f.read(sdf_loader.MAX_SDF_TEXT + 1)
+        return sdf_loader.load_model_text(data.decode("utf-8", "replace"), origin=clip(uri))
+    except sdf_loader.NotSdf:
+        raise
+    except (sdf_loader.SdfError, UnicodeError):
+        raise sdf_loader.SdfError(f"{clip(uri)}: not an SDF model this server can read (malformed, over "
+                                  f"{sdf_loader.MAX_SDF_TEXT} bytes, or with values out of range)") from None
+
+
 class EntityServices:
     """Mixed into SimulationLoop, whose world it serves."""
 
@@ -110,10 +125,8 @@ class EntityServices:
             path = sdf_loader.resolve_model_uri(uri)
             if path.is_relative_to(sdf_loader.worlds_dir().resolve() / "models"):
                 spec = sdf_loader.load_model(str(path))
-            else:  # a file of the caller's: the limits of SDF text
-                with path.open("rb") as f:
-                    data = f.read(sdf_loader.MAX_SDF_TEXT + 1)
-                spec = sdf_loader.load_model_text(data.decode("utf-8", "replace"), origin=clip(uri))
+            else:  # a file of the caller's: the limits of SDF text, and nothing of it in the answer
+                spec = _caller_file(path, uri)
             key = "file-" + hashlib.sha256(str(path).encode()).hexdigest()[:16]
             self.engine.register_model(key, spec)
             return key, spec.name or path.stem
@@ -147,9 +160,6 @@ class EntityServices:
         if name not in snap.entities:
             return f"no entity named {name!r}"
         current = snap.entities[name]
-        if name == "ball" and self.referee.state.play_mode.value == "BeforeKickOff":
-            return ("the referee holds the ball on the centre spot until kick-off (as rcssserver3d's); "
-                    "set the play mode to PlayOn first")
         refused = (self.engine.field.outside_world(*state.position)
                    or self.engine.field.too_fast(*state.linear_velocity, *state.angular_velocity))
         if refused:
@@ -158,6 +168,9 @@ class EntityServices:
             return "orientation must be a unit quaternion (w x y z)"
         if not all(math.isfinite(v) for v in (*state.joint_positions, *state.joint_velocities)):
             return "joint positions and velocities must be finite"
+        if name == "ball" and self.referee.state.play_mode.value == "BeforeKickOff":
+            return ("the referee holds the ball on the centre spot until kick-off (as rcssserver3d's); "
+                    "set the play mode to PlayOn first")
         new = replace(state, name=name, owner=current.owner, model=current.model)
         if not new.joint_names:
             new = replace(new, joint_names=current.joint_names, joint_positions=current.joint_positions,

@@ -9,8 +9,9 @@ rebuilt only when a player joins or leaves (each wake costs one C call and a tak
 topic).
 
 Per player and wake, messages go to the loop in effector order: joint commands, beam, say,
-then synchronize, so a command published before its synchronize acts in that cycle even
-when DDS delivers the two topics the other way round. A player whose effector topics lose
+then synchronize, so a command and its synchronize that arrive together act in that cycle
+whichever DDS delivered first. Only `synchronize: true` in the joint command itself makes
+that certain (two topics have no order between them); players in sync mode use it. A player whose effector topics lose
 every publisher (its node left the graph or its process ended) is reported once, as a TCP
 agent whose connection closed."""
 from __future__ import annotations
@@ -19,7 +20,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -82,8 +83,12 @@ class PlayerInbox:
 
     def stop(self, timeout: float = 2.0) -> None:
         self._stopping.set()
-        self._wake.trigger()
+        with suppress(InvalidHandle, RuntimeError, _rclpy.RCLError):
+            self._wake.trigger()
         self._thread.join(timeout)
+        if not self._thread.is_alive():  # the guard holds the context: let it go
+            with suppress(InvalidHandle, RuntimeError, _rclpy.RCLError):
+                self._wake.destroy()
 
     def add(self, entry: InboxEntry) -> None:
         with self._lock:

@@ -397,17 +397,20 @@ class ServerNode(LoopAdapter):
         outcome = self._call(lambda: self._join(team, unum, model, perception))
         if isinstance(outcome, str):
             return outcome
-        player = outcome
-        ros_player = RosPlayer(self, player)
-        self.players[player.agent_id] = ros_player
-        self.inbox.add(ros_player.inbox_entry)
-        return player.unum, player.side, self._namespace(player)
+        return outcome.unum, outcome.side, self._namespace(outcome)
 
     def _join(self, team: str, unum: int, model: str, perception: str) -> Player | str:
-        """(loop thread) The player joins; /game_state says so at once, also while the
-        simulation is held for the teams (no cycle publishes it then)."""
+        """(loop thread) The player joins with its topics; /game_state says so at once, also
+        while the simulation is held for the teams (no cycle publishes it then)."""
         outcome = self.server.add_messaging_player(team, unum, model, perception)
-        if not isinstance(outcome, str) and self.referee is not None:
+        if isinstance(outcome, str):
+            return outcome
+        # its topics, made here on the loop's thread as its leaving removes them: a player that
+        # leaves before the caller hears back leaves nothing behind
+        ros_player = RosPlayer(self, outcome)
+        self.players[outcome.agent_id] = ros_player
+        self.inbox.add(ros_player.inbox_entry)
+        if self.referee is not None:
             self.referee.publish(game_state_to_msg(self.server.referee.state, stamp(self.server.engine.time)), [])
         return outcome
 

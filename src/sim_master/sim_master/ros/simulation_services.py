@@ -409,6 +409,7 @@ class SimulationServices:
             if not paused:
                 res.result = result(SetSimulationState.Response.ALREADY_IN_TARGET_STATE, "already playing")
             else:
+                self._stopped_at = -1  # STOPPED (or PAUSED) -> PLAYING
                 self._call(self.loop.play)
                 res.result = result(Result.RESULT_OK)
         elif target == SimulationState.STATE_STOPPED:

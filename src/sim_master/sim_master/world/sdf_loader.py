@@ -70,6 +70,8 @@ def resolve_world(name_or_path: str) -> Path:
 
 
 def resolve_model(name: str) -> Path:
+    if not name or "/" in name or "\\" in name or name.startswith("."):
+        raise SdfError(f"robot model {name[:80]!r} not found: a model name has no path in it")
     candidate = worlds_dir() / "models" / f"{name}.sdf"
     if candidate.exists():
         return candidate
@@ -380,7 +382,7 @@ def resolve_model_uri(uri: str) -> Path:
     path = (path if path.is_absolute() else models / path).resolve()
     if not absolute and not path.is_relative_to(models):
         raise SdfError(f"{uri}: only models under {models} can be spawned by a relative path")
-    if not path.is_file():
+    if path.suffix != ".sdf" or not path.is_file():  # the file itself (a link's target), regular
         raise SdfError(f"{uri}: no such model file")
     return path
 

@@ -128,7 +128,17 @@ def test_entity_services_and_play_mode(running_server: Callable[..., Any], ros_c
             "/sim_ent/set_entity_state",
             SetEntityState.Request(entity="ball", state=moved, set_pose=True),
         )
+        # before kick-off the referee holds the ball on the centre spot: refused, saying so
+        assert res.result.result == Result.RESULT_INCORRECT_STATE and "PlayOn" in res.result.error_message
+        play_on = SetPlayMode.Request(play_mode="PlayOn")
+        assert caller.call(SetPlayMode, "/soccer_referee/set_play_mode", play_on).success
+        res = caller.call(
+            SetEntityState,
+            "/sim_ent/set_entity_state",
+            SetEntityState.Request(entity="ball", state=moved, set_pose=True),
+        )
         assert res.result.result == Result.RESULT_OK
+        assert abs(server.engine.ball_position()[0] - 5.0) < 0.1  # it moved
         player = caller.call(GetEntityState, "/sim_ent/get_entity_state", GetEntityState.Request(entity="Alpha/p1"))
         assert player.result.result == Result.RESULT_OK  # players' robots are named <team>/p<unum>
         move = MoveEntity.Request(entity="Alpha/p1", rotation=90.0)

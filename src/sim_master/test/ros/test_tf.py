@@ -2,6 +2,7 @@
 the replay log), and each model's robot_description is URDF that a URDF parser reads."""
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,13 @@ from sim_master.store.mcap_log import ReplayLogReader
 from sim_master.world.sdf_loader import available_models
 from sim_msgs.srv import InitAgent, MoveEntity
 from tf2_msgs.msg import TFMessage
+
+
+def _alone() -> tuple[list[str], str]:
+    """A namespace of the test's own: servers of earlier tests in this process leave their DDS
+    participants (and names) behind, which a root-namespace name could reach."""
+    ns = "/tf_" + uuid.uuid4().hex[:8]
+    return ["--ros-args", "-r", f"__ns:={ns}"], ns
 
 
 def torsos(msg: Any) -> dict[str, tuple[float, float]]:
@@ -31,16 +39,17 @@ def test_every_model_description_is_urdf() -> None:
 def test_tf_shows_every_robot_move_live_and_in_the_log(running_server: Callable[..., Any],
                                                        ros_caller: Any, tmp_path: Path) -> None:
     log = tmp_path / "tf.mcap"
-    with running_server(sync=False, realtime=True, ros=True, node_name="sim_tf", log_path=str(log)):
+    args, ns = _alone()
+    with running_server(args, sync=False, realtime=True, ros=True, node_name="sim_tf", log_path=str(log)):
         node = ros_caller.node
         seen: list[TFMessage] = []
-        node.create_subscription(TFMessage, "/tf", seen.append, 10)
+        node.create_subscription(TFMessage, f"{ns}/tf", seen.append, 10)
         descriptions: list[String] = []
         latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                              durability=DurabilityPolicy.TRANSIENT_LOCAL)
-        node.create_subscription(String, "/robot_description/nao0", descriptions.append, latched)
+        node.create_subscription(String, f"{ns}/robot_description/nao0", descriptions.append, latched)
         for team, unum in (("Alpha", 1), ("Beta", 1)):
-            assert ros_caller.call(InitAgent, "/soccer_referee/init_agent",
+            assert ros_caller.call(InitAgent, f"{ns}/soccer_referee/init_agent",
                         InitAgent.Request(team=team, unum=unum, robot_model="nao0")).success
 
         ros_caller.spin_until(
@@ -51,7 +60,7 @@ def test_tf_shows_every_robot_move_live_and_in_the_log(running_server: Callable[
         assert URDF.from_xml_string(descriptions[-1].data).get_root() == "torso"
         move = MoveEntity.Request(entity="Beta/p1", rotation=0.0)
         move.position.x, move.position.y = 4.0, -3.0
-        assert ros_caller.call(MoveEntity, "/soccer_referee/move_entity", move).success
+        assert ros_caller.call(MoveEntity, f"{ns}/soccer_referee/move_entity", move).success
         ros_caller.spin_until(lambda: abs(torsos(seen[-1])["Beta/p1"][0] - 4.0) < 0.1, "the moved robot on /tf")
         assert abs(torsos(seen[-1])["Beta/p1"][1] + 3.0) < 0.1 and first["Beta/p1"] != torsos(seen[-1])["Beta/p1"]
     logged = [msg for topic, _, msg in ReplayLogReader(str(log)).messages() if topic == "/tf"]
@@ -68,19 +77,20 @@ def test_each_robot_is_a_tree_its_description_names(running_server: Callable[...
     from rcl_interfaces.msg import ParameterType, ParameterValue
     from rcl_interfaces.srv import SetParameters
 
-    with running_server(sync=False, realtime=True, ros=True, node_name="sim_tree"):
+    args, ns = _alone()
+    with running_server(args, sync=False, realtime=True, ros=True, node_name="sim_tree"):
         node = ros_caller.node
         moving: dict[str, str] = {}
         fixed: dict[str, str] = {}
         latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                              durability=DurabilityPolicy.TRANSIENT_LOCAL)
-        node.create_subscription(TFMessage, "/tf", lambda m: moving.update(
+        node.create_subscription(TFMessage, f"{ns}/tf", lambda m: moving.update(
             {t.child_frame_id: t.header.frame_id for t in m.transforms}), 10)
-        node.create_subscription(TFMessage, "/tf_static", lambda m: fixed.update(
+        node.create_subscription(TFMessage, f"{ns}/tf_static", lambda m: fixed.update(
             {t.child_frame_id: t.header.frame_id for t in m.transforms}), latched)
         descriptions: list[String] = []
-        node.create_subscription(String, "/Alpha/p1/robot_description", descriptions.append, latched)
-        assert ros_caller.call(InitAgent, "/soccer_referee/init_agent",
+        node.create_subscription(String, f"{ns}/Alpha/p1/robot_description", descriptions.append, latched)
+        assert ros_caller.call(InitAgent, f"{ns}/soccer_referee/init_agent",
                                InitAgent.Request(team="Alpha", unum=1, robot_model="nao4")).success
         ros_caller.spin_until(lambda: descriptions and "Alpha/p1/torso" in moving, "the robot's description and tree")
         urdf = URDF.from_xml_string(descriptions[-1].data)
@@ -94,7 +104,7 @@ def test_each_robot_is_a_tree_its_description_names(running_server: Callable[...
         def set_rate(value: float) -> Any:
             param = ParameterMsg(name="tf_rate", value=ParameterValue(type=ParameterType.PARAMETER_DOUBLE,
                                                                       double_value=value))
-            return ros_caller.call(SetParameters, "/sim_tree/set_parameters",
+            return ros_caller.call(SetParameters, f"{ns}/sim_tree/set_parameters",
                                    SetParameters.Request(parameters=[param])).results[0]
 
         refused = set_rate(500.0)
@@ -109,11 +119,12 @@ def test_the_match_as_markers_live_and_in_the_log(running_server: Callable[..., 
     from visualization_msgs.msg import Marker, MarkerArray
 
     log = tmp_path / "markers.mcap"
-    with running_server(sync=False, realtime=True, ros=True, node_name="sim_markers", log_path=str(log)):
+    args, ns = _alone()
+    with running_server(args, sync=False, realtime=True, ros=True, node_name="sim_markers", log_path=str(log)):
         got: list[MarkerArray] = []
-        ros_caller.node.create_subscription(MarkerArray, "/markers", got.append, 10)
+        ros_caller.node.create_subscription(MarkerArray, f"{ns}/markers", got.append, 10)
         for team, unum in (("Alpha", 4), ("Beta", 9)):
-            assert ros_caller.call(InitAgent, "/soccer_referee/init_agent",
+            assert ros_caller.call(InitAgent, f"{ns}/soccer_referee/init_agent",
                                    InitAgent.Request(team=team, unum=unum, robot_model="nao0")).success
         ros_caller.spin_until(lambda: got and sum(m.ns == "numbers" for m in got[-1].markers) == 2, "two robots")
         markers = got[-1].markers
