@@ -159,7 +159,8 @@ def test_page_follows_the_match_in_3d_and_2d(running_server: Callable[..., Any],
             assert browser.wait_text("score-left", "1") == "1"
             # Pictures before kick-off: robots at home are apart, so each is one blob.
             server.calls.call(server.pause)
-            cycle = server.engine.cycle  # frames go out every 2nd cycle: wait for the last one drawn
+            # read on the loop once paused (the cycle under way when the pause came completes)
+            cycle = server.calls.call(lambda: server.engine.cycle)  # frames go out every 2nd cycle
             last = f"{round((cycle - cycle % 2) * server.engine.cycle_dt, 2):g}"
             assert wait_value(browser, "document.body.dataset.time", last) == last
             overview = browser.screenshot()

@@ -159,7 +159,7 @@ def test_spawned_sdf_text_is_checked_and_bounded() -> None:
     huge = "".join(link.format(i=i) for i in range(MAX_SPAWNED_LINKS + 1))
     for text, message in ((f"<sdf><model name='m'>{huge}</model></sdf>", "a spawned model may have"),
                           ("<sdf><model name='m'/></sdf>", "has no <link>"),
-                          ("<robot name='r'/>", "expected <sdf>"),
+                          ("<robot name='r'/>", "a URDF document"), ("<world/>", "expected <sdf>"),
                           ("<sdf><model", "<resource_string>"),
                           ("x" * (2 << 20), "SDF text over")):
         with pytest.raises(SdfError, match=message):
