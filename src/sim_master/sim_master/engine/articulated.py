@@ -49,7 +49,7 @@ from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.world.sdf_loader import available_models, load_model, load_world, resolve_model, resolve_world
 from sim_master.world.sdf_writer import model_sdf
 from sim_master.world.spec import FieldSpec, ModelSpec, WorldSpec
-from sim_master.world.transforms import Transform
+from sim_master.world.transforms import Transform, quat_mul
 
 _MOTORS = ("velocity", "servo")
 
@@ -112,13 +112,6 @@ def _quat_matrix(q: np.ndarray) -> np.ndarray:
     out[..., 2, 1] = 2 * (yz + wx)
     out[..., 2, 2] = 1 - 2 * (xx + yy)
     return out
-
-
-def _quat_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    aw, ax, ay, az = a
-    bw, bx, by, bz = b
-    return np.array([aw * bw - ax * bx - ay * by - az * bz, aw * bx + ax * bw + ay * bz - az * by,
-                     aw * by - ax * bz + ay * bw + az * bx, aw * bz + ax * by - ay * bx + az * bw])
 
 
 @dataclass(slots=True)
@@ -474,7 +467,7 @@ class ArticulatedEngine(EntityServices):
         elif upright:
             quat = yaw_quat(self.robot_yaw(robot_id) if yaw_deg is None else yaw_deg)
         elif yaw_deg is not None:
-            quat = _quat_mul(yaw_quat(yaw_deg - self.robot_yaw(robot_id)), quat)
+            quat = quat_mul(yaw_quat(yaw_deg - self.robot_yaw(robot_id)), quat)
         position = np.array([x, y, pose[2] if z is None else z])
         self._set_root(robot_id, position, quat, zero_joints=zero_joints, beside=beside)
 

@@ -20,6 +20,7 @@ from builtin_interfaces.msg import Time
 from geometry_msgs.msg import TransformStamped
 
 from sim_master.world.sdf_loader import load_model
+from sim_master.world.transforms import quat_mul
 from sim_master.world.urdf import model_urdf
 from tf2_msgs.msg import TFMessage
 
@@ -60,19 +61,12 @@ def _transform(parent: str, child: str, pose: Any, time: Time) -> TransformStamp
     return t
 
 
-def _quat_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    w1, x1, y1, z1 = a
-    w2, x2, y2, z2 = b
-    return np.array([w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2, w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
-                     w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2, w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2])
-
-
 def relative_pose(parent: np.ndarray, child: np.ndarray) -> np.ndarray:
     """child's pose (x, y, z, qw, qx, qy, qz) in parent's frame, both given in the world."""
     conj = parent[3:] * np.array([1.0, -1.0, -1.0, -1.0])
     offset = np.concatenate(([0.0], child[:3] - parent[:3]))
-    local = _quat_mul(_quat_mul(conj, offset), parent[3:])[1:]
-    q = _quat_mul(conj, child[3:])
+    local = quat_mul(quat_mul(conj, offset), parent[3:])[1:]
+    q = quat_mul(conj, child[3:])
     return np.concatenate((local, q / (np.linalg.norm(q) or 1.0)))
 
 
