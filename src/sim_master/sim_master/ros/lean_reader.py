@@ -20,11 +20,7 @@ from rclpy.node import Node
 from rclpy.qos import QoSProfile
 from rclpy.subscription import Subscription
 
-from sim_master.ros.player_inbox import ReadByInbox
-
-
-def _never_called(_msg: Any) -> None:
-    """The callback of subscriptions a LeanReader reads (no executor runs them)."""
+from sim_master.ros.player_inbox import ReadByInbox, never_called
 
 
 class LeanReader:
@@ -38,7 +34,7 @@ class LeanReader:
 
     def subscribe(self, msg_type: Any, topic: str, handler: Callable[[Any], None],
                   qos: QoSProfile) -> Subscription[Any]:
-        sub = self._node.create_subscription(msg_type, topic, _never_called, qos, callback_group=self._group)
+        sub = self._node.create_subscription(msg_type, topic, never_called, qos, callback_group=self._group)
         self._topics.append((sub, handler))
         self._release()  # rebuilt on the next wait
         return sub

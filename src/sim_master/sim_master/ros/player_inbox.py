@@ -37,6 +37,10 @@ WAKE_EVERY_S: Final = 0.1  # at the latest: the publisher check and stop run at 
 GONE_AFTER_S: Final = 0.5  # no publisher on any effector topic this long: the player has gone
 
 
+def never_called(_msg: Any) -> None:
+    """The callback of subscriptions in a ReadByInbox group: no executor runs them."""
+
+
 class ReadByInbox(CallbackGroup):
     """A callback group no executor runs: its subscriptions are read by a PlayerInbox."""
 

@@ -43,7 +43,7 @@ from sim_master.ros.gazebo_services import GazeboServices
 from sim_master.ros.markers import loop_markers
 from sim_master.ros.names import player_namespace, ros_entity_path, ros_token
 from sim_master.ros.parameters import declare as declare_parameters
-from sim_master.ros.player_inbox import InboxEntry, PlayerInbox, ReadByInbox
+from sim_master.ros.player_inbox import InboxEntry, PlayerInbox, ReadByInbox, never_called
 from sim_master.ros.service_guard import guarded
 from sim_master.ros.simulation_services import SimulationServices
 from sim_msgs.msg import Beam, JointCommand, Say, Snapshot
@@ -131,10 +131,6 @@ class RosoutHandler(logging.Handler):
             self.handleError(record)
 
 
-def _never_called(_msg: Any) -> None:
-    """The callback of subscriptions the PlayerInbox reads (no executor runs them)."""
-
-
 class RosPlayer:
     """Topics of one ROS-native player under /<team>/p<unum>/."""
 
@@ -161,7 +157,7 @@ class RosPlayer:
             (Say, "say", lambda m: calls.submit(lambda: server.player_say(agent, m.message))),
             (Empty, "synchronize", lambda _m: calls.submit(lambda: server.player_synchronize(agent))),
         ]
-        self.subs = [node.create_subscription(kind, f"{ns}/effectors/{topic}", _never_called, RELIABLE,
+        self.subs = [node.create_subscription(kind, f"{ns}/effectors/{topic}", never_called, RELIABLE,
                                               callback_group=owner.inbox_group)
                      for kind, topic, _ in handlers]
         self.inbox_entry = InboxEntry(agent, [(sub, fn) for sub, (_, _, fn) in zip(self.subs, handlers, strict=True)])
