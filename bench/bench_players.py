@@ -8,7 +8,12 @@ minimal players of each kind, in the same run and on the same machine.
   synchronizes (`synchronize: true`, as a TCP agent's (syn) in the same packet), reading its
   percepts through the node's rclpy executor, as most ROS code does;
 - ros_lean: the same players reading their percepts with sim_master's LeanReader (one rcl wait
-  set, no executor), as `soccersim team` does.
+  set, no executor), as `soccersim team` does;
+- ros_raw: minimal ROS players as minimal as the TCP agents: the LeanReader hands them each
+  percept's CDR bytes unparsed (`raw=True`) and they publish their two joint commands
+  serialized once (rclpy publishes bytes as they are), as the TCP agents read their
+  perceptions without parsing and send two prebuilt frames. The transport's own cost, DDS
+  against TCP.
 
 One JSON object per line: kind, players, cycles_per_s (the slowest player's percepts per
 second), cpu_ms_per_cycle (server and players' processes), phase_ms_per_cycle (the
@@ -28,24 +33,27 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_sync import HETERO_TEAM, NAO_HINGES, agents_worker, free_port, phase_ms, server_stats
 
-KINDS = ("tcp", "ros", "ros_lean")
+KINDS = ("tcp", "ros", "ros_lean", "ros_raw")
 COMMON = ["--sync", "--simspark-monitor-port", "-1", "--rcsssmj-monitor-port", "-1", "--web-port", "-1",
           "--no-vision-noise", "--rcsssmj-port", "-1"]
 
 
-def ros_players_worker(count: int, window: mp.Array, joined: mp.Queue, counts: mp.Queue, lean: bool = False) -> None:
+def ros_players_worker(count: int, window: mp.Array, joined: mp.Queue, counts: mp.Queue, kind: str = "ros") -> None:
     """`count` ROS-native players on one node; counts percepts inside the measuring window.
-    `lean`: percepts read by sim_master's LeanReader instead of the node's executor."""
+    ros_lean, ros_raw: percepts read by sim_master's LeanReader instead of the node's executor
+    (ros_raw: as bytes, answered with commands serialized once)."""
     import rclpy
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.node import Node
     from rclpy.qos import QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+    from rclpy.serialization import serialize_message
 
     from sim_master.ros.lean_reader import LeanReader
     from sim_msgs.msg import JointCommand, Percept
@@ -60,7 +68,8 @@ def ros_players_worker(count: int, window: mp.Array, joined: mp.Queue, counts: m
     client = node.create_client(InitAgent, "/soccer_referee/init_agent")
     assert client.wait_for_service(timeout_sec=60), "no init_agent"
     received: list[int] = []
-    reader = LeanReader(node) if lean else None
+    reader = LeanReader(node) if kind in ("ros_lean", "ros_raw") else None
+    raw = kind == "ros_raw"
     for n in range(1, count + 1):
         team, unum = ("Alpha", n) if n <= 11 else ("Beta", n - 11)
         robot_type = HETERO_TEAM[(n - 1) % len(HETERO_TEAM)]
@@ -70,20 +79,22 @@ def ros_players_worker(count: int, window: mp.Array, joined: mp.Queue, counts: m
         assert reply is not None and reply.success, reply
         ns = reply.player_namespace
         hinges = list(NAO_HINGES + (("lle7", "rle7") if robot_type == 4 else ()))
-        commands = [JointCommand(mode=JointCommand.MODE_VELOCITY, names=hinges, velocities=[s] * len(hinges),
-                                 synchronize=True) for s in (0.2, -0.2)]
+        commands: list[Any] = [JointCommand(mode=JointCommand.MODE_VELOCITY, names=hinges,
+                                            velocities=[s] * len(hinges), synchronize=True) for s in (0.2, -0.2)]
+        if raw:
+            commands = [serialize_message(c) for c in commands]
         joints = node.create_publisher(JointCommand, f"{ns}/effectors/joint_command", reliable)
         index = len(received)
         received.append(0)
 
-        def on_percept(_msg: Percept, index: int = index, joints=joints, commands=commands) -> None:
+        def on_percept(_msg: Percept | bytes, index: int = index, joints=joints, commands=commands) -> None:
             now = time.monotonic()
             if window[0] and window[0] <= now <= window[1]:
                 received[index] += 1
             joints.publish(commands[received[index] % 2])  # with its synchronize
 
         if reader is not None:
-            reader.subscribe(Percept, f"{ns}/percept", on_percept, qos_profile_sensor_data)
+            reader.subscribe(Percept, f"{ns}/percept", on_percept, qos_profile_sensor_data, raw=raw)
         else:
             node.create_subscription(Percept, f"{ns}/percept", on_percept, qos_profile_sensor_data)
         joined.put(time.monotonic())
@@ -116,7 +127,7 @@ def run(kind: str, players: int, seconds: float, domain: int) -> dict[str, objec
         counts: mp.Queue = mp.Queue()
         os.environ["ROS_DOMAIN_ID"] = str(domain)
         worker = mp.Process(target=agents_worker, args=(port, 1, players, window, joined, counts)) if kind == "tcp" \
-            else mp.Process(target=ros_players_worker, args=(players, window, joined, counts, kind == "ros_lean"))
+            else mp.Process(target=ros_players_worker, args=(players, window, joined, counts, kind))
         t0 = time.monotonic()
         worker.start()
         last = max(joined.get(timeout=180) for _ in range(players))

@@ -1,7 +1,7 @@
 """The per-agent work of a simulation cycle, compiled (the C++ module `_hotpath`, built by
 colcon in `make setup`): vision for every seeing robot in one pass, both dialects' perception
 text, their every-cycle effector messages and those commands into a robot's controller
-arrays, every sensing foot's FRP and every IMU after a step, and the monitor frames'
+arrays, ROS players' percepts and joint commands as CDR, every sensing foot's FRP and every IMU after a step, and the monitor frames'
 transforms. Callers: sim_master's engine nodes and monitor scene, sim_bridge's dialects;
 they keep the contracts and the control flow (docs/speed.md)."""
 from sim_hotpath._hotpath import (
@@ -14,11 +14,14 @@ from sim_hotpath._hotpath import (
     encode_simspark_percept,
     foot_readings,
     imu_readings,
+    joint_command_from_cdr,
     parse_rcsssmj_motors,
     parse_simspark_hinges,
+    percept_cdr,
     slt_texts,
 )
 
 __all__ = ["Figures", "VisionKernel", "command_pd", "command_speeds", "contact_owners", "encode_rcsssmj_percept",
-           "encode_simspark_percept", "foot_readings", "imu_readings", "parse_rcsssmj_motors", "parse_simspark_hinges",
-           "slt_texts"]
+           "encode_simspark_percept", "foot_readings", "imu_readings", "joint_command_from_cdr",
+           "parse_rcsssmj_motors", "parse_simspark_hinges",
+           "percept_cdr", "slt_texts"]

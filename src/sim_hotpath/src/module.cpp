@@ -4,7 +4,9 @@
 #include <pybind11/stl.h>
 
 #include "effectors.hpp"
+#include "joint_command_cdr.hpp"
 #include "monitor_text.hpp"
+#include "percept_cdr.hpp"
 #include "rcsssmj_text.hpp"
 #include "sensors.hpp"
 #include "simspark_text.hpp"
@@ -60,6 +62,12 @@ PYBIND11_MODULE(_hotpath, m) {
         "(robot rows touching the ball, pairs of robot rows touching each other) of a step's contacts.");
   m.def("slt_texts", &sim_hotpath::slt_texts, py::arg("trf"), py::arg("which"), py::arg("rcsssmj"),
         "The SLT text of every selected transform of a monitor frame, else None.");
+  m.def("percept_cdr", &sim_hotpath::percept_cdr, py::arg("percept"), py::arg("sec"), py::arg("nanosec"),
+        py::arg("side"), py::arg("unum"),
+        "A sim_contracts Percept as serialized sim_msgs/Percept (CDR), ready for Publisher.publish.");
+  m.def("joint_command_from_cdr", &sim_hotpath::joint_command_from_cdr, py::arg("data"),
+        "(mode, names, velocities, q, dq, kp, kd, tau, synchronize) of a serialized sim_msgs/JointCommand; "
+        "ValueError for malformed bytes.");
   m.def("imu_readings", &sim_hotpath::imu_readings, py::arg("poses"), py::arg("twists"), py::arg("imu_links"),
         py::arg("vel_prev"), py::arg("gravity"), py::arg("dt"),
         "(acc, gyro deg/s, linear velocity) of every robot's IMU link, in its axes.");

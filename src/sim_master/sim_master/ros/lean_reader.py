@@ -33,8 +33,9 @@ class LeanReader:
         self._by_pointer: dict[int, tuple[Subscription[Any], Callable[[Any], None]]] = {}
 
     def subscribe(self, msg_type: Any, topic: str, handler: Callable[[Any], None],
-                  qos: QoSProfile) -> Subscription[Any]:
-        sub = self._node.create_subscription(msg_type, topic, never_called, qos, callback_group=self._group)
+                  qos: QoSProfile, *, raw: bool = False) -> Subscription[Any]:
+        """`handler` gets each message, or its serialized bytes with `raw`."""
+        sub = self._node.create_subscription(msg_type, topic, never_called, qos, callback_group=self._group, raw=raw)
         self._topics.append((sub, handler))
         self._release()  # rebuilt on the next wait
         return sub

@@ -8,8 +8,9 @@ callback group never lets it run them) and waited on here in one rcl wait set of
 rebuilt only when a player joins or leaves (each wake costs one C call and a take per ready
 topic).
 
-Per player and wake, messages go to the loop in effector order: joint commands, beam, say,
-then synchronize, so a command and its synchronize that arrive together act in that cycle
+Each message becomes work for the loop (its entry's handler says what); a wake's work goes
+to the loop in one call, per player in effector order: joint commands, beam, say, then
+synchronize, so a command and its synchronize that arrive together act in that cycle
 whichever DDS delivered first. Only `synchronize: true` in the joint command itself makes
 that certain (two topics have no order between them); players in sync mode use it. A player whose effector topics lose
 every publisher (its node left the graph or its process ended) is reported once, as a TCP
@@ -22,6 +23,7 @@ import time
 from collections.abc import Callable
 from contextlib import ExitStack, suppress
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Final
 
 import rclpy
@@ -35,6 +37,15 @@ _log = logging.getLogger("soccersim.ros")
 
 WAKE_EVERY_S: Final = 0.1  # at the latest: the publisher check and stop run at this pace
 GONE_AFTER_S: Final = 0.5  # no publisher on any effector topic this long: the player has gone
+
+
+def run_in_order(work: list[Callable[[], None]]) -> None:
+    """(loop thread) A wake's messages, each on its own: one failing never drops the rest."""
+    for job in work:
+        try:
+            job()
+        except Exception:  # noqa: BLE001 - a fault boundary per message
+            _log.exception("a ROS player's message failed on the loop")
 
 
 def never_called(_msg: Any) -> None:
@@ -57,22 +68,24 @@ class ReadByInbox(CallbackGroup):
 @dataclass
 class InboxEntry:
     """One player's effector subscriptions, in the order their messages are handed on, each
-    with what to do with a message."""
+    with its handler: a message in, the work to run on the loop out (None: nothing to do)."""
     agent_id: str
-    topics: list[tuple[Subscription[Any], Callable[[Any], None]]]
+    topics: list[tuple[Subscription[Any], Callable[[Any], Callable[[], None] | None]]]
     had_publisher: bool = False
     alone_since: float | None = None
     gone_reported: bool = False
 
 
 class PlayerInbox:
-    """Waits on the players' effector topics and hands each message to its entry's handler
-    in effector order; `on_gone(agent_id)` once for a player whose publishers have all gone
-    (`count_publishers(topic)`: the ROS graph's count)."""
+    """Waits on the players' effector topics, hands each message to its entry's handler in
+    effector order and what they return to `submit` (one call per wake); `on_gone(agent_id)`
+    once for a player whose publishers have all gone (`count_publishers(topic)`: the ROS
+    graph's count)."""
 
     def __init__(self, context: rclpy.Context, count_publishers: Callable[[str], int],
-                 on_gone: Callable[[str], None]) -> None:
+                 on_gone: Callable[[str], None], submit: Callable[[Callable[[], None]], None]) -> None:
         self._context = context
+        self._submit = submit
         self._count_publishers = count_publishers
         self._on_gone = on_gone
         self._entries: dict[str, InboxEntry] = {}
@@ -152,8 +165,11 @@ class PlayerInbox:
                 wait_set.wait(timeout_ns)
                 ready = wait_set.get_ready_entities("subscription")
                 if ready:  # per player, in effector order
+                    work: list[Callable[[], None]] = []
                     for entry, topics in self._ready_topics(ready, by_pointer):
-                        self._deliver(entry, topics)
+                        self._deliver(entry, topics, work)
+                    if work:
+                        self._submit(partial(run_in_order, work))
                 now = time.monotonic()
                 if now - last_check >= WAKE_EVERY_S:
                     last_check = now
@@ -170,7 +186,7 @@ class PlayerInbox:
         return [(entry, sorted(topics)) for entry, topics in players.values()]
 
     @staticmethod
-    def _deliver(entry: InboxEntry, topics: list[int]) -> None:
+    def _deliver(entry: InboxEntry, topics: list[int], work: list[Callable[[], None]]) -> None:
         for index in topics:
             sub, handle_message = entry.topics[index]
             while True:
@@ -178,7 +194,13 @@ class PlayerInbox:
                 if taken is None:
                     break
                 entry.had_publisher = True  # (a message proves one, however briefly it lived)
-                handle_message(taken[0])
+                try:
+                    job = handle_message(taken[0])
+                except Exception:  # noqa: BLE001 - one player's message never stops the others'
+                    _log.exception("ROS player %s: a message could not be read", entry.agent_id)
+                    continue
+                if job is not None:
+                    work.append(job)
 
     def _check_publishers(self, entry: InboxEntry, now: float) -> None:
         try:

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, Final
 
 import rclpy
 from builtin_interfaces.msg import Time
 from geometry_msgs.msg import TransformStamped
 from rclpy.callback_groups import ReentrantCallbackGroup
+from rclpy.event_handler import PublisherEventCallbacks, SubscriptionEventCallbacks
 from rclpy.node import Node
 from rclpy.publisher import Publisher
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
@@ -35,6 +37,7 @@ from visualization_msgs.msg import MarkerArray
 
 from sim_bridge.ros.bridge_node import BridgeNode
 from sim_contracts.commands import JointTargets, JointVelocities
+from sim_hotpath import joint_command_from_cdr, percept_cdr
 from sim_master.master.adapters import LoopAdapter
 from sim_master.ros.convert import joint_command_msg, percept_to_msg, snapshot_to_msg, stamp
 from sim_master.ros.executor_thread import ExecutorThread
@@ -68,6 +71,8 @@ GAME_STATE_QOS: Final = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST,
                                    reliability=ReliabilityPolicy.RELIABLE,
                                    durability=DurabilityPolicy.TRANSIENT_LOCAL)
 RELIABLE: Final = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
+NO_PUB_EVENTS: Final = PublisherEventCallbacks(use_default_callbacks=False)  # for per-player topics
+NO_SUB_EVENTS: Final = SubscriptionEventCallbacks(use_default_callbacks=False)
 STATES_EVERY: Final = 5  # entity and joint states every 5th cycle (10 Hz of sim time)
 STEP_TIMEOUT_S: Final = 120.0
 CLOCK_CHECK_EVERY: Final = 500  # cycles between two looks for another publisher on the clock
@@ -76,18 +81,23 @@ REFEREE_NODE: Final = "soccer_referee"
 BRIDGE_NODE: Final = "soccer_bridge"
 
 
-def joint_command(msg: JointCommand) -> JointVelocities | JointTargets | str:
-    """A JointCommand message as the loop's command, or why it cannot be one."""
-    names = list(msg.names)
-    if msg.mode == JointCommand.MODE_VELOCITY:
-        if len(msg.velocities) != len(names):
-            return f"joint_command: {len(names)} names but {len(msg.velocities)} velocities"
-        return JointVelocities({n: float(v) for n, v in zip(names, msg.velocities, strict=True)})
-    arrays = (msg.q, msg.dq, msg.kp, msg.kd, msg.tau)
-    if any(len(a) != len(names) for a in arrays):
-        return "joint_command: q, dq, kp, kd, tau must have the length of names"
-    return JointTargets({n: (float(msg.q[i]), float(msg.dq[i]), float(msg.kp[i]), float(msg.kd[i]), float(msg.tau[i]))
-                         for i, n in enumerate(names)})
+def joint_command(data: bytes) -> tuple[JointVelocities | JointTargets | str, bool]:
+    """A serialized JointCommand as the loop's command (or why it cannot be one) and whether it
+    also synchronizes. Read from its bytes by sim_hotpath (rclpy's conversion of 22 names was
+    most of a ROS player's cost to the server)."""
+    try:
+        mode, names, velocities, q, dq, kp, kd, tau, synchronize = joint_command_from_cdr(data)
+    except ValueError as exc:
+        return str(exc), False
+    if mode == JointCommand.MODE_VELOCITY:
+        if len(velocities) != len(names):
+            return f"joint_command: {len(names)} names but {len(velocities)} velocities", synchronize
+        return JointVelocities(dict(zip(names, velocities, strict=True))), synchronize
+    if mode != JointCommand.MODE_PD:
+        return f"joint_command: mode {mode} is neither MODE_VELOCITY (0) nor MODE_PD (1)", synchronize
+    if any(len(a) != len(names) for a in (q, dq, kp, kd, tau)):
+        return "joint_command: q, dq, kp, kd, tau must have the length of names", synchronize
+    return JointTargets(dict(zip(names, zip(q, dq, kp, kd, tau, strict=True), strict=True))), synchronize
 
 
 def sibling_args(ros_args: list[str]) -> list[str]:
@@ -139,26 +149,34 @@ class RosPlayer:
         node = owner.node
         ns = player_namespace(player.team, player.unum, node.get_namespace())
         self.namespace = ns
-        self.percept_pub = node.create_publisher(PerceptMsg, f"{ns}/percept", qos_profile_sensor_data)
-        self.percept_msg: PerceptMsg | None = None  # rewritten for each percept (publish copies it)
-        self.joint_state_pub = node.create_publisher(JointState, f"{ns}/joint_states", 10)
-        calls, agent = owner.server.calls, player.agent_id
-        server = owner.server
+        # no QoS event handlers: each is a waitable that every wake of the server's executor
+        # walks in Python (22 players' default handlers cost it ~4 ms per cycle, issue 28)
+        self.percept_pub = node.create_publisher(PerceptMsg, f"{ns}/percept", qos_profile_sensor_data,
+                                                 event_callbacks=NO_PUB_EVENTS)
+        self.joint_state_pub = node.create_publisher(JointState, f"{ns}/joint_states", 10,
+                                                     event_callbacks=NO_PUB_EVENTS)
+        agent, server = player.agent_id, owner.server
 
-        def command_and_sync(m: JointCommand) -> None:
-            server.player_joint_command(agent, joint_command(m))
-            if m.synchronize:
-                server.player_synchronize(agent)
+        def command_and_sync(data: bytes) -> Callable[[], None]:
+            command, synchronize = joint_command(data)  # read on the inbox's thread
 
-        # read by the server's PlayerInbox, not the executor; handed on in this order per wake
-        handlers: list[tuple[type, str, Callable[[Any], None]]] = [
-            (JointCommand, "joint_command", lambda m: calls.submit(lambda: command_and_sync(m))),
-            (Beam, "beam", lambda m: calls.submit(lambda: server.player_beam(agent, m.x, m.y, m.rotation))),
-            (Say, "say", lambda m: calls.submit(lambda: server.player_say(agent, m.message))),
-            (Empty, "synchronize", lambda _m: calls.submit(lambda: server.player_synchronize(agent))),
+            def apply() -> None:
+                server.player_joint_command(agent, command)
+                if synchronize:
+                    server.player_synchronize(agent)
+            return apply
+
+        # read by the server's PlayerInbox, not the executor; each message's work runs on the
+        # loop, in this order per wake. Joint commands come raw (bytes), read by sim_hotpath.
+        handlers: list[tuple[type, str, Callable[[Any], Callable[[], None]]]] = [
+            (JointCommand, "joint_command", command_and_sync),
+            (Beam, "beam", lambda m: partial(server.player_beam, agent, m.x, m.y, m.rotation)),
+            (Say, "say", lambda m: partial(server.player_say, agent, m.message)),
+            (Empty, "synchronize", lambda _m: partial(server.player_synchronize, agent)),
         ]
         self.subs = [node.create_subscription(kind, f"{ns}/effectors/{topic}", never_called, RELIABLE,
-                                              callback_group=owner.inbox_group)
+                                              callback_group=owner.inbox_group, event_callbacks=NO_SUB_EVENTS,
+                                              raw=kind is JointCommand)
                      for kind, topic, _ in handlers]
         self.inbox_entry = InboxEntry(agent, [(sub, fn) for sub, (_, _, fn) in zip(self.subs, handlers, strict=True)])
 
@@ -201,7 +219,7 @@ class ServerNode(LoopAdapter):
         self._models: dict[str, str] = {}
         self.players: dict[str, RosPlayer] = {}
         self.inbox_group = ReadByInbox()
-        self.inbox = PlayerInbox(context, node.count_publishers, self._player_gone)
+        self.inbox = PlayerInbox(context, node.count_publishers, self._player_gone, server.calls.submit)
         group = ReentrantCallbackGroup()
         services = [(InitAgent, "~/add_player", self._add_player), (BeamAgent, "~/beam_player", self._beam_player)]
         self.services = [node.create_service(t, n, guarded(n, cb), callback_group=group) for t, n, cb in services]
@@ -301,7 +319,8 @@ class ServerNode(LoopAdapter):
             if robot_id in self._robot_descriptions:
                 continue
             urdf = self._description(model)
-            pub = self.node.create_publisher(String, f"{ros_entity_path(robot_id)}/robot_description", GAME_STATE_QOS)
+            pub = self.node.create_publisher(String, f"{ros_entity_path(robot_id)}/robot_description", GAME_STATE_QOS,
+                                             event_callbacks=NO_PUB_EVENTS)
             if urdf:
                 pub.publish(String(data=urdf))
             self._robot_descriptions[robot_id] = pub
@@ -371,9 +390,9 @@ class ServerNode(LoopAdapter):
         if ros_player is None:
             return
         p = ros_player.player
-        msg = percept_to_msg(percept, stamp(percept.time), p.side, p.unum, into=ros_player.percept_msg)
-        ros_player.percept_msg = msg
-        ros_player.percept_pub.publish(msg)
+        t = stamp(percept.time)
+        # serialized by sim_hotpath (10x rclpy's conversion; test_percept_cdr.py holds the two equal)
+        ros_player.percept_pub.publish(percept_cdr(percept, t.sec, t.nanosec, p.side, p.unum))
 
     def _joint_state(self, player: Player, t: float) -> JointState:
         entity = self.server.engine.snapshot().entities[player.robot_id]
