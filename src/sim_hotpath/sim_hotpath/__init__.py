@@ -1,9 +1,10 @@
 """The per-agent work of a simulation cycle, compiled (the C++ module `_hotpath`, built by
 colcon in `make setup`): vision for every seeing robot in one pass, both dialects' perception
 text, their every-cycle effector messages and those commands into a robot's controller
-arrays, ROS players' percepts and joint commands as CDR, every sensing foot's FRP and every IMU after a step, and the monitor frames'
-transforms. Callers: sim_master's engine nodes and monitor scene, sim_bridge's dialects;
-they keep the contracts and the control flow (docs/speed.md)."""
+arrays, ROS players' percepts and joint commands as CDR, every sensing foot's FRP and every
+IMU after a step, and the monitor frames' transforms. Callers: sim_master's engine nodes and
+monitor scene, sim_bridge's dialects; they keep the contracts and the control flow
+(docs/speed.md). `_rcl_bell` (ROS code only) tells which subscriptions have messages."""
 from sim_hotpath._hotpath import (
     Figures,
     VisionKernel,
