@@ -3,12 +3,18 @@
 - ROS: a percept with every field set survives sim_msgs/Percept and its CDR bytes, and every
   field of Percept.msg is filled from a declared percept field (a new message field without a
   declaration fails here).
+- CDR: the bytes sim_hotpath.percept_cdr writes for ROS players (issue 28: 10x rclpy's
+  conversion) are the message rclpy would publish, for every field. rclpy leaves its
+  alignment padding unwritten (whatever the buffer held) and may hand over more bytes than the
+  message (its size estimate), ours writes zeros and stops at the end: the bytes are compared
+  outside the padding, and the message read back must equal percept_to_msg's.
 - Legacy wire: for each dialect, changing one percept field changes the encoded perception
   exactly when the field declares that dialect in its `wire` (a field a dialect claims but
   drops, or sends but does not declare, fails here).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -28,6 +34,7 @@ from sim_contracts.percept import (
     Vision,
     percept_fields,
 )
+from sim_hotpath import percept_cdr
 from sim_master.ros.convert import percept_from_msg, percept_to_msg, stamp
 from sim_msgs.msg import Percept as PerceptMsg
 
@@ -105,3 +112,87 @@ def test_each_dialect_carries_exactly_its_declared_fields(dialect: Any) -> None:
         carried = dialect.encode_percept(_changed(p, f.name)) != base
         assert carried == (dialect.name in f.metadata["wire"]), (
             f"{dialect.name} {'sends' if carried else 'drops'} {f.name}, declared wire {f.metadata['wire']}")
+
+
+# ------------------------------------------------------------------ CDR (ROS players' percepts)
+def _cdr(p: Percept, side: str = "left", unum: int = 7) -> bytes:
+    t = stamp(p.time)
+    return percept_cdr(p, t.sec, t.nanosec, side, unum)
+
+
+def _assert_same_message(p: Percept, side: str = "left", unum: int = 7) -> None:
+    expected_msg = percept_to_msg(p, stamp(p.time), side, unum)
+    ours, theirs = _cdr(p, side, unum), serialize_message(expected_msg)
+    # rclpy's bytes may run on past the message (its buffer's estimate, unwritten)
+    assert len(theirs) >= len(ours)
+    differing = [i for i, (a, b) in enumerate(zip(ours, theirs[:len(ours)], strict=True)) if a != b]
+    assert all(ours[i] == 0 for i in differing), f"bytes differ outside padding at {differing[:5]}"
+    assert deserialize_message(ours, PerceptMsg) == expected_msg
+
+
+def _crowded_vision() -> Vision:
+    parts = ("head", "rlowerarm", "llowerarm", "rfoot", "lfoot")
+    return Vision(objects={f"F{i}{s}": Polar(1.5 * i, -20.0 + i, 0.5) for i in range(1, 3) for s in "LR"} |
+                  {"B": Polar(3.25, 1.0, -12.0)},
+                  players=[SeenPlayer(team, unum, {part: Polar(4.0 + unum, 5.5, -6.0) for part in parts})
+                           for team in ("Alpha", "Beta") for unum in range(1, 12)],
+                  lines=[(Polar(1.0, 2.0, 3.0), Polar(4.0, 5.0, 6.0))] * 7)
+
+
+@pytest.mark.parametrize("case", ["full", "no_vision", "crowded", "empty_lists", "unicode", "right_side_unum_0"])
+def test_the_cdr_is_rclpys_message(case: str) -> None:
+    p = full_percept(["hj1", "hj2", "laj1"])
+    side, unum = "left", 7
+    if case == "no_vision":
+        p.vision = None
+    elif case == "crowded":
+        p = full_percept([f"j{i}" for i in range(22)])
+        p.vision = _crowded_vision()
+    elif case == "empty_lists":
+        p = full_percept([])
+        p.foot_resistance, p.heard, p.vision = [], [], Vision()
+    elif case == "unicode":
+        p.heard = [Heard(1.0, -45.5, "héllo ⚽", from_self=True, from_teammate=False, team="Équipe")]
+        p.game.team_left = "Ñandú"
+    elif case == "right_side_unum_0":
+        side, unum = "right", 0
+    _assert_same_message(p, side, unum)
+
+
+@pytest.mark.parametrize("name", [f.name for f in percept_fields()])
+def test_every_percept_field_reaches_the_cdr(name: str) -> None:
+    p = full_percept(["hj1", "hj2", "llj5", "llj6"])
+    changed = _changed(p, name)
+    assert _cdr(changed) != _cdr(p)
+    _assert_same_message(changed)
+
+
+def test_times_of_a_whole_match_stamp_alike() -> None:
+    p = full_percept(["hj1"])
+    for t in (0.0, 0.02, 299.98, 600.0 - 1e-10, 1e6 + 0.5):
+        p.time = t
+        _assert_same_message(p)
+
+
+def test_values_a_message_cannot_hold_are_refused() -> None:
+    p = full_percept(["hj1"])
+    with pytest.raises(ValueError, match="unum"):
+        _cdr(p, unum=256)
+    p.game.score_left = 70000
+    with pytest.raises(ValueError, match="score"):
+        _cdr(p)
+    p = full_percept(["hj1"])
+    p.gyro = (1.0, 2.0)  # type: ignore[assignment]
+    with pytest.raises(TypeError, match="gyro"):
+        _cdr(p)
+    p = full_percept([1])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="str"):
+        _cdr(p)
+
+
+def test_non_finite_readings_travel_as_they_are() -> None:
+    p = full_percept(["hj1"])
+    p.joint_angles = [math.nan]
+    p.gyro = (math.inf, -math.inf, 0.0)
+    msg = deserialize_message(_cdr(p), PerceptMsg)
+    assert math.isnan(msg.joint_angles[0]) and msg.gyro.x == math.inf and msg.gyro.y == -math.inf
