@@ -18,9 +18,10 @@ minimal players of each kind, in the same run and on the same machine.
 One JSON object per line: kind, players, cycles_per_s (the slowest player's percepts per
 second), cpu_ms_per_cycle (server and players' processes), phase_ms_per_cycle (the
 server's loop phases, from its counters), join_s (first request to last
-player admitted), and per player count each ROS kind's ratio to tcp (vs_tcp). Issue 28's target, 0.9x of tcp for 11
-and 22 players, is met by ros_raw (the same work as the TCP agents); ros and ros_lean add
-rclpy's message conversion in the players' process (docs/speed.md). ROS runs on a private domain per run, loopback only."""
+player admitted), and per player count each ROS kind's ratio to tcp (vs_tcp). Issue 28's
+target, 0.9x of tcp for 11 and 22 players, is met by ros_raw (the same work as the TCP
+agents); ros and ros_lean add rclpy's message conversion in the players' process
+(docs/speed.md). ROS runs on a private domain per run, loopback only."""
 from __future__ import annotations
 
 import argparse
