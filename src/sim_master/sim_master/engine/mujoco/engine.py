@@ -706,6 +706,10 @@ class MujocoEngine(EntityServices):
             self.library_step_s += clock() - started
             return
         mujoco.mj_step1(m, d)
+        # mj_step1 (MuJoCo 3.5) leaves flg_rnepost set with the body accelerations of before the
+        # constraint forces: mj_step2's accelerometers would read them (0 for a robot at rest,
+        # issue 29) where mj_step's read gravity, as rcssservermj's do
+        d.flg_rnepost = 0
         self.library_step_s += clock() - started
         if slip:
             self._slip_contacts()
