@@ -23,10 +23,14 @@ class PlayerRules:
     # cycles between an effector command's arrival and the step it drives: 1 on both references
     # (it first shows in the perception after next), 0 for ROS-native players and local brains
     effector_delay: int = 0
+    # uniform noise added to a beam: +-m on x and y, +-deg on the angle (rcssserver3d 0.6.9+:
+    # BeamNoiseXY 0.05, BeamNoiseAngle 10; rcssservermj adds none)
+    beam_noise: tuple[float, float] = (0.0, 0.0)
 
 
+SIMSPARK_BEAM_NOISE = (0.05, 10.0)
 SIMSPARK_RULES = PlayerRules("simspark", robot_from_scene=True, close_refused=False, field_lines=True,
-                             perceives_before_joining=True, effector_delay=1)
+                             perceives_before_joining=True, effector_delay=1, beam_noise=SIMSPARK_BEAM_NOISE)
 RCSSSMJ_RULES = PlayerRules("rcsssmj", robot_from_scene=False, close_refused=True, field_lines=False,
                             perceives_before_joining=True, effector_delay=1)
 # Players joined through init_agent, by its `perception`: "" a ROS-native player (SimSpark's
@@ -35,7 +39,7 @@ RCSSSMJ_RULES = PlayerRules("rcsssmj", robot_from_scene=False, close_refused=Tru
 # its agents). Local brains (the demo teams) read no field lines.
 IN_PROCESS_RULES = {
     "": PlayerRules("simspark", False, False, True, False),
-    "simspark": PlayerRules("simspark", False, False, True, False, effector_delay=1),
+    "simspark": PlayerRules("simspark", False, False, True, False, effector_delay=1, beam_noise=SIMSPARK_BEAM_NOISE),
     "rcsssmj": PlayerRules("rcsssmj", False, False, False, False, effector_delay=1),
 }
 LOCAL_RULES = PlayerRules("simspark", False, False, False, False)

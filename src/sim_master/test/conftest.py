@@ -16,7 +16,8 @@ from sim_master.server.single import SingleModeServer
 # no monitors, no service port, no ROS, short sync waits, no vision noise.
 TEST_SETTINGS: dict[str, Any] = dict(sync=True, realtime=False, simspark_port=0, rcsssmj_port=0,
                                      simspark_monitor_port=None, rcsssmj_monitor_port=None, service_port=None,
-                                     ros=False, sync_timeout=0.3, vision_noise=False)
+                                     ros=False, sync_timeout=0.3, vision_noise=False,
+                                     beam_noise=False)
 
 
 def _running_server(ros_args: list[str] | None = None, **overrides: Any) -> AbstractContextManager[SingleModeServer]:

@@ -86,6 +86,9 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-ros", action="store_true", help="do not start the ROS 2 node")
     parser.add_argument("--max-cycles", type=int, default=None, help="stop after this many cycles")
     parser.add_argument("--no-vision-noise", action="store_true", help="exact vision (no noise)")
+    parser.add_argument("--no-beam-noise", action="store_true",
+                        help="SimSpark agents' beams land exactly where asked (rcssserver3d adds uniform "
+                             "noise of +-0.05 m on x and y and +-10 degrees; --seed repeats it)")
     parser.add_argument("--ground-truth", type=ground_truth_items, default=(), metavar="ITEMS",
                         help="ground truth in each vision, comma-separated of mypos, myorien, ballpos (as "
                              "rcssserver3d's vision perceptor can add; off by default, as there)")
@@ -147,6 +150,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         ros=not args.no_ros,
         max_cycles=args.max_cycles,
         vision_noise=not args.no_vision_noise,
+        beam_noise=not args.no_beam_noise,
         ground_truth=args.ground_truth,
         kickoff_after=args.kickoff_after,
         half_time=args.half_time,

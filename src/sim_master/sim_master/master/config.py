@@ -34,6 +34,7 @@ class ServerConfig:
     referee: str = "internal"
     max_cycles: int | None = None  # stop after this many cycles (matches, tests)
     vision_noise: bool = True
+    beam_noise: bool = True  # SimSpark agents' beams land within +-0.05 m, +-10 deg (rcssserver3d's)
     kickoff_after: float | None = None  # kick off by itself after this long in BeforeKickOff (s)
     wait_for_teams: bool = False  # hold the simulation until both teams have a player
     half_time: float | None = None  # override the rule book's half length (s of game time)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import gc
 import logging
 import math
+import random
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -141,6 +142,7 @@ class SimulationLoop(SimulationControl, EntityServices):
         self._adapter_faults: set[str] = set()
         self._in_process = 0  # in-process players (ROS, local) joined so far: their connection names
         self.spawned: set[str] = set()  # entities spawned through services (reset can remove them)
+        self._beam_rng = random.Random(config.seed)  # beam noise: the run's seed makes it repeat
 
     # ------------------------------------------------------------------ lifecycle
     def add_transport(self, source: Source, transport: AgentTransport) -> None:
@@ -542,6 +544,10 @@ class SimulationLoop(SimulationControl, EntityServices):
         if not all(math.isfinite(v) for v in (x, y, rotation)):
             self._report(player, [f"beam with non-finite values ({x}, {y}, {rotation}) ignored"])
             return
+        xy, deg = player.rules.beam_noise
+        if self.config.beam_noise and (xy or deg):  # as rcssserver3d: before its clamps
+            rng = self._beam_rng
+            x, y, rotation = x + rng.uniform(-xy, xy), y + rng.uniform(-xy, xy), rotation + rng.uniform(-deg, deg)
         decision = self.referee.request_beam(player.side, player.unum, x, y, rotation, dialect=player.dialect)
         if not decision.success:
             self._report(player, [f"beam refused: {decision.error}"])
