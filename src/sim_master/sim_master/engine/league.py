@@ -8,9 +8,12 @@ carries the other league's robots as well. A world holds one physics at a
 time: the first robot to join an empty world picks it, robots of the other league joining
 later run on the same physics, and the next robot to join an empty world picks again. Only
 the ball, the clock and registered models carry over a switch, because no robot exists then.
-Everything else is the chosen engine's (attribute access is forwarded)."""
+Everything else is the chosen engine's (attribute access is forwarded). A robot that plays
+on the other league's physics is said once in the log (issue 29: nothing said so), and
+`physics_of` names each robot's physics for `simulation stats` and the browser."""
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -18,6 +21,21 @@ from sim_master.engine.node import Feature, ReadsModelsAhead, SimulationNode
 from sim_master.world.spec import ModelSpec
 
 LEAGUE_ENGINES = {"simspark": "ode", "rcsssmj": "mujoco"}
+_log = logging.getLogger("soccersim.engine")
+
+
+def model_league(engine: SimulationNode, model: str) -> str:
+    """'rcsssmj' for models driven by PD commands in rcsssmj's joint order, else 'simspark'."""
+    return "rcsssmj" if engine.model_spec(model).joint_order else "simspark"
+
+
+def robots_physics(engine: SimulationNode) -> dict[str, dict[str, str]]:
+    """Each robot's model, league and the physics it runs on (`simulation stats`, the browser)."""
+    out = {}
+    for robot_id in engine.robot_ids():
+        model = engine.robot_model(robot_id)
+        out[robot_id] = {"model": model, "league": model_league(engine, model), "physics": engine.physics}
+    return out
 # Called for every robot every cycle: bound to the chosen engine's methods, not looked up
 # through __getattr__ each time.
 _HOT_METHODS = ("step", "percept", "prepare_vision", "set_joint_velocities", "set_joint_pd", "robot_pose",
@@ -53,8 +71,7 @@ class LeagueEngine:
         return self._engines[kind]
 
     def league_of(self, model: str) -> str:
-        """'rcsssmj' for models driven by PD commands in rcsssmj's joint order, else 'simspark'."""
-        return "rcsssmj" if self._engine.model_spec(model).joint_order else "simspark"
+        return model_league(self._engine, model)
 
     def _choose(self, model: str) -> None:
         if self._engine.robot_ids():
@@ -74,9 +91,19 @@ class LeagueEngine:
             self._on_switch(kind)
 
     # ------------------------------------------------------------------ what picks or carries over
+    @property
+    def physics(self) -> str:
+        """The physics every robot runs on now (ode, mujoco)."""
+        return self.kind
+
     def add_robot(self, robot_id: str, model: str, x: float, y: float, yaw_deg: float) -> None:
         self._choose(model)
         self._engine.add_robot(robot_id, model, x, y, yaw_deg)
+        league = self.league_of(model)
+        if LEAGUE_ENGINES[league] != self.kind:
+            _log.warning("robot %s (%s, of the %s league) runs on %s physics, not its league's %s: the first "
+                         "robot to join picked the world's physics", robot_id, model, league, self.kind,
+                         LEAGUE_ENGINES[league])
 
     def spawn_entity(self, name: str, model: str, pose: tuple[float, float, float, float]) -> None:
         if name != "ball":

@@ -59,6 +59,7 @@ class SteppedWorld(Protocol):
 class SimulationNode(SteppedWorld, Protocol):
     """A physics engine the single-mode loop drives: robots, effectors, sensors, entities."""
 
+    physics: str  # the physics the robots run on: ode, mujoco, gazebo (simpy: scripted, none)
     cycle_dt: float  # s per cycle (0.02)
     features: frozenset[Feature]  # what it offers beyond this protocol
     library_step_s: float  # seconds inside the physics library's step so far (0 without LIBRARY_STEP_TIME)

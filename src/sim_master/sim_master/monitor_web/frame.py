@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from sim_contracts.field import FieldSpec
+from sim_master.engine.league import model_league
 from sim_master.world.spec import ModelSpec, Shape
 
 
@@ -35,7 +36,8 @@ class WebFrame:
     score_left: int
     score_right: int
     ball: tuple[float, float, float]
-    robots: list[dict[str, Any]] = field(default_factory=list)  # id, side, unum, model, x, y, z, yaw_deg, links
+    # id, side, unum, model, league, physics (what it runs on), x, y, z, yaw_deg, links
+    robots: list[dict[str, Any]] = field(default_factory=list)
     fouls: list[dict[str, Any]] = field(default_factory=list)  # time, type, side, unum (new ones only)
     mode: str = "live"  # or "replay": the page says which it shows
     kind: str = "frame"
@@ -120,6 +122,7 @@ def frame_from_server(server: Any, fouls: list[dict[str, Any]], link_rows: LinkR
         (x, y, z), quat = engine.robot_pose(p.robot_id)
         base = [round(x, 4), round(y, 4), round(z, 4), *(round(v, 4) for v in quat)]
         robots.append({"id": p.robot_id, "side": p.side, "unum": p.unum, "model": p.model,
+                       "league": model_league(engine, p.model), "physics": engine.physics,
                        "x": round(x, 3), "y": round(y, 3), "z": round(z, 3), "yaw_deg": round(yaw_deg(quat), 1),
                        "links": link_poses(link_rows.rows(engine.model_spec(p.model), p.robot_id, names), poses,
                                            base)})

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from sim_bridge.service_port import ServiceError, ServicePort
+from sim_master.engine.league import robots_physics
 from sim_master.master.loop import MAX_STEP_CYCLES
 from soccer_referee.commands import DropBall, KickOff, MoveBall, RefereeCommand, SetScore, SetTime
 
@@ -79,7 +80,10 @@ def register_services(port: ServicePort, server: SimulationLoop) -> None:
     port.register("simulation", "stats", lambda p: json.dumps(
         {"cycles": server.stats.cycles, "phase_s": {k: round(v, 6) for k, v in server.stats.phase_s.items()},
          # inside the physics library's own step (part of "physics"), where the engine counts it
-         "library_step_s": round(server.engine.library_step_s, 6)}))
+         "library_step_s": round(server.engine.library_step_s, 6),
+         # each robot's model, league and the physics it runs on (a league's robots may run on
+         # the other's: the first robot to join an empty world picks its physics)
+         "robots": robots_physics(server.engine)}))
     port.register("simulation", "stop", run(server.request_stop, "stopping"))
     def picture(_: list[str]) -> str:
         """The browser's frame of this cycle plus the field and its drawing (one line of JSON)."""

@@ -3,10 +3,12 @@ SimSpark robots, MuJoCo for rcsssmj robots; the first robot to join an empty wor
 and the ball and the clock carry over the switch."""
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from sim_master.engine.factory import physics_engine
-from sim_master.engine.league import LeagueEngine
+from sim_master.engine.league import LeagueEngine, robots_physics
 from sim_master.engine.mujoco.engine import MujocoEngine
 from sim_master.engine.ode.engine import OdeEngine
 
@@ -67,3 +69,23 @@ def test_models_read_ahead_go_to_their_leagues_engine() -> None:
     assert ode._physics.template_count == loaded and engine.kind == "ode"  # type: ignore[attr-defined]  # as above
     with pytest.raises(ValueError):
         engine.prepare_models(["no_such_robot"])  # type: ignore[attr-defined]  # as above
+
+
+def test_a_robot_on_the_other_leagues_physics_is_said_once_and_shown(caplog: pytest.LogCaptureFixture) -> None:
+    engine = league()
+    if not engine.has_model("T1"):
+        pytest.fail("rcsssmj's robot files are installed by make setup")
+    with caplog.at_level(logging.WARNING, logger="soccersim.engine"):
+        engine.add_robot("t", "T1", -2.0, 0.0, 0.0)  # picks MuJoCo: its own league's, nothing to say
+        assert not caplog.records
+        engine.add_robot("n", "nao", 2.0, 0.0, 0.0)
+        engine.add_robot("n2", "nao", 2.0, 2.0, 0.0)
+        for _ in range(3):
+            engine.step()
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 2  # once per robot
+    assert lines[0].startswith("robot n (nao, of the simspark league) runs on mujoco physics, not its league's ode")
+    assert robots_physics(engine) == {
+        "t": {"model": "T1", "league": "rcsssmj", "physics": "mujoco"},
+        "n": {"model": "nao0", "league": "simspark", "physics": "mujoco"},
+        "n2": {"model": "nao0", "league": "simspark", "physics": "mujoco"}}

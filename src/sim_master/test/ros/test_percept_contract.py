@@ -182,10 +182,10 @@ def test_values_a_message_cannot_hold_are_refused() -> None:
     with pytest.raises(ValueError, match="score"):
         _cdr(p)
     p = full_percept(["hj1"])
-    p.gyro = (1.0, 2.0)  # type: ignore[assignment]
+    p.gyro = (1.0, 2.0)  # type: ignore[assignment]  # a wrong value on purpose
     with pytest.raises(TypeError, match="gyro"):
         _cdr(p)
-    p = full_percept([1])  # type: ignore[list-item]
+    p = full_percept([1])  # type: ignore[list-item]  # a wrong value on purpose
     with pytest.raises(TypeError, match="str"):
         _cdr(p)
 

@@ -34,6 +34,8 @@ DART_ROBOT_SLIP = 0.1
 class GazeboEngine(ArticulatedEngine):
     """Implements SimulationNode with gz-physics and DART (see sim_master.engine.node)."""
 
+    physics = "gazebo"
+
     FEATURES: ClassVar[frozenset[Feature]] = frozenset({Feature.LIBRARY_STEP_TIME})
 
     def _open_world(self, path: str, timestep: float) -> PhysicsWorld:

@@ -78,6 +78,8 @@ class _ModelCache:
 class MujocoEngine(EntityServices):
     """Implements SimulationNode with MuJoCo (see sim_master.engine.node)."""
 
+    physics = "mujoco"
+
     def __init__(self, world: str = "simspark_field", *, substeps: int = 4, timestep: float = 0.005,
                  vision_noise: bool = True, seed: int | None = None) -> None:
         self.world: WorldSpec = load_world(world)

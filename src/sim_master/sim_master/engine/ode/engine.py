@@ -53,6 +53,8 @@ class OdeEngine(ArticulatedEngine):
     on a pool thread ends the process instead of failing the world with an error; so 1, one
     thread as rcssserver3d, is the default."""
 
+    physics = "ode"
+
     FEATURES: ClassVar[frozenset[Feature]] = frozenset({Feature.LIBRARY_STEP_TIME, Feature.MODELS_READ_AHEAD})
 
     def __init__(self, world: str = "simspark_field", *, step_threads: int = 1, **kwargs: Any) -> None:

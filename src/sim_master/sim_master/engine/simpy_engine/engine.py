@@ -32,6 +32,8 @@ BORDER: Final = 1.0  # m beyond the field lines a robot may go
 
 
 class SimpyEngine:
+    physics = "simpy"  # no physics: scripted robots (distributed mode's test world)
+
     def __init__(self, world: str = "simspark_field", *, bt_xml: str = "", seed: int = 0,
                  tick_ms: int = CYCLE_MS) -> None:
         if tick_ms <= 0 or tick_ms % CYCLE_MS:

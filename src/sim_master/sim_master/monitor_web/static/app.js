@@ -18,6 +18,7 @@ let ws = null;
 const fouls = [];
 
 // ------------------------------------------------------------------ 3D scene
+const LEAGUE_PHYSICS = { simspark: "ode", rcsssmj: "mujoco" };  // each league's own (engine/league.py)
 const canvas3d = $("view3d");
 const renderer = new THREE.WebGLRenderer({ canvas: canvas3d, antialias: true, preserveDrawingBuffer: true });
 renderer.setPixelRatio(window.devicePixelRatio || 1);
@@ -300,13 +301,18 @@ function onFrame(frame) {
   for (const f of frame.fouls) fouls.push(`${f.type} ${f.side} #${f.unum} @${f.time.toFixed(0)}s`);
   $("fouls").textContent = fouls.slice(-3).join("  ");
   const players = $("player");
-  const ids = frame.robots.map((r) => r.id).join(",");
+  // a robot on the other league's physics says so (the first robot to join picks the world's)
+  const label = (r) => r.physics && LEAGUE_PHYSICS[r.league] && LEAGUE_PHYSICS[r.league] !== r.physics
+    ? `${r.id} (${r.model} on ${r.physics})` : r.id;
+  const ids = frame.robots.map((r) => `${r.id}:${r.physics}`).join(",");
   if (players.dataset.ids !== ids) {
     const keep = players.value;
-    players.innerHTML = frame.robots.map((r) => `<option value="${r.id}">${r.id}</option>`).join("");
+    players.innerHTML = frame.robots.map((r) => `<option value="${r.id}">${label(r)}</option>`).join("");
     if (frame.robots.some((r) => r.id === keep)) players.value = keep;
     players.dataset.ids = ids;
   }
+  const physics = [...new Set(frame.robots.map((r) => r.physics).filter(Boolean))];
+  $("physics").textContent = physics.length ? `${physics.join(", ")} physics` : "";
   legend(frame);
   render();
   document.body.dataset.robots = frame.robots.length;
