@@ -127,6 +127,9 @@ class _Body:
     head: int = -1
     imu: int = -1
     parts: dict[str, int] = field(default_factory=dict)  # vision part -> link
+    # vision part -> where others see it in its link's frame: the body's centre (its inertial
+    # pose), as rcssserver3d's ObjectState sits on the body (a lower arm's is 5 cm from the elbow)
+    part_centres: dict[str, np.ndarray] = field(default_factory=dict)
     feet: dict[str, tuple[int, Transform]] = field(default_factory=dict)  # FRP name -> link, box in link
     foot_slots: dict[str, int] = field(default_factory=dict)  # FRP name -> row of the engine's foot readings
 
@@ -257,11 +260,13 @@ class ArticulatedEngine(EntityServices):
             body.link_names = list(m.links)
             link_of = {name: m.first_link + k for k, name in enumerate(m.links)}
             body.root = link_of[robot.spec.root_link().name]
-            body.parts, body.feet, body.foot_slots, body.head, body.imu = {}, {}, {}, -1, body.root
+            body.parts, body.part_centres, body.feet, body.foot_slots = {}, {}, {}, {}
+            body.head, body.imu = -1, body.root
             for link in robot.spec.links:
                 index = link_of.get(link.name, -1)
                 if link.vision_part:
                     body.parts[link.vision_part] = index
+                    body.part_centres[link.vision_part] = np.asarray(link.inertial_pose.pos, dtype=float)
                 if link.camera_fov:
                     body.head = index
                 if link.imu:
@@ -308,6 +313,8 @@ class ArticulatedEngine(EntityServices):
         self._seen_key: object = None
         self._owners: list[tuple[str, int, str]] = []
         self._part_links = np.zeros(0, dtype=np.intp)
+        self._part_centres = np.zeros((0, 3))
+        self._offset_rows = np.zeros(0, dtype=np.intp)
         self._frames_key: object = None
         self._vision_cycle = -1
 
@@ -671,13 +678,28 @@ class ArticulatedEngine(EntityServices):
         if self._seen_key != key:
             owners: list[tuple[str, int, str]] = []
             links = [self._ball_link]
+            centres = [np.zeros(3)]
             for robot in self._robot_list:
                 if robot.label is not None:
-                    for part, link in self._bodies[robot.robot_id].parts.items():
+                    body = self._bodies[robot.robot_id]
+                    for part, link in body.parts.items():
                         owners.append((robot.label[0], robot.label[1], part))
                         links.append(link)
+                        centres.append(body.part_centres.get(part, np.zeros(3)))
             self._owners, self._part_links, self._seen_key = owners, np.array(links, dtype=np.intp), key
+            self._part_centres = np.array(centres)
+            self._offset_rows = np.flatnonzero(np.any(self._part_centres != 0.0, axis=1))
         return self._owners, self._part_links
+
+    def _seen_points(self, poses: np.ndarray, links: np.ndarray) -> np.ndarray:
+        """World positions of the ball and every seen part: its link's pose moved to the part's
+        centre where that is off the link's origin."""
+        points = poses[links, :3].copy()
+        rows = self._offset_rows
+        if len(rows):
+            rot = _quat_matrix(poses[links[rows], 3:7])
+            points[rows] += np.einsum("nij,nj->ni", rot, self._part_centres[rows])
+        return points
 
     def prepare_vision(self, requests: list[tuple[str, bool]]) -> None:
         robots = [(self._robot(rid), lines) for rid, lines in requests]
@@ -695,7 +717,7 @@ class ArticulatedEngine(EntityServices):
         cams = np.array([b.head if b.head >= 0 else b.root for b in (self._bodies[rb.robot_id] for rb, _ in robots)])
         owners, links = self._seen_things()
         return self._eyes.see([(rb.vision_dialect, rb.calibration, lines) for rb, lines in robots],
-                              poses[cams, :3], _quat_matrix(poses[cams, 3:7]), owners, poses[links, :3])
+                              poses[cams, :3], _quat_matrix(poses[cams, 3:7]), owners, self._seen_points(poses, links))
 
     def frames(self) -> tuple[list[str], np.ndarray]:
         key = tuple(self._robots)

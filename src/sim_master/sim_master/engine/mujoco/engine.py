@@ -120,6 +120,7 @@ class MujocoEngine(EntityServices):
         self._eyes = Eyes(self.field, noise=vision_noise, rng=self.rng)
         self._seen_key: tuple[tuple[str, tuple[str, int] | None], ...] = ()
         self._seen_cache: tuple[list[str], list[tuple[str, int, str]], np.ndarray] | None = None
+        self._seen_centred = np.zeros((0, 1), dtype=bool)  # per seen row: at its body's centre
         self._build()
 
     # ------------------------------------------------------------------ model building
@@ -933,17 +934,21 @@ class MujocoEngine(EntityServices):
     def _seen_things(self) -> tuple[list[str], list[tuple[str, int, str]], np.ndarray]:
         """Names of the landmarks and the ball, (team, unum, part) of every labelled robot
         part, and the bodies of the ball and those parts: rebuilt only when robots or labels
-        change."""
+        change. SimSpark robots' parts are seen at their bodies' centres (xipos), as
+        rcssserver3d's ObjectState sits on the body; rcsssmj robots' at their body frames."""
         key = tuple((rb.robot_id, rb.label) for rb in self._robot_list)
         if self._seen_key != key or self._seen_cache is None:
             owners: list[tuple[str, int, str]] = []
             bodies = [self._ball_body]
+            centred = [False]
             for other in self._robot_list:
                 if other.label is not None:
                     for part, body in other.part_bodies.items():
                         owners.append((other.label[0], other.label[1], part))
                         bodies.append(body)
+                        centred.append(not other.verbatim)
             self._seen_cache = (self._eyes.names, owners, np.array(bodies, dtype=np.intp))
+            self._seen_centred = np.array(centred, dtype=bool)[:, None]
             self._seen_key = key
         return self._seen_cache
 
@@ -952,7 +957,8 @@ class MujocoEngine(EntityServices):
         _, owners, part_bodies = self._seen_things()
         return self._eyes.see([(rb.vision_dialect, rb.calibration, lines) for rb, lines in robots],
                               np.array([c for c, _ in cams]), np.array([r for _, r in cams]),
-                              owners, self.data.xpos[part_bodies])
+                              owners, np.where(self._seen_centred, self.data.xipos[part_bodies],
+                                               self.data.xpos[part_bodies]))
 
     # ------------------------------------------------------------------ snapshots
     def _entity(self, name: str) -> EntitySnapshot:
