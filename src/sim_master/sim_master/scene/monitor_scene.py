@@ -244,7 +244,15 @@ class MonitorScene:
             if body.tag:
                 pieces.append(")")
 
-        emit(self.root)
+        if self.dialect == "simspark":
+            # rcssserver3d's scene has no root node: the world's looks, the ball and each robot
+            # are top-level nodes, side by side (readers index them: bahiart-gym's ball is the
+            # top-level node holding its mesh)
+            pieces += self.root.geoms if full else [_skeleton(g, self.dialect) for g in self.root.geoms]
+            for child in self.root.children:
+                emit(child)
+        else:
+            emit(self.root)
         self._templates[full] = (pieces, heads)
         return pieces, heads
 
@@ -330,7 +338,11 @@ def simspark_frame(scene: str, full: bool, state: GameStateSnapshot, field: Fiel
             f"(BallRadius {f.ball_radius:g})(BallMass 0.026)(RuleGoalPauseTime {rules.goal_pause:g})"
             f"(RuleKickInPauseTime {rules.kick_in_pause:g})(RuleHalfTime {rules.half_time:g})"
             f"(PassModeMinOppBallDist 1)(PassModeDuration 4)(play_modes {names})"
-            f"(time {s.game_time:g})(team_left {s.team_left})(team_right {s.team_right})(half {s.half})"
+            f"(time {s.game_time:g})"
+            # a team's name once it has joined, as rcssserver3d (never an empty (team_left ))
+            + (f"(team_left {s.team_left})" if s.team_left else "")
+            + (f"(team_right {s.team_right})" if s.team_right else "")
+            + f"(half {s.half})"
             f"(score_left {s.score_left})(score_right {s.score_right})(play_mode {s.play_mode.monitor_index})"
         )
         return f"({preds})(RSG 0 1)({scene})"

@@ -87,14 +87,38 @@ def link_node(look: LinkLook, offset: np.ndarray, side: str, unum: int, robot_ty
     return f"(nd TRF (SLT {slt}) {shape})"
 
 
+IDENTITY: Final = "(SLT 1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1)"
+LIGHTS: Final = (
+    "(nd TRF (SLT 1 0 0 0 0 1 0 0 0 0 1 0 -10 10 10 1)(nd Light (setDiffuse 1 1 1 1) (setAmbient 0.8 0.8 0.8 1) "
+    "(setSpecular 0.1 0.1 0.1 1)))",
+    "(nd TRF (SLT 1 0 0 0 0 1 0 0 0 0 1 0 10 -10 10 1)(nd Light (setDiffuse 1 1 1 1) (setAmbient 0 0 0 1) "
+    "(setSpecular 0.1 0.1 0.1 1)))",
+)
+# the grey border boxes around the field, 25 m out whatever the field's size
+BORDERS: Final = tuple(
+    f"(nd TRF (SLT 1 0 0 0 0 1 0 0 0 0 1 0 {x:g} {y:g} 0 1)(nd SMN (setVisible 1) (load StdUnitBox) "
+    f"(sSc {sx:g} {sy:g} 1) (sMat matGrey)))"
+    for x, y, sx, sy in ((-24.99, 0, 1, 51), (24.99, 0, 1, 51), (0, 25, 50.98, 1), (0, -25, 50.98, 1)))
+# transforms without a look that rcssserver3d's scene holds besides its corner flags (field
+# lines, markers, the agents' spawn frames): monitor readers count the scene's top-level nodes
+EMPTY_NODES: Final = 21
+
+
 def world_nodes(length: float, width: float, goal_width: float, goal_depth: float, goal_height: float) -> list[str]:
-    """Field, sky and both goals as rcssserver3d's stream shows them (its field mesh is
-    12 x 8 units, scaled to the field; the goal meshes to the goal's size plus posts)."""
+    """The scene's top-level nodes before the ball, as rcssserver3d's stream has them: two
+    lights, field and sky, both goals, the borders, a transform at each corner and the empty
+    ones, 35 in all (readers such as bahiart-gym find the ball and the robots by their index
+    among the top-level nodes). The field mesh is 12 x 8 units, scaled to the field; the goal
+    meshes to the goal's size plus posts."""
     up = "(SLT -1 0 0 0 0 0 1 0 0 1 0 0 0 0 0 1)"
     sx, sz = length / 12.0, width / 8.0
     gw, gh, gd = goal_width + 0.08, goal_height + 0.08, goal_depth + 0.08
     x = length / 2 + goal_depth / 2
+    corners = [f"(nd TRF (SLT 1 0 0 0 0 1 0 0 0 0 1 0 {cx:g} {cy:g} 0 1))"
+               for cx, cy in ((-length / 2, width / 2), (-length / 2, -width / 2), (length / 2, width / 2),
+                              (length / 2, -width / 2))]
     return [
+        *LIGHTS,
         f"(nd TRF {up}(nd StaticMesh (setVisible 1) (load models/naosoccerfield.obj) (sSc {sx:g} 1 {sz:g})"
         "(resetMaterials None_rcs-naofield.png)))",
         f"(nd TRF {up}(nd StaticMesh (setVisible 1) (load models/skybox.obj) (sSc 10 10 10)"
@@ -106,4 +130,7 @@ def world_nodes(length: float, width: float, goal_width: float, goal_depth: floa
         f"(nd TRF (SLT -1 0 0 0 0 -1 0 0 0 0 1 0 {x:g} 0 {goal_height / 2:g} 1)(nd StaticMesh (setVisible 1) "
         f"(setTransparent) (load models/rightsoccergoal.obj) (sSc {gw:g} {gh:g} {gd:g})"
         "(resetMaterials naogoalnet sky-blue)))",
+        *BORDERS,
+        *corners,
+        *[f"(nd TRF {IDENTITY})"] * EMPTY_NODES,
     ]

@@ -62,8 +62,9 @@ def _drawn(frame: str) -> list[tuple[str, str]]:
 def test_simspark_stream_draws_naos_as_rcssserver3d_does() -> None:
     """Compared with a full frame captured from rcssserver3d 0.7.3 with four Naos (Alpha 1 and
     Beta 1 of type 0, Alpha 2 and Beta 2 of type 1): the same meshes with the same scales and
-    materials (team, number, type), joint spheres, ball, field, sky and goals. Left out: the
-    four grey border boxes rcssserver3d adds around its field."""
+    materials (team, number, type), joint spheres, ball, field, sky, goals and the four grey
+    border boxes around the field, and the same top-level nodes: 35 before the ball (lights,
+    looks, corners, empty transforms), the ball, then one per robot."""
     from sim_master.engine.mujoco.engine import MujocoEngine
 
     engine = MujocoEngine("simspark_field", vision_noise=False)
@@ -75,14 +76,34 @@ def test_simspark_stream_draws_naos_as_rcssserver3d_does() -> None:
     labels = {r: (team, unum, side) for r, (_, team, unum, side) in robots.items()}
     ours = _scene(engine, labels, "simspark").scene(*engine.frames(), True)
     reference = (SAMPLES / "simspark_monitor_frame_full_4_naos.txt").read_text()
-    expected = [p for p in _drawn(reference) if p != ("StdUnitBox", "matGrey")]
-    assert _drawn(ours) == expected
+    assert _drawn(ours) == _drawn(reference)
+    ours_top = _top_level(ours)
+    reference_top = _top_level(reference.split("(RSG 0 1)", 1)[1].strip()[1:-1])
+    assert len(ours_top) == len(reference_top) == 35 + 1 + 4
+    assert "models/soccerball.obj" in ours_top[35] and "models/soccerball.obj" in reference_top[35]
+    assert ours_top[:2] == reference_top[:2]  # the lights
+    for robot in ours_top[36:]:
+        assert "models/naobody" in robot and ("matLeft" in robot) != ("matRight" in robot)
     # The torso mesh (modelled y-up, facing SimSpark's y) on a robot facing +x: its y axis is
     # our z (up), its x axis our y, its z axis our x (forward), as rcssserver3d turns it.
     torso = re.search(r"\(nd TRF \(SLT ([^)]*)\) \(nd StaticMesh \(setVisible 1\) \(load models/naobody0", ours)
     assert torso is not None
     m = [float(v) for v in torso.group(1).split()]
     assert [round(v) for v in m[:3] + m[4:7] + m[8:11]] == [0, 1, 0, 0, 0, 1, 1, 0, 0]
+
+
+def _top_level(text: str) -> list[str]:
+    """The top-level nodes of a run of s-expressions."""
+    nodes, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c == "(":
+            start = i if depth == 0 else start
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                nodes.append(text[start:i + 1])
+    return nodes
 
 
 def _scene(engine, labels: dict, dialect: str):
@@ -182,6 +203,17 @@ def test_compiled_transform_texts_are_the_python_ones() -> None:
             assert got[i] == (_slt(trf[i, :, :3], trf[i, :, 3], dialect) if which[i] else None)
 
 
+def _recursive_scene(scene, slt: list, changed: np.ndarray, full: bool) -> str:
+    """The whole scene: the root node (rcsssmj), or the root's looks and children side by
+    side (SimSpark: rcssserver3d's scene has no root node)."""
+    from sim_master.scene.monitor_scene import _skeleton
+
+    if scene.dialect != "simspark":
+        return _recursive_node(scene, scene.root, slt, changed, full)
+    looks = scene.root.geoms if full else [_skeleton(g, scene.dialect) for g in scene.root.geoms]
+    return "".join(looks) + "".join(_recursive_node(scene, c, slt, changed, full) for c in scene.root.children)
+
+
 def _recursive_node(scene, body, slt: list, changed: np.ndarray, full: bool) -> str:
     """One body's text, recursively: the definition MonitorScene's flat template follows."""
     from sim_master.scene.monitor_scene import _skeleton
@@ -217,7 +249,7 @@ def test_flattened_frames_are_the_recursive_ones() -> None:
             changed = rng.random(scene.nbody) < 0.5
             flat = scene.scene(*engine.frames(), full) if full else None
             slt = slt_texts(trf, changed | full, dialect == "rcsssmj")
-            recursive = _recursive_node(scene, scene.root, slt, changed, full)
+            recursive = _recursive_scene(scene, slt, changed, full)
             if full:
                 assert flat == recursive
             else:
