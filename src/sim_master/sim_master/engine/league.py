@@ -9,11 +9,11 @@ time: the first robot to join an empty world picks it, robots of the other leagu
 later run on the same physics, and the next robot to join an empty world picks again. Only
 the ball, the clock and registered models carry over a switch, because no robot exists then.
 Everything else is the chosen engine's (attribute access is forwarded). A robot that plays
-on the other league's physics is said once in the log (issue 29: nothing said so), and
-`physics_of` names each robot's physics for `simulation stats` and the browser."""
+on the other league's physics is said once in the log, on any engine (`off_league`; issue 29:
+nothing said so), and `robots_physics` names each robot's physics for `simulation stats` and
+the browser."""
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -21,12 +21,25 @@ from sim_master.engine.node import Feature, ReadsModelsAhead, SimulationNode
 from sim_master.world.spec import ModelSpec
 
 LEAGUE_ENGINES = {"simspark": "ode", "rcsssmj": "mujoco"}
-_log = logging.getLogger("soccersim.engine")
 
 
 def model_league(engine: SimulationNode, model: str) -> str:
     """'rcsssmj' for models driven by PD commands in rcsssmj's joint order, else 'simspark'."""
     return "rcsssmj" if engine.model_spec(model).joint_order else "simspark"
+
+
+def off_league(engine: SimulationNode, robot_id: str, model: str) -> str | None:
+    """What to say of a robot that runs on the other league's physics (a SimSpark robot on
+    MuJoCo, an rcsssmj robot on ODE), else None: agents are tuned on their own league's
+    (issue 29: UT Austin Villa fell 26 times in 120 s on MuJoCo, 0-1 on ODE)."""
+    league = model_league(engine, model)
+    own = LEAGUE_ENGINES[league]
+    if engine.physics not in LEAGUE_ENGINES.values() or engine.physics == own:
+        return None
+    return (f"robot {robot_id} ({model}, of the {league} league) runs on {engine.physics} physics, not its "
+            f"league's {own}: agents tuned on their reference server play worse here"
+            + (" (the first robot to join picked the world's physics)" if isinstance(engine, LeagueEngine)
+               else f" (--engine auto or {own} plays it on {own})"))
 
 
 def robots_physics(engine: SimulationNode) -> dict[str, dict[str, str]]:
@@ -99,11 +112,6 @@ class LeagueEngine:
     def add_robot(self, robot_id: str, model: str, x: float, y: float, yaw_deg: float) -> None:
         self._choose(model)
         self._engine.add_robot(robot_id, model, x, y, yaw_deg)
-        league = self.league_of(model)
-        if LEAGUE_ENGINES[league] != self.kind:
-            _log.warning("robot %s (%s, of the %s league) runs on %s physics, not its league's %s: the first "
-                         "robot to join picked the world's physics", robot_id, model, league, self.kind,
-                         LEAGUE_ENGINES[league])
 
     def spawn_entity(self, name: str, model: str, pose: tuple[float, float, float, float]) -> None:
         if name != "ball":

@@ -43,6 +43,7 @@ from sim_contracts.commands import Beam, Command, InitPlayer, JointTargets, Join
 from sim_contracts.logtext import clip
 from sim_contracts.percept import GameStateView, Heard, Percept
 from sim_master.engine.common import MODEL_ALIASES
+from sim_master.engine.league import off_league
 from sim_master.engine.node import SimulationNode
 from sim_master.master.adapters import AgentTransport, LocalBrain, LoopAdapter, PerceptOutlet
 from sim_master.master.agent_log import AgentLog
@@ -456,6 +457,9 @@ class SimulationLoop(SimulationControl, EntityServices):
         self._parked += 1
         player.robot_id = player.agent_id
         player.model = model
+        note = off_league(self.engine, player.robot_id, model)
+        if note is not None:  # once per robot: not a silently worse match
+            self.log.warning("%s", note)
         self.engine.set_vision_dialect(player.robot_id, player.dialect)
         return None
 

@@ -4,11 +4,12 @@ and the ball and the clock carry over the switch."""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import pytest
 
 from sim_master.engine.factory import physics_engine
-from sim_master.engine.league import LeagueEngine, robots_physics
+from sim_master.engine.league import LeagueEngine, off_league, robots_physics
 from sim_master.engine.mujoco.engine import MujocoEngine
 from sim_master.engine.ode.engine import OdeEngine
 
@@ -71,21 +72,36 @@ def test_models_read_ahead_go_to_their_leagues_engine() -> None:
         engine.prepare_models(["no_such_robot"])  # type: ignore[attr-defined]  # as above
 
 
-def test_a_robot_on_the_other_leagues_physics_is_said_once_and_shown(caplog: pytest.LogCaptureFixture) -> None:
+def test_a_robot_on_the_other_leagues_physics_is_named_and_shown() -> None:
     engine = league()
     if not engine.has_model("T1"):
         pytest.fail("rcsssmj's robot files are installed by make setup")
-    with caplog.at_level(logging.WARNING, logger="soccersim.engine"):
-        engine.add_robot("t", "T1", -2.0, 0.0, 0.0)  # picks MuJoCo: its own league's, nothing to say
-        assert not caplog.records
-        engine.add_robot("n", "nao", 2.0, 0.0, 0.0)
-        engine.add_robot("n2", "nao", 2.0, 2.0, 0.0)
-        for _ in range(3):
-            engine.step()
-    lines = [r.getMessage() for r in caplog.records]
-    assert len(lines) == 2  # once per robot
-    assert lines[0].startswith("robot n (nao, of the simspark league) runs on mujoco physics, not its league's ode")
+    engine.add_robot("t", "T1", -2.0, 0.0, 0.0)  # picks MuJoCo: its own league's, nothing to say
+    assert off_league(engine, "t", "T1") is None
+    engine.add_robot("n", "nao", 2.0, 0.0, 0.0)
+    note = off_league(engine, "n", "nao")
+    assert note is not None and note.startswith(
+        "robot n (nao, of the simspark league) runs on mujoco physics, not its league's ode")
+    assert "the first robot to join picked" in note
     assert robots_physics(engine) == {
         "t": {"model": "T1", "league": "rcsssmj", "physics": "mujoco"},
-        "n": {"model": "nao0", "league": "simspark", "physics": "mujoco"},
-        "n2": {"model": "nao0", "league": "simspark", "physics": "mujoco"}}
+        "n": {"model": "nao0", "league": "simspark", "physics": "mujoco"}}
+    chosen = physics_engine("mujoco", "simspark_field", vision_noise=False)  # asked for: says how to avoid it
+    assert "--engine auto or ode" in str(off_league(chosen, "n", "nao"))
+    assert off_league(physics_engine("ode", "simspark_field", vision_noise=False), "t", "T1") is not None
+    assert off_league(physics_engine("gazebo", "simspark_field", vision_noise=False), "n", "nao") is None
+
+
+def test_the_loop_says_it_once_per_robot(running_server: Any, caplog: pytest.LogCaptureFixture) -> None:
+    from sim_bridge.clients import SimSparkAgent
+
+    with caplog.at_level(logging.WARNING), running_server(engine="mujoco") as server:
+        agents = [SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Alpha", unum)
+                  for unum in (1, 2)]
+        for agent in agents:
+            agent.join()
+            agent.act()
+        for agent in agents:
+            agent.close()
+    lines = [r.getMessage() for r in caplog.records if "runs on mujoco physics" in r.getMessage()]
+    assert len(lines) == 2 and all("(nao" in line and "--engine auto or ode" in line for line in lines)
