@@ -25,7 +25,8 @@ def test_each_dialect_sees_its_own_landmark_names(world: str) -> None:
     simspark = set(engine.percept("nao", vision=True).vision.objects)
     rcsssmj = set(engine.percept("t1", vision=True).vision.objects)
     assert {"G1R", "G2R"} <= simspark and not any("_" in name for name in simspark)
-    assert {"g_rup", "g_rlp", "t_ruga", "t_rlga"} <= rcsssmj and not rcsssmj & SIMSPARK_NAMES
+    # (the goalie area's markers are at its full width, as rcssservermj's: out of view on the big field)
+    assert {"g_rup", "g_rlp"} <= rcsssmj and not rcsssmj & SIMSPARK_NAMES
     # rcsssmj's camera is ideal: the marker's direction is exact (SimSpark's has noise)
     polar = engine.percept("t1", vision=True).vision.objects["g_rup"]
     site = engine.data.site_xpos[engine._robot("t1").camera_site]
