@@ -34,8 +34,28 @@ def add_match_arguments(parser: argparse.ArgumentParser) -> None:
                         help="physics, as `soccersim server`'s: auto (default: the robots' league's), mujoco, "
                              "ode (rcssserver3d's physics library) or gazebo (gz-physics 5 with DART)")
     parser.add_argument("--realtime", action="store_true", help="pace at 50 cycles/s instead of as fast as possible")
+    parser.add_argument("--web-port", type=_port, default=None, metavar="PORT",
+                        help="watch the match live in a browser at http://127.0.0.1:PORT/ (0: a free port, "
+                             "printed); add --realtime to watch it at its own pace")
     parser.add_argument("--serve", action="store_true",
-                        help="also open the legacy TCP ports (monitors, extra agents) and the ROS node")
+                        help="also open the legacy TCP ports (agents, service) and the ROS node")
+    parser.add_argument("--simspark-port", type=_port, default=3100, metavar="PORT",
+                        help="with --serve: SimSpark agent port (0: a free port)")
+    parser.add_argument("--rcsssmj-port", type=_port, default=60000, metavar="PORT",
+                        help="with --serve: rcsssmj agent port (0: a free port)")
+    parser.add_argument("--service-port", type=_port, default=4000, metavar="PORT",
+                        help="with --serve: service port (0: a free port)")
+
+
+def _port(text: str) -> int:
+    """A TCP port, 0 for a free one (one clear line otherwise)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a number 0-65535, not {text[:20]!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0-65535, not {value}")
+    return value
 
 
 def run_match(args: argparse.Namespace) -> int:
@@ -49,8 +69,10 @@ def run_match(args: argparse.Namespace) -> int:
     max_cycles = int(math.ceil(args.duration / 0.02 * 1.5)) + 1000
     config = ServerConfig(
         sync=not args.realtime, realtime=args.realtime, ros=args.serve,
-        simspark_port=3100 if args.serve else None, rcsssmj_port=60000 if args.serve else None,
-        simspark_monitor_port=None, rcsssmj_monitor_port=None, service_port=4000 if args.serve else None,
+        simspark_port=args.simspark_port if args.serve else None,
+        rcsssmj_port=args.rcsssmj_port if args.serve else None,
+        simspark_monitor_port=None, rcsssmj_monitor_port=None,
+        service_port=args.service_port if args.serve else None, web_port=args.web_port,
         log_path=log_path, seed=args.seed, max_cycles=max_cycles, kickoff_after=1.0,
         half_time=args.duration / 2, vision_noise=True, engine=args.engine)
     from sim_master.engine.factory import EngineUnavailable
@@ -97,6 +119,13 @@ def run_match(args: argparse.Namespace) -> int:
     server.cycle_hooks.append(hook)
     server.start()
     try:
+        web = getattr(server, "web_monitor", None)
+        if web is not None:
+            print(f"watch it live at {web.url}", flush=True)
+        if args.serve:
+            ports = ", ".join(f"{name} agents {srv.port}" for name, srv in server.agent_servers.items())
+            print(f"serving: {ports}" + (f", services {server.service_port.port}" if server.service_port else ""),
+                  flush=True)
         server.run()
     except KeyboardInterrupt:
         pass

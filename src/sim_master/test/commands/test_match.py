@@ -58,3 +58,29 @@ def test_snapshot_of_a_running_server(running_server: Callable[..., Any], tmp_pa
     assert "(6 robots)" in result.stdout
     picture = np.asarray(Image.open(out).convert("RGB")).astype(int)
     assert ((picture[..., 0] > 200) & (picture[..., 1] < 60) & (picture[..., 2] < 60)).sum() > 50
+
+
+def test_a_match_can_be_watched_live(tmp_path: Path) -> None:
+    """`--web-port 0`: the URL is printed and the page and its frames answer while the match
+    runs (--realtime: at its own pace, so there is time to look); --serve takes free ports."""
+    import re
+    import urllib.request
+
+    proc = subprocess.Popen([shutil.which("soccersim") or "soccersim", "match", "--duration", "30", "--players", "1",
+                             "--out", str(tmp_path / "out"), "--realtime", "--web-port", "0", "--serve",
+                             "--simspark-port", "0", "--rcsssmj-port", "0", "--service-port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    try:
+        assert proc.stdout is not None
+        url = serving = None
+        for _ in range(2):
+            line = proc.stdout.readline()
+            url = url or (m.group(1) if (m := re.search(r"watch it live at (http://\S+)", line)) else None)
+            serving = serving or (line if line.startswith("serving: ") else None)
+        assert url is not None and serving is not None, (url, serving)
+        assert "simspark agents 3100" not in serving  # a free port, not the fixed one
+        with urllib.request.urlopen(url, timeout=20) as page:
+            assert page.status == 200 and b"soccersim monitor" in page.read()
+    finally:
+        proc.terminate()
+        proc.wait(30)
