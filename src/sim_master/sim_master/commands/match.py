@@ -93,6 +93,7 @@ def run_match(args: argparse.Namespace) -> int:
     goals: list[dict[str, Any]] = []
     fouls: list[dict[str, Any]] = []
     ball_xy: list[tuple[float, float]] = []
+    first_left: list[str] = []  # the team that kicked off on the left
     started = time.monotonic()
     last_print = [0.0]
 
@@ -107,7 +108,11 @@ def run_match(args: argparse.Namespace) -> int:
                 fouls.append({"time": round(e.time, 2), "side": e.team, "unum": e.unum, "type": e.detail})
         if srv.engine.cycle % 5 == 0:
             x, y, _ = srv.engine.ball_position()
-            ball_xy.append((x, y))
+            if not first_left and s.team_left:
+                first_left.append(s.team_left)
+            # in the first half's frame: once the teams swapped sides, the field is turned
+            swapped = bool(first_left) and s.team_left not in ("", first_left[0])
+            ball_xy.append((-x, -y) if swapped else (x, y))
         if s.play_mode.value == "GameOver":
             srv.request_stop()
         now = time.monotonic()
@@ -131,7 +136,7 @@ def run_match(args: argparse.Namespace) -> int:
         pass
     finally:
         elapsed = time.monotonic() - started
-        summary = write_outputs(server, args.out, goals, fouls, ball_xy, elapsed)
+        summary = write_outputs(server, args.out, goals, fouls, ball_xy, elapsed, first_left[0] if first_left else "")
         server.close()
     print()
     print(f"final: {summary['teams']['left']} {summary['score'][0]}:{summary['score'][1]} "
@@ -141,7 +146,7 @@ def run_match(args: argparse.Namespace) -> int:
 
 
 def write_outputs(server: Any, out: str, goals: list[dict[str, Any]], fouls: list[dict[str, Any]],
-                  ball_xy: list[tuple[float, float]], elapsed: float) -> dict[str, Any]:
+                  ball_xy: list[tuple[float, float]], elapsed: float, first_left: str = "") -> dict[str, Any]:
     from sim_master.pictures.field2d import FieldPicture, RobotMark, render_field_png, render_heatmap_png
 
     s = server.referee.state
@@ -163,5 +168,6 @@ def write_outputs(server: Any, out: str, goals: list[dict[str, Any]], fouls: lis
              f"{s.play_mode.value}")
     render_field_png(FieldPicture(server.engine.field, marks, (bx, by), title, (s.team_left, s.team_right)),
                      os.path.join(out, "final.png"))
-    render_heatmap_png(ball_xy, server.engine.field, os.path.join(out, "heatmap.png"))
+    heat_title = f"ball positions, {first_left} attacking right (both halves)" if first_left else "ball positions"
+    render_heatmap_png(ball_xy, server.engine.field, os.path.join(out, "heatmap.png"), title=heat_title)
     return summary

@@ -40,8 +40,10 @@ def test_short_match_outputs(tmp_path: Path, engine: str) -> None:
     xs = [e.position[0] for c in cycles[-50:] for n, e in c.snapshot.entities.items() if "/p" in n]
     first = [e.position[0] for n, e in cycles[100].snapshot.entities.items() if "/p" in n]
     assert max(abs(a - b) for a, b in zip(xs[-8:], first)) > 0.5  # the pushers drove
-    heat = np.asarray(Image.open(out / "heatmap.png").convert("RGB"))
+    heat = np.asarray(Image.open(out / "heatmap.png").convert("RGB")).astype(int)
     assert heat.shape == final.shape
+    key = heat[-80:, -300:]  # the colour scale, bottom right: blue (0) to red (the peak)
+    assert ((key[..., 2] > 200) & (key[..., 0] < 60)).any() and ((key[..., 0] > 200) & (key[..., 2] < 60)).any()
 
 
 def test_snapshot_of_a_running_server(running_server: Callable[..., Any], tmp_path: Path) -> None:
