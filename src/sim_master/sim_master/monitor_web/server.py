@@ -53,8 +53,13 @@ def _loopback(host: str) -> bool:
 
 
 class WebMonitor:
-    def __init__(self, host: str = "127.0.0.1", port: int = 0, *, allow_remote_commands: bool = False) -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, *, allow_remote_commands: bool = False,
+                 live: bool = False) -> None:
+        """live: frames are made only while a page watches (a live match), so the last one goes
+        stale when the last page leaves and is forgotten then: the next page gets the match as
+        it is now, not where the previous page left it (a replay keeps its current frame)."""
         self.host, self.port = host, port
+        self.live = live
         self.allow_remote_commands = allow_remote_commands
         self._commands: queue.Queue[WebCommand] = queue.Queue(COMMAND_QUEUE)
         self._pending: dict[str, int] = {}  # peer -> its commands in the queue
@@ -202,6 +207,8 @@ class WebMonitor:
             return
         finally:
             self.clients -= 1
+            if self.live and self.clients == 0:
+                self._latest = None
             reader.cancel()
 
     async def _read_commands(self, connection: ServerConnection, peer_host: str, allowed: bool) -> None:

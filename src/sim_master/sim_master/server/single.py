@@ -93,7 +93,7 @@ class SingleModeServer(SimulationLoop):
         if c.web_port is not None:
             from sim_master.monitor_web.server import WebMonitor
 
-            web = WebMonitor(c.host, c.web_port, allow_remote_commands=c.allow_remote_monitor_commands)
+            web = WebMonitor(c.host, c.web_port, allow_remote_commands=c.allow_remote_monitor_commands, live=True)
             try:
                 web.start()
             except OSError as exc:  # a viewer only: the match goes on without it

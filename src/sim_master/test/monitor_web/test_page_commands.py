@@ -134,3 +134,24 @@ def test_the_page_and_its_three_js_are_served_and_nothing_else() -> None:
             assert missing.value.code == 404
     finally:
         monitor.close()
+
+
+def test_a_page_that_connects_later_gets_the_match_as_it_is_now(running_server: Callable[..., Any]) -> None:
+    """The first frame a page gets is this moment's, not the last one an earlier page saw
+    (issue 30: a page got sim time 38.64 first, then 49.38)."""
+    with running_server(sync=False, realtime=True, web_port=0) as server:
+        url = f"ws://127.0.0.1:{server.web_monitor.port}/ws"
+
+        def first_frame_time(page: Any) -> float:
+            while True:
+                message = json.loads(page.recv(timeout=10))
+                if message.get("kind") == "frame":
+                    return float(message["time"])
+
+        with connect(url, open_timeout=5) as early:
+            first_frame_time(early)
+        left_at = server.engine.time
+        assert _until(lambda: server.engine.time > left_at + 1.0)  # the match goes on unwatched
+        with connect(url, open_timeout=5) as late:
+            arrived_at = server.engine.time
+            assert first_frame_time(late) >= arrived_at - 0.05
