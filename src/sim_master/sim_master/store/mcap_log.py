@@ -64,12 +64,15 @@ class ReplayLogWriter:
 
     def write_cycle(self, step: int, time: float, snapshot_msg: Any, game_state_msg: Any | None,
                     event_msgs: list[Any], clock_msg: Any) -> None:
+        # the cycle's game state and events before its snapshot, which closes the cycle for a
+        # reader: the first cycle of a replay has its team names and sides (issue 30: grey robots
+        # until one step), and a cycle's events come with that cycle, not the next
         self.write("/clock", time, clock_msg)
-        self.write("/snapshot", time, snapshot_msg)
         if game_state_msg is not None:
             self.write("/game_state", time, game_state_msg)
         for event in event_msgs:
             self.write("/game_events", time, event)
+        self.write("/snapshot", time, snapshot_msg)
         self.cycles += 1
         if self.cycles % self.flush_every == 0:
             self.flush()

@@ -96,3 +96,32 @@ def test_players_percepts_and_commands_in_the_log_on_request(running_server: Cal
     percepts, commands = by_topic["/Alpha/p4/percept"], by_topic["/Alpha/p4/effectors/joint_command"]
     assert len(percepts) >= 15 and "hj1" in list(percepts[-1].joint_names) and percepts[-1].side == "left"
     assert commands and list(commands[-1].names) == ["he1"] and commands[-1].velocities[0] == 1.0
+
+
+def test_a_cycle_reads_back_with_its_own_game_state_and_events(tmp_path: Path) -> None:
+    """The first cycle of a replay knows the teams (the page drew grey robots until one step),
+    and each cycle's events come with it."""
+    from rclpy.serialization import serialize_message
+    from rosgraph_msgs.msg import Clock
+
+    from sim_master.engine.mujoco.engine import MujocoEngine
+    from sim_master.ros.convert import snapshot_to_msg, stamp
+    from sim_master.store.mcap_log import ReplayLogWriter
+    from sim_msgs.msg import GameEvent, GameState
+
+    engine = MujocoEngine(vision_noise=False)
+    engine.add_robot("Alpha/p1", "nao", -2.0, 0.0, 0.0)
+    path = tmp_path / "teams.mcap"
+    log = ReplayLogWriter(str(path), serialize_message)
+    for cycle in range(1, 6):
+        engine.step()
+        state = GameState(team_left="Alpha", team_right="Beta", game_time=engine.time) if cycle in (1, 4) else None
+        events = [GameEvent(kind="foul", team="left", unum=1, detail="charging")] if cycle == 3 else []
+        snap = engine.snapshot() if log.wants_keyframe() else engine.delta()
+        log.write_cycle(engine.cycle, engine.time, snapshot_to_msg(snap), state, events,
+                        Clock(clock=stamp(engine.time)))
+    log.close()
+    cycles = list(ReplayLogReader(str(path)).cycles())
+    assert [c.step for c in cycles] == [1, 2, 3, 4, 5]
+    assert cycles[0].game_state is not None and cycles[0].game_state.team_left == "Alpha"
+    assert [len(c.events) for c in cycles] == [0, 0, 1, 0, 0]
