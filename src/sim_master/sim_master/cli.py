@@ -69,7 +69,10 @@ class DefaultsHelp(argparse.ArgumentDefaultsHelpFormatter):
         return super()._get_help_string(action)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Every subcommand with its help line; the arguments and handler of `command` alone
+    (its module imported), or of all when None. Importing every command's module (ROS,
+    MuJoCo, Redis, MCAP) cost each start-up ~0.5 s (issue 31)."""
     parser = argparse.ArgumentParser(
         prog="soccersim",
         description="RoboCup-style 3D soccer simulation on ROS 2 and MuJoCo.",
@@ -79,10 +82,11 @@ def build_parser() -> argparse.ArgumentParser:
     version = commands.add_parser("version", help="print the version")
     version.set_defaults(handler=_version)
     for name, help_text, module_name, stem in SUBCOMMANDS:
-        module = importlib.import_module(module_name)
         sub = commands.add_parser(name, help=help_text, formatter_class=DefaultsHelp)
-        getattr(module, f"add_{stem}_arguments")(sub)
-        sub.set_defaults(handler=getattr(module, f"run_{stem}"))
+        if command is None or command == name:
+            module = importlib.import_module(module_name)
+            getattr(module, f"add_{stem}_arguments")(sub)
+            sub.set_defaults(handler=getattr(module, f"run_{stem}"))
     launch = commands.add_parser(
         "launch", help="run a ROS 2 launch XML file: `soccersim launch FILE` or `soccersim launch PKG FILE`")
     launch.add_argument("file", help="a .launch.xml file, or a package whose share/ holds FILE")
@@ -105,12 +109,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
+    # MuJoCo looks for an OpenGL backend when imported (0.1 s); nothing here renders with it
+    os.environ.setdefault("MUJOCO_GL", "disable")
     # Executables started by launch files get ROS arguments; they are not ours to parse.
     ros_args: list[str] = []
     if "--ros-args" in argv:
         cut = argv.index("--ros-args")
         argv, ros_args = argv[:cut], argv[cut:]
-    args = build_parser().parse_args(argv)
+    args = build_parser(argv[0] if argv else "").parse_args(argv)
     args.ros_args = ros_args
     handler: Command = args.handler  # not `run`: master and node have a --run option
     return handler(args)

@@ -73,7 +73,6 @@ class SingleModeServer(SimulationLoop):
             raise StartupError(f"--referee {c.referee[:40]}: internal or external")
         if c.referee == "external" and not c.ros:
             raise StartupError("--referee external: the referee is reached over ROS (drop --no-ros)")
-        self._prepare_robot_models()
         ports: list[tuple[Source, Dialect, int | None]] = [("simspark", SimSparkDialect(), c.simspark_port),
                                                             ("rcsssmj", RcsssmjDialect(), c.rcsssmj_port)]
         for source, dialect, port in ports:
@@ -149,6 +148,13 @@ class SingleModeServer(SimulationLoop):
         self.log.info("ROS 2 nodes %s (domain %s)%s", ", ".join(n.get_fully_qualified_name() for n in nodes),
                       os.environ.get("ROS_DOMAIN_ID", "0"), "; the referee judges in its own process" if external
                       else "")
+
+    def run(self) -> None:
+        """The robot models are read first, on the loop's thread, with the ports already open:
+        the server is ready to accept agents before that (issue 31: it read them for 1.6-5 s
+        before listening); an agent that connects meanwhile is answered once they are read."""
+        self._prepare_robot_models()
+        super().run()
 
     def _prepare_robot_models(self) -> None:
         if Feature.MODELS_READ_AHEAD not in self.engine.features:
