@@ -11,6 +11,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
+from sim_master.commands.server import port_number
 from sim_master.engine.factory import PHYSICS_ENGINES
 from sim_master.master.config import ServerConfig
 
@@ -34,28 +35,22 @@ def add_match_arguments(parser: argparse.ArgumentParser) -> None:
                         help="physics, as `soccersim server`'s: auto (default: the robots' league's), mujoco, "
                              "ode (rcssserver3d's physics library) or gazebo (gz-physics 5 with DART)")
     parser.add_argument("--realtime", action="store_true", help="pace at 50 cycles/s instead of as fast as possible")
-    parser.add_argument("--web-port", type=_port, default=None, metavar="PORT",
+    parser.add_argument("--web-port", type=port_number, default=None, metavar="PORT",
                         help="watch the match live in a browser at http://127.0.0.1:PORT/ (0: a free port, "
                              "printed); add --realtime to watch it at its own pace")
     parser.add_argument("--serve", action="store_true",
                         help="also open the legacy TCP ports (agents, service) and the ROS node")
-    parser.add_argument("--simspark-port", type=_port, default=3100, metavar="PORT",
-                        help="with --serve: SimSpark agent port (0: a free port)")
-    parser.add_argument("--rcsssmj-port", type=_port, default=60000, metavar="PORT",
-                        help="with --serve: rcsssmj agent port (0: a free port)")
-    parser.add_argument("--service-port", type=_port, default=4000, metavar="PORT",
-                        help="with --serve: service port (0: a free port)")
+    parser.add_argument("--simspark-port", type=port_number, default=3100, metavar="PORT",
+                        help="with --serve: SimSpark agent port (0: a free port, -1: off)")
+    parser.add_argument("--rcsssmj-port", type=port_number, default=60000, metavar="PORT",
+                        help="with --serve: rcsssmj agent port (0: a free port, -1: off)")
+    parser.add_argument("--service-port", type=port_number, default=4000, metavar="PORT",
+                        help="with --serve: service port (0: a free port, -1: off)")
 
 
-def _port(text: str) -> int:
-    """A TCP port, 0 for a free one (one clear line otherwise)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a port is a number 0-65535, not {text[:20]!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 0-65535, not {value}")
-    return value
+def _serving(args: argparse.Namespace, port: int) -> int | None:
+    """A port of --serve (None: not serving, or -1)."""
+    return port if args.serve and port != -1 else None
 
 
 def run_match(args: argparse.Namespace) -> int:
@@ -69,10 +64,9 @@ def run_match(args: argparse.Namespace) -> int:
     max_cycles = int(math.ceil(args.duration / 0.02 * 1.5)) + 1000
     config = ServerConfig(
         sync=not args.realtime, realtime=args.realtime, ros=args.serve,
-        simspark_port=args.simspark_port if args.serve else None,
-        rcsssmj_port=args.rcsssmj_port if args.serve else None,
-        simspark_monitor_port=None, rcsssmj_monitor_port=None,
-        service_port=args.service_port if args.serve else None, web_port=args.web_port,
+        simspark_port=_serving(args, args.simspark_port), rcsssmj_port=_serving(args, args.rcsssmj_port),
+        simspark_monitor_port=None, rcsssmj_monitor_port=None, service_port=_serving(args, args.service_port),
+        web_port=None if args.web_port in (None, -1) else args.web_port,
         log_path=log_path, seed=args.seed, max_cycles=max_cycles, kickoff_after=1.0,
         half_time=args.duration / 2, vision_noise=True, engine=args.engine)
     from sim_master.engine.factory import EngineUnavailable
