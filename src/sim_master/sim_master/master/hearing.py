@@ -25,6 +25,16 @@ class Utterance:
 
 
 @dataclass(slots=True)
+class SaidMessage:
+    """A say message of one cycle as monitors show it: who said it and who heard it."""
+    side: str
+    unum: int
+    team: str
+    message: str
+    heard_by: list[tuple[str, int]]  # (side, unum) of every other player it reached
+
+
+@dataclass(slots=True)
 class Listener:
     agent_id: str
     side: str

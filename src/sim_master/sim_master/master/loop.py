@@ -51,7 +51,7 @@ from sim_master.master.config import ServerConfig
 from sim_master.master.control import SimulationControl
 from sim_master.master.entity_services import EntityServices
 from sim_master.master.ground_truth import ground_truth
-from sim_master.master.hearing import Hearing, Listener, Utterance, say_error
+from sim_master.master.hearing import Hearing, Listener, SaidMessage, Utterance, say_error
 from sim_master.master.loop_calls import LoopCalls
 from sim_master.master.pacing import RealTimePacer
 from sim_master.master.players import Player, PlayerTable, Source
@@ -135,6 +135,8 @@ class SimulationLoop(SimulationControl, EntityServices):
         self._team_counts: dict[str, int] = {"left": 0, "right": 0}
         self.agent_log = AgentLog(log)  # what agents make the server say, bounded per agent
         self._utterances: list[Utterance] = []
+        # this cycle's say messages with who heard them (side, unum): what monitors show
+        self.said: list[SaidMessage] = []
         # Effector commands of legacy agents wait here for their dialect's delay (one cycle on
         # both references): (cycles still to wait, player, command).
         self._delayed: list[tuple[int, Player, Command]] = []
@@ -581,6 +583,7 @@ class SimulationLoop(SimulationControl, EntityServices):
 
     def _hear(self) -> dict[str, list[Heard]]:
         """Say messages of this cycle, delivered to every registered player in range."""
+        self.said = []
         if not self._utterances:
             return {}
         listeners = []
@@ -589,6 +592,13 @@ class SimulationLoop(SimulationControl, EntityServices):
                 (x, y, _), _ = self.engine.robot_pose(p.robot_id)
                 listeners.append(Listener(p.agent_id, p.side, x, y))
         heard = self.hearing.deliver(self._utterances, listeners, self.referee.state.game_time)
+        for u in self._utterances:
+            speaker = self.players.get(u.speaker)
+            hearers = sorted((h.side, h.unum) for agent_id, messages in heard.items()
+                             if agent_id != u.speaker and (h := self.players.get(agent_id)) is not None
+                             and any(m.message == u.message and m.team == u.team and not m.from_self
+                                     for m in messages))
+            self.said.append(SaidMessage(u.side, speaker.unum if speaker else 0, u.team, u.message, hearers))
         self._utterances = []
         return heard
 

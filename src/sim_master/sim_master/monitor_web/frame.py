@@ -39,6 +39,8 @@ class WebFrame:
     # id, side, unum, model, league, physics (what it runs on), x, y, z, yaw_deg, links
     robots: list[dict[str, Any]] = field(default_factory=list)
     fouls: list[dict[str, Any]] = field(default_factory=list)  # time, type, side, unum (new ones only)
+    # say messages since the last frame: time, side, unum, team, message, heard_by (unums)
+    said: list[dict[str, Any]] = field(default_factory=list)
     mode: str = "live"  # or "replay": the page says which it shows
     kind: str = "frame"
 

@@ -22,6 +22,7 @@ class WebMonitorFeed(LoopAdapter):
     def __init__(self, monitor: WebMonitor) -> None:
         self.monitor = monitor
         self._fouls: list[dict[str, object]] = []
+        self._said: list[dict[str, object]] = []  # say messages since the last frame
         self._models: tuple[str, ...] | None = None
         self._link_rows = LinkRows()
 
@@ -43,6 +44,9 @@ class WebMonitorFeed(LoopAdapter):
     def on_cycle(self, loop: SimulationLoop, events: Sequence[GameEvent]) -> None:
         self._fouls += [{"time": e.time, "type": e.detail, "side": e.team, "unum": e.unum}
                         for e in events if e.kind == "foul"]
+        self._said += [{"time": round(loop.referee.state.game_time, 2), "side": s.side, "unum": s.unum,
+                        "team": s.team, "message": s.message, "heard_by": [u for _, u in s.heard_by]}
+                       for s in loop.said]
         if loop.engine.cycle % 2 == 0:
             models = tuple(sorted({p.model for p in loop.players.with_robots()}))
             if models != self._models:
@@ -50,8 +54,10 @@ class WebMonitorFeed(LoopAdapter):
                 specs = {m: loop.engine.model_spec(m) for m in models}
                 self.monitor.set_scene(scene_message("live", loop.engine.field, specs, commands=False))
             if self.monitor.clients:  # nobody watching: no frame to build
-                self.monitor.publish(frame_from_server(loop, self._fouls, self._link_rows))
-            self._fouls = []
+                frame = frame_from_server(loop, self._fouls, self._link_rows)
+                frame.said = self._said
+                self.monitor.publish(frame)
+            self._fouls, self._said = [], []
 
     def close(self) -> None:
         self.monitor.close()

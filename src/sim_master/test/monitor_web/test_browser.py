@@ -279,3 +279,31 @@ def test_replay_in_the_page_pauses_steps_resumes_and_seeks_to_the_goal(running_s
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(5)
+
+
+def test_the_page_shows_say_messages_and_who_heard_them(running_server: Callable[..., Any]) -> None:
+    """An agent's say message appears on the page with its team and number and the numbers
+    of the players that heard it (issue 30: say messages appeared nowhere); as text, never
+    markup."""
+    from sim_bridge.clients import SimSparkAgent
+
+    with running_server(sync=True, web_port=0, sync_timeout=5.0) as server:
+        port = server.agent_servers["simspark"].port
+        speaker, listener = (SimSparkAgent("127.0.0.1", port, "Alpha", unum) for unum in (1, 2))
+        for agent in (speaker, listener):
+            agent.join()
+        browser = Browser(server.web_monitor.url)
+        try:
+            assert browser.wait_text("status", "live") == "live"
+            deadline = time.monotonic() + 30
+            said = ""
+            while time.monotonic() < deadline and "heard by #2" not in said:
+                speaker.act(extra="(say hello<b>)")
+                listener.act()
+                said = browser.text("said")
+            assert "Alpha #1: hello<b>" in said and "heard by #2" in said, said
+            assert browser.value("document.querySelector('#said b') === null") == "True"
+        finally:
+            browser.close()
+            speaker.close()
+            listener.close()

@@ -16,6 +16,7 @@ let last = null;          // the last frame
 let view = "3d";
 let ws = null;
 const fouls = [];
+const said = [];  // the last say messages: {side, team, unum, message, heard_by, time}
 
 // ------------------------------------------------------------------ 3D scene
 const LEAGUE_PHYSICS = { simspark: "ode", rcsssmj: "mujoco" };  // each league's own (engine/league.py)
@@ -278,6 +279,18 @@ function render() {
   document.body.dataset.renders = String(Number(document.body.dataset.renders || 0) + 1);
 }
 
+// Each message as text (never markup: it is what an agent sent), in its team's colour.
+function showSaid() {
+  const box = $("said");
+  box.replaceChildren(...said.map((s) => {
+    const line = document.createElement("div");
+    const heard = s.heard_by.length ? `heard by #${s.heard_by.join(", #")}` : "heard by nobody";
+    line.textContent = `${s.time.toFixed(1)} s  ${s.team} #${s.unum}: ${s.message}  (${heard})`;
+    line.className = s.side;
+    return line;
+  }));
+}
+
 function legend(frame) {
   const item = (side, name) => name ? `<span style="color:${CSS_COLOURS[side]}">&#9632; ${name}</span>` : "";
   $("legend").innerHTML = [item("left", frame.team_left), item("right", frame.team_right)].filter(Boolean).join(" &nbsp; ");
@@ -300,6 +313,11 @@ function onFrame(frame) {
   }
   for (const f of frame.fouls) fouls.push(`${f.type} ${f.side} #${f.unum} @${f.time.toFixed(0)}s`);
   $("fouls").textContent = fouls.slice(-3).join("  ");
+  if (frame.said && frame.said.length) {
+    said.push(...frame.said);
+    said.splice(0, Math.max(0, said.length - 5));
+    showSaid();
+  }
   const players = $("player");
   // a robot on the other league's physics says so (the first robot to join picks the world's)
   const label = (r) => r.physics && LEAGUE_PHYSICS[r.league] && LEAGUE_PHYSICS[r.league] !== r.physics
