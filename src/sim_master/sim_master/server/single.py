@@ -152,7 +152,10 @@ class SingleModeServer(SimulationLoop):
     def run(self) -> None:
         """The robot models are read first, on the loop's thread, with the ports already open:
         the server is ready to accept agents before that (issue 31: it read them for 1.6-5 s
-        before listening); an agent that connects meanwhile is answered once they are read."""
+        before listening); an agent that connects meanwhile is answered once they are read.
+        Calls from other threads wait for the loop from now on (start() bound them to its caller:
+        run on that thread, they raced the models' reading)."""
+        self.calls.bind_to_current_thread()
         self._prepare_robot_models()
         super().run()
 
