@@ -45,52 +45,91 @@ set_callback_fn rcl_set_on_new_message_callback() {
   return fn;
 }
 
+// What the DDS threads ring and the reader waits on. Shared with every slot, so a ring that
+// comes after the bell is gone (a subscription left watched) finds it alive and harmless.
+struct BellState {
+  std::mutex mutex;  // ready, pending, woken
+  std::condition_variable cv;
+  std::vector<std::int64_t> ready;
+  std::unordered_set<std::int64_t> pending;
+  bool woken = false;
+
+  void ring(std::int64_t key) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (pending.insert(key).second) ready.push_back(key);
+    }
+    cv.notify_one();
+  }
+};
+
+struct Slot {
+  std::shared_ptr<BellState> state;
+  std::int64_t key;
+};
+
 class SubscriptionBell {
  public:
-  SubscriptionBell() = default;
+  SubscriptionBell() : state_(std::make_shared<BellState>()) {}
   SubscriptionBell(const SubscriptionBell&) = delete;
   SubscriptionBell& operator=(const SubscriptionBell&) = delete;
+
+  // A slot still watched when the bell goes is left allocated: its subscription's listener
+  // may call it at any time, and only unwatch (which needs the live subscription) stops that.
+  ~SubscriptionBell() = default;
 
   // Rings with `key` for each new message of the rcl subscription at `pointer` (rclpy's
   // Subscription.handle.pointer; the caller holds the handle). Messages already waiting ring
   // at once.
   void watch(std::uintptr_t pointer, std::int64_t key) {
-    auto slot = std::make_unique<Slot>(Slot{this, key});
-    const Slot* user_data = slot.get();
+    if (pointer == 0) throw std::invalid_argument("no subscription (null pointer)");
+    auto* slot = new Slot{state_, key};
     {
       std::lock_guard<std::mutex> lock(slots_mutex_);
-      if (slots_.count(pointer) != 0) throw std::invalid_argument("this subscription is watched already");
-      slots_.emplace(pointer, std::move(slot));
+      if (slots_.count(pointer) != 0) {
+        delete slot;
+        throw std::invalid_argument("this subscription is watched already");
+      }
+      slots_.emplace(pointer, slot);
     }
-    set_callback(pointer, &SubscriptionBell::rang, user_data);
+    try {
+      set_callback(pointer, &SubscriptionBell::rang, slot);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(slots_mutex_);
+      slots_.erase(pointer);
+      delete slot;
+      throw;
+    }
   }
 
   // No more rings for this subscription: call before it is destroyed (the middleware holds
   // its listener's lock while calling, so no ring is under way when this returns).
   void unwatch(std::uintptr_t pointer) {
-    std::unique_ptr<Slot> slot;
+    Slot* slot = nullptr;
     {
       std::lock_guard<std::mutex> lock(slots_mutex_);
       auto it = slots_.find(pointer);
       if (it == slots_.end()) return;
-      slot = std::move(it->second);
+      slot = it->second;
       slots_.erase(it);
     }
     set_callback(pointer, nullptr, nullptr);
+    delete slot;
   }
 
   // The keys that rang since the last call, oldest first, each once; waits up to `timeout_s`
   // (GIL released) for the first, or until `wake`.
   std::vector<std::int64_t> wait(double timeout_s) {
     std::vector<std::int64_t> out;
+    BellState& s = *state_;
     {
       py::gil_scoped_release release;
-      std::unique_lock<std::mutex> lock(mutex_);
+      std::unique_lock<std::mutex> lock(s.mutex);
       const auto timeout = std::chrono::duration<double>(timeout_s > 0 ? timeout_s : 0.0);
-      cv_.wait_for(lock, timeout, [this] { return !ready_.empty() || woken_; });
-      out.swap(ready_);
-      pending_.clear();
-      woken_ = false;
+      s.cv.wait_for(lock, timeout, [&s] { return !s.ready.empty() || s.woken; });
+      out.swap(s.ready);
+      s.pending.clear();
+      s.woken = false;
     }
     return out;
   }
@@ -98,10 +137,10 @@ class SubscriptionBell {
   // Ends a wait now (a player joined or left, the reader stops).
   void wake() {
     {
-      std::lock_guard<std::mutex> lock(mutex_);
-      woken_ = true;
+      std::lock_guard<std::mutex> lock(state_->mutex);
+      state_->woken = true;
     }
-    cv_.notify_one();
+    state_->cv.notify_one();
   }
 
   std::size_t watched() {
@@ -110,40 +149,20 @@ class SubscriptionBell {
   }
 
  private:
-  struct Slot {
-    SubscriptionBell* bell;
-    std::int64_t key;
-  };
-
   // (a DDS thread) `count` new messages on the slot's subscription
   static void rang(const void* user_data, size_t /*count*/) {
     const auto* slot = static_cast<const Slot*>(user_data);
-    slot->bell->ring(slot->key);
-  }
-
-  void ring(std::int64_t key) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (pending_.insert(key).second) ready_.push_back(key);
-    }
-    cv_.notify_one();
+    slot->state->ring(slot->key);
   }
 
   static void set_callback(std::uintptr_t pointer, rcl_event_callback_t callback, const void* user_data) {
-    if (pointer == 0) throw std::invalid_argument("no subscription (null pointer)");
     const int ret = rcl_set_on_new_message_callback()(reinterpret_cast<const void*>(pointer), callback, user_data);
     if (ret != 0) throw std::runtime_error("cannot watch the subscription: rcl error " + std::to_string(ret));
   }
 
-  std::mutex mutex_;  // ready_, pending_, woken_
-  std::condition_variable cv_;
-  std::vector<std::int64_t> ready_;
-  std::unordered_set<std::int64_t> pending_;
-  bool woken_ = false;
+  std::shared_ptr<BellState> state_;
   std::mutex slots_mutex_;
-  // the callbacks' user data; a slot left behind (its subscription destroyed unwatched) is
-  // only freed: its listener went with the subscription
-  std::unordered_map<std::uintptr_t, std::unique_ptr<Slot>> slots_;
+  std::unordered_map<std::uintptr_t, Slot*> slots_;  // the callbacks' user data
 };
 
 }  // namespace

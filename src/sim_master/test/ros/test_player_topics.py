@@ -153,3 +153,22 @@ def test_a_wake_ends_a_wait(node: Any) -> None:
     assert time.monotonic() - t0 < 1.0
     with pytest.raises(ValueError):
         bell.watch(0, 1)
+
+
+def test_a_bell_dropped_while_watching_harms_nothing(node: Any) -> None:
+    """A reader that forgot to unwatch: messages that ring after its bell is gone find the
+    bell's shared state, not freed memory (the process goes on; the subscription reads on)."""
+    import gc
+
+    sub = node.create_subscription(String, "dropped", lambda _m: None, 10)
+    pub = node.create_publisher(String, "dropped", 10)
+    bell = SubscriptionBell()
+    with sub.handle:
+        bell.watch(sub.handle.pointer, 1)
+    del bell
+    gc.collect()
+    for i in range(50):
+        pub.publish(String(data=str(i)))
+    _wait_until_delivered(node, sub)
+    with sub.handle:
+        assert sub.handle.take_message(sub.msg_type, False) is not None
