@@ -7,6 +7,8 @@ import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,9 +19,15 @@ Launch = Callable[..., subprocess.Popen[str]]
 def launch() -> Iterator[Launch]:
     procs: list[subprocess.Popen[str]] = []
 
-    def start(module: str, *args: str) -> subprocess.Popen[str]:
-        proc = subprocess.Popen([sys.executable, "-m", module, *args], stdout=subprocess.PIPE,
+    def start(module: str, *args: str, log: Path | None = None) -> subprocess.Popen[str]:
+        """`log`: its output goes to that file (a process whose output the test never reads
+        must not write into a pipe: once the pipe's 64 KiB are full it blocks, and a node
+        that blocks stalls the whole lockstep)."""
+        out: Any = subprocess.PIPE if log is None else log.open("w")
+        proc = subprocess.Popen([sys.executable, "-m", module, *args], stdout=out,
                                 stderr=subprocess.STDOUT, text=True, env=dict(os.environ), start_new_session=True)
+        if log is not None:
+            out.close()  # the child has its own
         procs.append(proc)
         return proc
 

@@ -20,7 +20,7 @@ def test_swarm_of_200_pushers_on_four_simpy_nodes(redis_server: str, tmp_path: P
                     "--redis", redis_server, "--run", run, "--fresh", "--report", str(report_path), "--trace",
                     "--step-timeout", "5")
     nodes = [launch("sim_master.distributed.sim_node", "--id", node_id, "--engine", "simpy",
-                    "--redis", redis_server, "--run", run) for node_id in "ABCD"]
+                    "--redis", redis_server, "--run", run, log=tmp_path / f"node-{node_id}.log") for node_id in "ABCD"]
     out, _ = master.communicate(timeout=240)
     assert master.returncode == 0, out[-3000:]
     report = json.loads(report_path.read_text())
@@ -48,8 +48,10 @@ def test_mujoco_and_simpy_nodes_share_one_world(redis_server: str, tmp_path: Pat
     run, report_path = uuid.uuid4().hex[:8], tmp_path / "mixed.json"
     master = launch("sim_master.distributed.master", "--config", str(config), "--steps", str(STEPS),
                     "--redis", redis_server, "--run", run, "--fresh", "--report", str(report_path), "--trace")
-    launch("sim_master.distributed.sim_node", "--id", "A", "--engine", "mujoco", "--redis", redis_server, "--run", run)
-    launch("sim_master.distributed.sim_node", "--id", "B", "--engine", "simpy", "--redis", redis_server, "--run", run)
+    launch("sim_master.distributed.sim_node", "--id", "A", "--engine", "mujoco", "--redis", redis_server, "--run", run,
+           log=tmp_path / "node-A.log")
+    launch("sim_master.distributed.sim_node", "--id", "B", "--engine", "simpy", "--redis", redis_server, "--run", run,
+           log=tmp_path / "node-B.log")
     out, _ = master.communicate(timeout=240)
     assert master.returncode == 0, out[-3000:]
     report = json.loads(report_path.read_text())
@@ -63,6 +65,7 @@ def test_mujoco_and_simpy_nodes_share_one_world(redis_server: str, tmp_path: Pat
 
 def test_simpy_node_killed_and_restarted_rejoins_without_jumps(redis_server: str, tmp_path: Path, launch) -> None:
     import os
+    import select
     import signal
     import time
 
@@ -70,15 +73,27 @@ def test_simpy_node_killed_and_restarted_rejoins_without_jumps(redis_server: str
     master = launch("sim_master.distributed.master", "--config", str(CONFIG), "--steps", "300",
                     "--redis", redis_server, "--run", run, "--fresh", "--report", str(report_path), "--trace")
     nodes = {node_id: launch("sim_master.distributed.sim_node", "--id", node_id, "--engine", "simpy",
-                             "--redis", redis_server, "--run", run) for node_id in "ABCD"}
+                             "--redis", redis_server, "--run", run, log=tmp_path / f"node-{node_id}.log")
+             for node_id in "ABCD"}
     assert master.stdout is not None
-    for line in master.stdout:
+    seen: list[str] = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:  # (a master that stopped stepping fails here, with what it said)
+        ready, _, _ = select.select([master.stdout], [], [], 1.0)
+        line = master.stdout.readline() if ready else ""
+        seen.append(line)
         if line.startswith("master: step ") and int(line.split()[-1]) >= 100:
             break
+        if master.poll() is not None and not ready:
+            break
+    else:
+        logs = {p.name: p.read_text()[-1500:] for p in tmp_path.glob("node-*.log")}
+        pytest.fail(f"the master did not reach step 100 in 120 s: {''.join(seen)[-2000:]} nodes: {logs}")
     os.killpg(nodes["C"].pid, signal.SIGKILL)
     nodes["C"].wait()
     time.sleep(1.0)
-    launch("sim_master.distributed.sim_node", "--id", "C", "--engine", "simpy", "--redis", redis_server, "--run", run)
+    launch("sim_master.distributed.sim_node", "--id", "C", "--engine", "simpy", "--redis", redis_server, "--run", run,
+           log=tmp_path / "node-C-again.log")
     out, _ = master.communicate(timeout=240)
     assert master.returncode == 0, out[-3000:]
     report = json.loads(report_path.read_text())
