@@ -61,6 +61,8 @@ class SingleModeServer(SimulationLoop):
         self.ros: ServerNode | None = None
         self.ros_context: Any = None
         self._remote_referee: RemoteReferee | None = None
+        self._unread_models: list[str] = []  # read ahead by the loop, one per cycle (run)
+        self._models_started = 0.0
 
     @property
     def agent_servers(self) -> dict[Source, AgentServer]:
@@ -150,26 +152,31 @@ class SingleModeServer(SimulationLoop):
                       else "")
 
     def run(self) -> None:
-        """The robot models are read first, on the loop's thread, with the ports already open:
-        the server is ready to accept agents before that (issue 31: it read them for 1.6-5 s
-        before listening); an agent that connects meanwhile is answered once they are read.
-        Calls from other threads wait for the loop from now on (start() bound them to its caller:
-        run on that thread, they raced the models' reading)."""
+        """The robot models are read on the loop's thread once the ports are open, one before
+        each cycle until all are (0.1-0.2 s each): the server accepts agents at once (issue 31:
+        it read them all for 1.6-5 s before listening), and neither agents nor service calls
+        wait for more than one model. Calls from other threads wait for the loop from now on
+        (start() bound them to its caller's thread)."""
         self.calls.bind_to_current_thread()
-        self._prepare_robot_models()
+        if Feature.MODELS_READ_AHEAD in self.engine.features:
+            self._unread_models = list(PRELOADED_MODELS)
+        self._models_started = time.perf_counter()
         super().run()
 
-    def _prepare_robot_models(self) -> None:
-        if Feature.MODELS_READ_AHEAD not in self.engine.features:
-            return
-        prepare = cast(ReadsModelsAhead, self.engine).prepare_models
-        started = time.perf_counter()
+    def cycle(self) -> bool:
+        if self._unread_models:
+            self._read_next_model()
+        return super().cycle()
+
+    def _read_next_model(self) -> None:
+        model = self._unread_models.pop(0)
         try:
-            prepare(list(PRELOADED_MODELS))
+            cast(ReadsModelsAhead, self.engine).prepare_models([model])
         except (ValueError, OSError) as exc:  # a broken model file: its robots are refused at join
-            self.log.warning("robot models not read ahead: %s", exc)
-            return
-        self.log.info("robot models %s read in %.2f s", ", ".join(PRELOADED_MODELS), time.perf_counter() - started)
+            self.log.warning("robot model %s not read ahead: %s", model, exc)
+        if not self._unread_models:
+            self.log.info("robot models %s read in %.2f s", ", ".join(PRELOADED_MODELS),
+                          time.perf_counter() - self._models_started)
 
     def listening(self) -> list[str]:
         """Where this server listens, one line per port (printed by `soccersim server`)."""
