@@ -5,31 +5,39 @@ import argparse
 import logging
 import signal
 import sys
+from collections.abc import Callable
+from typing import TypeVar
 
 from sim_master.engine.factory import PHYSICS_ENGINES
 from sim_master.master.config import ServerConfig
 from sim_master.master.ground_truth import GROUND_TRUTH
 
-
-def port_number(text: str) -> int:
-    """A TCP port: 0..65535 (0 picks a free one) or -1 (off)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not -1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"{value} is outside 0..65535 (-1 turns the port off)")
-    return value
+T = TypeVar("T", int, float)
 
 
-def _tf_rate(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0.5 <= value <= 50.0:
-        raise argparse.ArgumentTypeError(f"{text} is outside 0.5..50 (messages per second of sim time)")
-    return value
+def bounded(convert: Callable[[str], T], low: T, high: T, *, bad: str, outside: str) -> Callable[[str], T]:
+    """An argparse type: `text` converted and within low..high (a float's nan and inf are
+    outside), else argparse's one-line error: `bad` or `outside`, formatted with text and value."""
+    def parse(text: str) -> T:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(bad.format(text=text)) from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(outside.format(text=text, value=value))
+        return value
+    return parse
+
+
+# A TCP port: 0..65535 (0 picks a free one) or -1 (off).
+port_number = bounded(int, -1, 65535, bad="{text!r} is not a port number",
+                      outside="{value} is outside 0..65535 (-1 turns the port off)")
+_tf_rate = bounded(float, 0.5, 50.0, bad="{text!r} is not a number",
+                   outside="{text} is outside 0.5..50 (messages per second of sim time)")
+_threads = bounded(int, 1, 16, bad="expected a whole number, got {text!r}", outside="1..16 threads, not {value}")
+_sync_timeout = bounded(float, 0.001, 3600.0, bad="expected seconds, got {text!r}", outside="0.001..3600 s, not {text}")
+
+
 
 
 def ground_truth_items(text: str) -> tuple[str, ...]:
@@ -99,28 +107,6 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--half-time", type=float, default=None, metavar="S", help="half length in s of game time")
     parser.add_argument("--tf-rate", type=_tf_rate, default=10.0, metavar="HZ",
                         help="/tf messages per second of sim time (0.5-50; ROS parameter tf_rate, may change live)")
-
-
-def _threads(text: str) -> int:
-    """--physics-threads: a whole number 1..16, else argparse's one-line error."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not 1 <= value <= 16:
-        raise argparse.ArgumentTypeError(f"1..16 threads, not {value}")
-    return value
-
-
-def _sync_timeout(text: str) -> float:
-    """--sync-timeout: seconds, 0.001..3600, else argparse's one-line error."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
-    if not 0.001 <= value <= 3600.0:  # also refuses nan and inf
-        raise argparse.ArgumentTypeError(f"0.001..3600 s, not {text}")
-    return value
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
