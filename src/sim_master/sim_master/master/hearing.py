@@ -59,15 +59,19 @@ class Hearing:
     max_length: int = MAX_LENGTH
     range_m: float = RANGE_M
     _budget: dict[tuple[str, bool], int] = field(default_factory=dict)
+    # of the last deliver: per utterance (same order), the agents other than its speaker that
+    # heard it (what monitors show)
+    heard_by: list[list[str]] = field(default_factory=list)
 
     def deliver(self, utterances: list[Utterance], listeners: list[Listener],
                 game_time: float) -> dict[str, list[Heard]]:
         for key in list(self._budget):
             self._budget[key] = min(CHANNEL_CAPACITY, self._budget[key] + 1)
         heard: dict[str, list[Heard]] = {}
+        self.heard_by = [[] for _ in utterances]
         for listener in listeners:
-            chosen: dict[bool, Heard] = {}
-            for u in utterances:
+            chosen: dict[bool, tuple[int, Heard]] = {}
+            for index, u in enumerate(utterances):
                 if u.speaker == listener.agent_id:
                     heard.setdefault(listener.agent_id, []).append(Heard(
                         time=game_time, direction=0.0, message=u.message, from_self=True,
@@ -79,14 +83,15 @@ class Hearing:
                 if listener.side == "right":  # the right team's frame is rotated by 180 deg
                     dx, dy = -dx, -dy
                 mate = u.side == listener.side
-                chosen[mate] = Heard(time=game_time, direction=math.degrees(math.atan2(dy, dx)),
-                                     message=u.message, from_self=False, from_teammate=mate,
-                                     team=u.team)  # the last one wins, as in the reference
-            for mate, message in chosen.items():
+                chosen[mate] = (index, Heard(time=game_time, direction=math.degrees(math.atan2(dy, dx)),
+                                             message=u.message, from_self=False, from_teammate=mate,
+                                             team=u.team))  # the last one wins, as in the reference
+            for mate, (index, message) in chosen.items():
                 key = (listener.agent_id, mate)
                 if self._budget.get(key, CHANNEL_CAPACITY) >= CHANNEL_CAPACITY:
                     self._budget[key] = self._budget.get(key, CHANNEL_CAPACITY) - 2
                     heard.setdefault(listener.agent_id, []).append(message)
+                    self.heard_by[index].append(listener.agent_id)
         return heard
 
     def forget(self, agent_id: str) -> None:

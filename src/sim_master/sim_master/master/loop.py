@@ -592,12 +592,10 @@ class SimulationLoop(SimulationControl, EntityServices):
                 (x, y, _), _ = self.engine.robot_pose(p.robot_id)
                 listeners.append(Listener(p.agent_id, p.side, x, y))
         heard = self.hearing.deliver(self._utterances, listeners, self.referee.state.game_time)
-        for u in self._utterances:
+        for u, agent_ids in zip(self._utterances, self.hearing.heard_by, strict=True):
             speaker = self.players.get(u.speaker)
-            hearers = sorted((h.side, h.unum) for agent_id, messages in heard.items()
-                             if agent_id != u.speaker and (h := self.players.get(agent_id)) is not None
-                             and any(m.message == u.message and m.team == u.team and not m.from_self
-                                     for m in messages))
+            hearers = sorted((h.side, h.unum) for agent_id in agent_ids
+                             if (h := self.players.get(agent_id)) is not None)
             self.said.append(SaidMessage(u.side, speaker.unum if speaker else 0, u.team, u.message, hearers))
         self._utterances = []
         return heard
