@@ -92,7 +92,6 @@ def _objects_msg(names: list[str], teams: list[str], unums: list[int], polars: l
 
 
 TRUTH_FIELDS = {"mypos": "my_pos", "myorien": "my_orien", "ballpos": "ball_pos"}  # Vision.truth -> msg
-_NOTHING_SEEN = VisionObjects()  # shared by every percept without vision; never changed
 
 
 def _vision_to_msg(msg: PerceptMsg, vision: Vision | None) -> None:
@@ -101,8 +100,7 @@ def _vision_to_msg(msg: PerceptMsg, vision: Vision | None) -> None:
     for name, field_name in TRUTH_FIELDS.items():
         setattr(msg, field_name, array("d", truth.get(name, ())))
     if vision is None:
-        msg.seen = msg.line_ends = _NOTHING_SEEN  # (a reused message keeps no old vision)
-        return
+        return  # seen and line_ends stay empty
     names, polars = list(vision.objects), list(vision.objects.values())
     teams, unums = [""] * len(names), [0] * len(names)
     for player in vision.players:
@@ -158,11 +156,11 @@ _CUSTOM: dict[str, tuple[Callable[[PerceptMsg, Any], None], Callable[[PerceptMsg
 }
 
 
-def percept_to_msg(p: Percept, time: Time, side: str, unum: int, into: PerceptMsg | None = None) -> PerceptMsg:
+def percept_to_msg(p: Percept, time: Time, side: str, unum: int) -> PerceptMsg:
     """Every declared field of the percept into its sim_msgs/Percept field (see
-    sim_contracts.percept); side and unum are the player's, the stamp the cycle's. `into`: a
-    message to overwrite (every field is written), saving the making of one per cycle."""
-    msg = PerceptMsg() if into is None else into
+    sim_contracts.percept); side and unum are the player's, the stamp the cycle's. (ROS
+    players' percepts are written as CDR by sim_hotpath.percept_cdr, held equal to this.)"""
+    msg = PerceptMsg()
     for f in percept_fields():
         kind, path = f.metadata["ros_kind"], f.metadata["ros"]
         if kind == "custom":

@@ -155,9 +155,7 @@ class SingleModeServer(SimulationLoop):
         """The robot models are read on the loop's thread once the ports are open, one before
         each cycle until all are (0.1-0.2 s each): the server accepts agents at once (issue 31:
         it read them all for 1.6-5 s before listening), and neither agents nor service calls
-        wait for more than one model. Calls from other threads wait for the loop from now on
-        (start() bound them to its caller's thread)."""
-        self.calls.bind_to_current_thread()
+        wait for more than one model."""
         if Feature.MODELS_READ_AHEAD in self.engine.features:
             self._unread_models = list(PRELOADED_MODELS)
         self._models_started = time.perf_counter()
