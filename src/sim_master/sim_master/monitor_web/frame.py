@@ -112,7 +112,8 @@ def yaw_deg(quat: tuple[float, float, float, float]) -> float:
     return math.degrees(math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
 
 
-def frame_from_server(server: Any, fouls: list[dict[str, Any]], link_rows: LinkRows | None = None) -> WebFrame:
+def frame_from_server(server: Any, fouls: list[dict[str, Any]], link_rows: LinkRows | None = None, *,
+                      said: list[dict[str, Any]] | None = None) -> WebFrame:
     """A frame of a running SingleModeServer (called on its loop thread)."""
     s = server.referee.state
     engine = server.engine
@@ -131,4 +132,5 @@ def frame_from_server(server: Any, fouls: list[dict[str, Any]], link_rows: LinkR
     return WebFrame(
         time=round(engine.time, 2), game_time=round(s.game_time, 2), half=s.half, play_mode=s.play_mode.value,
         team_left=s.team_left, team_right=s.team_right, score_left=s.score_left, score_right=s.score_right,
-        ball=tuple(round(v, 3) for v in engine.ball_position()), robots=robots, fouls=fouls)
+        ball=tuple(round(v, 3) for v in engine.ball_position()), robots=robots, fouls=fouls,
+        said=said or [])

@@ -54,9 +54,7 @@ class WebMonitorFeed(LoopAdapter):
                 specs = {m: loop.engine.model_spec(m) for m in models}
                 self.monitor.set_scene(scene_message("live", loop.engine.field, specs, commands=False))
             if self.monitor.clients:  # nobody watching: no frame to build
-                frame = frame_from_server(loop, self._fouls, self._link_rows)
-                frame.said = self._said
-                self.monitor.publish(frame)
+                self.monitor.publish(frame_from_server(loop, self._fouls, self._link_rows, said=self._said))
             self._fouls, self._said = [], []
 
     def close(self) -> None:
