@@ -10,6 +10,7 @@
 #include <dart/collision/CollisionObject.hpp>
 #include <dart/collision/CollisionResult.hpp>
 #include <dart/constraint/ConstraintSolver.hpp>
+#include <dart/constraint/ContactConstraint.hpp>
 #include <dart/dynamics/FreeJoint.hpp>
 #include <dart/dynamics/ShapeNode.hpp>
 #include <ignition/physics/FeatureList.hh>
@@ -277,6 +278,17 @@ void GzWorld::DriveHinges() {
   }
 }
 
+void GzWorld::SetFriction(const std::string& name, double mu) {
+  if (!(mu >= 0 && mu <= 1e6)) throw std::invalid_argument("friction coefficient: 0..1e6");
+  auto skeleton = Skeleton(name);
+  for (size_t b = 0; b < skeleton->getNumBodyNodes(); ++b) {
+    for (auto* shape : skeleton->getBodyNode(b)->getShapeNodesWith<dart::dynamics::DynamicsAspect>()) {
+      shape->getDynamicsAspect()->setPrimaryFrictionCoeff(mu);
+      shape->getDynamicsAspect()->setSecondaryFrictionCoeff(mu);
+    }
+  }
+}
+
 void GzWorld::SetSlipCompliance(const std::string& name, double slip) {
   if (!(slip >= 0 && slip < 1)) throw std::invalid_argument("slip compliance: 0..1 (m/s)/N");
   auto skeleton = Skeleton(name);
@@ -286,6 +298,18 @@ void GzWorld::SetSlipCompliance(const std::string& name, double slip) {
       shape->getDynamicsAspect()->setSecondarySlipCompliance(slip);
     }
   }
+}
+
+void GzWorld::SetContactModel(double erp, double cfm, double allowance, double max_erv) {
+  if (!(erp >= 0 && erp <= 1)) throw std::invalid_argument("contact erp: 0..1");
+  if (!(cfm >= 0 && cfm <= 100)) throw std::invalid_argument("contact cfm: 0..100");
+  if (!(allowance >= 0 && allowance <= 0.05)) throw std::invalid_argument("contact allowance: 0..0.05 m");
+  if (!(max_erv > 0 && max_erv <= 100)) throw std::invalid_argument("contact max_erv: (0, 100] m/s");
+  using dart::constraint::ContactConstraint;
+  ContactConstraint::setErrorReductionParameter(erp);
+  ContactConstraint::setConstraintForceMixing(cfm);
+  ContactConstraint::setErrorAllowance(allowance);
+  ContactConstraint::setMaxErrorReductionVelocity(max_erv);
 }
 
 void GzWorld::Step(int n) {

@@ -82,8 +82,16 @@ class GzWorld {
   void SetRootPose(const std::string& name, const Eigen::Matrix<double, 7, 1>& pose);
   void SetRootVelocity(const std::string& name, const Eigen::Vector3d& linear, const Eigen::Vector3d& angular);
 
+  // Coulomb friction coefficient of every shape of a model (DART takes the smaller of two
+  // touching shapes' coefficients and caps it at 100).
+  void SetFriction(const std::string& name, double mu);
   // Force-dependent slip (m/s per N) of every shape of a model, along both friction directions.
   void SetSlipCompliance(const std::string& name, double slip);
+
+  // DART's contact model, process-wide (its ContactConstraint keeps these in class statics):
+  // error reduction per step, constraint force mixing (relative: the diagonal grows by this
+  // fraction), penetration allowed without correction (m), largest correcting speed (m/s).
+  static void SetContactModel(double erp, double cfm, double allowance, double max_erv);
 
   // n DART steps through gz-physics, the motors driven before each.
   void Step(int n);

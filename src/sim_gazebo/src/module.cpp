@@ -48,7 +48,10 @@ PYBIND11_MODULE(_gz_physics, m) {
       .def("set_velocities", &GzWorld::SetVelocities, py::arg("name"), py::arg("dq"))
       .def("set_root_pose", &GzWorld::SetRootPose, py::arg("name"), py::arg("pose"))
       .def("set_root_velocity", &GzWorld::SetRootVelocity, py::arg("name"), py::arg("linear"), py::arg("angular"))
+      .def("set_friction", &GzWorld::SetFriction, py::arg("name"), py::arg("mu"))
       .def("set_slip_compliance", &GzWorld::SetSlipCompliance, py::arg("name"), py::arg("slip"))
+      .def_static("set_contact_model", &GzWorld::SetContactModel, py::arg("erp"), py::arg("cfm"),
+                  py::arg("allowance"), py::arg("max_erv"))
       .def("step", &GzWorld::Step, py::arg("n") = 1, py::call_guard<py::gil_scoped_release>())
       .def("contacts",
            [](const GzWorld& world) {

@@ -3,9 +3,10 @@ tools/fidelity/record_traces.py (stand, head speed steps, hip steps, arm P-loop,
 forward fall, toes, hip yaw-pitch with planted feet, bent-knee stance) are replayed on a real
 `soccersim server --sync` over TCP, and every row is compared with the trace recorded on
 rcssserver3d at the same cycle number (no latency shift: the command-to-motion delay must
-match too). Run on the default engine (auto: ODE for these SimSpark robots) and on MuJoCo.
+match too). Run on the default engine (auto: ODE for these SimSpark robots), on MuJoCo and on
+gz-physics with DART (docs/gazebo.md).
 
-Tolerances (issue 12), both engines: S2, S4, S7 joint angles 0.5 deg RMS and 1 deg worst; S1
+Tolerances (issue 12), every engine: S2, S4, S7 joint angles 0.5 deg RMS and 1 deg worst; S1
 joints 0.1 deg and GYR 1 deg/s from cycle 25; S5 foot force total 5 N and GYR 5 deg/s; S6
 torso tilt past 70 deg within 5 cycles of the reference; latencies equal. The default engine
 (rcssserver3d's own physics library, its scene built as SimSpark builds it) in every scenario
@@ -67,7 +68,7 @@ def _first(rows: dict[int, dict[str, float]], test) -> int | None:
 SCENARIOS = "S1,S2,S3,S4,S5,S6,S7,S8,S9"
 
 
-@pytest.fixture(scope="module", params=["auto", "mujoco"])
+@pytest.fixture(scope="module", params=["auto", "mujoco", "gazebo"])
 def recorded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
              port_picker: Callable[[], int]) -> Path:
     out = tmp_path_factory.mktemp(f"traces_{request.param}")

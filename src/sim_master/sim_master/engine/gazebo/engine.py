@@ -21,14 +21,29 @@ from typing import Any, ClassVar
 
 from sim_master.engine.articulated import ArticulatedEngine, PhysicsWorld
 from sim_master.engine.node import Feature
+from sim_master.engine.ode import simspark
 from sim_master.engine.robot import Robot
 
-# DART slip compliance of SimSpark robots' shapes in a world with rcssserver3d's slipping
-# contacts (<soccer:contact slip>). DART spreads it over a pair's contacts and its motors are
-# rigid, so rcssserver3d's figure does not carry over; chosen by FC Portugal's walk (falls in
-# 60 s, mean of 8 runs): none 20, 0.02 13, 0.1 8 (median 4.5), 0.3 12 (MuJoCo engine 4,
-# rcssserver3d 0).
-DART_ROBOT_SLIP = 0.1
+# DART takes the smaller of two touching shapes' friction coefficients (and caps it at 100),
+# and SDF's default is 1: a field without <friction> held every robot at mu 1, so a standing
+# Nao spun freely under a 10 N m yaw torque (ODE, as rcssserver3d: unbounded friction, 16
+# degrees of slip in 0.5 s). The world's static models get DART's cap, so a contact takes the
+# moving body's own coefficient: a Nao's 100 (unbounded in effect, as rcssserver3d), an rcsssmj
+# robot's own (MuJoCo's rule takes the larger of the two), the ball's.
+STATIC_FRICTION = 100.0
+# DART's slip compliance acts per touching pair where ODE's acts per contact point: a flat foot
+# touches at 4 points, so rcssserver3d's 0.005 (m/s)/N per contact is 0.005 / 4 per foot
+# (measured: a standing Nao pushed by 4 N slides 3.1 mm/s here, 2.3 mm/s on ODE; twisted by
+# 3 N m it turns 4.9 degrees in 0.5 s, 4.8 on ODE).
+CONTACTS_PER_FOOT = 4
+# DART's contact error correction (process-wide: DART keeps it in class statics). Its defaults
+# (ERP 0.01, at most 1 mm/s) left a beamed Nao 4 mm deep in the field, feet locked there (the
+# hip-step trace: the legs did not tip); ODE's soft contacts correct 40 % per step. ERP 0.2 up
+# to 0.1 m/s puts the Nao at ODE's height (0.3847 m) without launching it; the relative CFM 0.01
+# keeps feet from bouncing off the ground for a cycle (FRP 0 N, then 92 N) as the correction does.
+CONTACT_ERP = 0.2
+CONTACT_MAX_CORRECTION = 0.1  # m/s
+CONTACT_CFM = 0.05
 
 
 class GazeboEngine(ArticulatedEngine):
@@ -41,9 +56,15 @@ class GazeboEngine(ArticulatedEngine):
     def _open_world(self, path: str, timestep: float) -> PhysicsWorld:
         from sim_gazebo import GzWorld  # the C++ module: only needed when this engine is chosen
 
+        GzWorld.set_contact_model(CONTACT_ERP, CONTACT_CFM, simspark.SURFACE_LAYER, CONTACT_MAX_CORRECTION)
         world: Any = GzWorld(path, timestep)
+        for model in world.layout():
+            if model.is_static:
+                world.set_friction(model.name, STATIC_FRICTION)
         return world
 
     def _dress(self, name: str, robot: Robot) -> None:
         if self.world.contact_slip > 0 and robot.acc_lag:  # a SimSpark robot on a SimSpark field
-            self._physics.set_slip_compliance(name, DART_ROBOT_SLIP)  # type: ignore[attr-defined]  # DART's own
+            slip = self.world.contact_slip / CONTACTS_PER_FOOT
+            self._physics.set_slip_compliance(name, slip)  # type: ignore[attr-defined]  # DART's own
+
