@@ -66,6 +66,9 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
                         help="text service port (default %(default)s; -1: off)")
     parser.add_argument("--web-port", type=port_number, default=8080,
                         help="browser monitor, HTTP + WebSocket (default %(default)s; -1: off)")
+    parser.add_argument("--draw-port", type=port_number, default=32769,
+                        help="UDP port for agents' debug drawings in RoboViz's protocol, shown by the "
+                             "browser monitor (default %(default)s, RoboViz's; -1: off)")
     parser.add_argument("--world", default="simspark_field", help="world name in worlds/ or an .sdf file")
     parser.add_argument("--engine", default="auto", choices=PHYSICS_ENGINES,
                         help="physics: auto (default: ODE, as rcssserver3d, for SimSpark robots; MuJoCo, as "
@@ -123,6 +126,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         rcsssmj_monitor_port=port(args.rcsssmj_monitor_port),
         service_port=port(args.service_port),
         web_port=port(args.web_port),
+        draw_port=port(args.draw_port),
         world=args.world,
         engine=args.engine,
         physics_threads=args.physics_threads,

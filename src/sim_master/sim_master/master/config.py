@@ -15,6 +15,8 @@ class ServerConfig:
     rcsssmj_monitor_port: int | None = 60001
     service_port: int | None = 4000
     web_port: int | None = None  # browser monitor (None: off)
+    # agents' debug drawings (RoboViz's UDP protocol), drawn by the browser monitor (None: off)
+    draw_port: int | None = None
     world: str = "simspark_field"
     # physics: auto (each league's: ODE for SimSpark robots, MuJoCo for rcsssmj), mujoco, ode, gazebo
     engine: str = "auto"

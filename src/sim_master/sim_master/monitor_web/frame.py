@@ -7,6 +7,10 @@
 - `frame` (every 2nd cycle): times, game state, new fouls, the ball, and per robot its
   side, number, model, base pose and its links' world poses, flat, in the scene's link
   order (7 numbers per link; a link without a pose is sent at the robot's base).
+  When agents draw (RoboViz's UDP protocol) a frame also carries `drawings` whenever they
+  changed: the shown sets by name, each a list of shapes (kind circle/line/point/sphere/
+  polygon/text, points in m, size, width, rgba colour, text), texts over agents, the selected
+  agent.
 - `timeline` (replay only): the log's time span, its goals and fouls, pause and speed.
 
 The page sends `{"cmd": ...}` back: replay controls (play, pause, step, seek, speed) and,
@@ -41,6 +45,9 @@ class WebFrame:
     fouls: list[dict[str, Any]] = field(default_factory=list)  # time, type, side, unum (new ones only)
     # say messages since the last frame: time, side, unum, team, message, heard_by (unums)
     said: list[dict[str, Any]] = field(default_factory=list)
+    # agents' debug drawings (RoboViz protocol) when they changed: version, sets {name: shapes},
+    # agents [{side, unum, text, color}], selected [side, unum]; None: unchanged
+    drawings: dict[str, Any] | None = None
     mode: str = "live"  # or "replay": the page says which it shows
     kind: str = "frame"
 
@@ -113,7 +120,8 @@ def yaw_deg(quat: tuple[float, float, float, float]) -> float:
 
 
 def frame_from_server(server: Any, fouls: list[dict[str, Any]], link_rows: LinkRows | None = None, *,
-                      said: list[dict[str, Any]] | None = None) -> WebFrame:
+                      said: list[dict[str, Any]] | None = None,
+                      drawings: dict[str, Any] | None = None) -> WebFrame:
     """A frame of a running SingleModeServer (called on its loop thread)."""
     s = server.referee.state
     engine = server.engine
@@ -133,4 +141,4 @@ def frame_from_server(server: Any, fouls: list[dict[str, Any]], link_rows: LinkR
         time=round(engine.time, 2), game_time=round(s.game_time, 2), half=s.half, play_mode=s.play_mode.value,
         team_left=s.team_left, team_right=s.team_right, score_left=s.score_left, score_right=s.score_right,
         ball=tuple(round(v, 3) for v in engine.ball_position()), robots=robots, fouls=fouls,
-        said=said or [])
+        said=said or [], drawings=drawings)

@@ -47,6 +47,8 @@ SETTINGS: Final = (
     Setting("rcsssmj_monitor_port", int, f"rcsssmj monitors' {PORT}", -1, -1, 65535),
     Setting("service_port", int, f"text service port: {PORT}", -1, -1, 65535),
     Setting("web_port", int, f"browser monitor: {PORT}", -1, -1, 65535),
+    Setting("draw_port", int, "agents' debug drawings (RoboViz's protocol) for the browser monitor: UDP port; "
+            "0 picks a free one, -1 disables it", -1, -1, 65535),
     Setting("world", str, "world name in worlds/ or an .sdf file"),
     Setting("engine", str, "physics engine: auto (default: ODE for SimSpark robots, MuJoCo for rcsssmj robots), "
             "mujoco, ode or gazebo"),

@@ -89,7 +89,8 @@ def register_services(port: ServicePort, server: SimulationLoop) -> None:
         """The browser's frame of this cycle plus the field and its drawing (one line of JSON)."""
         from sim_master.monitor_web.frame import field_message, frame_from_server
 
-        frame = frame_from_server(server, []).to_dict()
+        drawing = getattr(server, "drawing", None)  # agents' RoboViz drawings, when their port is open
+        frame = frame_from_server(server, [], drawings=drawing.board.to_dict() if drawing else None).to_dict()
         frame["field"] = field_message(server.engine.field)
         return json.dumps(frame, separators=(",", ":"))
 

@@ -25,6 +25,7 @@ from sim_master.engine.node import Feature, ReadsModelsAhead, SimulationNode
 from sim_master.master.config import ServerConfig
 from sim_master.master.loop import AVAILABLE_MODELS, CycleStats, SimulationLoop
 from sim_master.master.players import Source
+from sim_master.server.draw_feed import DrawingFeed, DrawingPort
 from sim_master.server.monitor_feed import LegacyMonitorFeed
 from sim_master.server.service_feed import ServicePortFeed
 from sim_master.server.services import register_services
@@ -56,6 +57,7 @@ class SingleModeServer(SimulationLoop):
         self.engine: SimulationNode = engine
         self.monitor_servers: dict[str, MonitorServer] = {}
         self.web_monitor: WebMonitor | None = None
+        self.drawing: DrawingFeed | None = None
         self.service_port: ServicePort | None = None
         self.log_writer: ReplayLogRecorder | None = None
         self.ros: ServerNode | None = None
@@ -63,6 +65,22 @@ class SingleModeServer(SimulationLoop):
         self._remote_referee: RemoteReferee | None = None
         self._unread_models: list[str] = []  # read ahead by the loop, one per cycle (run)
         self._models_started = 0.0
+
+    def _drawing_feed(self) -> DrawingFeed | None:
+        """Agents' RoboViz drawings for the browser monitor, unless the port is off or taken
+        (a RoboViz running on this machine has it: the match goes on without)."""
+        port = self.config.draw_port
+        if port is None:
+            return None
+        try:
+            feed = DrawingFeed(DrawingPort(self.config.host, port))
+        except OSError as exc:
+            self.log.warning("drawing port: cannot listen on UDP %s:%d (%s); agents' drawings are not shown "
+                             "(--draw-port)", self.config.host, port, exc.strerror or exc)
+            return None
+        self.drawing = feed
+        self.add_adapter(feed)
+        return feed
 
     @property
     def agent_servers(self) -> dict[Source, AgentServer]:
@@ -102,7 +120,7 @@ class SingleModeServer(SimulationLoop):
                                  "(--web-port)", c.host, c.web_port, exc.strerror or exc)
             else:
                 self.web_monitor = web
-                self.add_adapter(WebMonitorFeed(web))
+                self.add_adapter(WebMonitorFeed(web, self._drawing_feed()))
         if c.service_port is not None:
             self.service_port = ServicePort(c.host, c.service_port)
             register_services(self.service_port, self)
@@ -182,6 +200,8 @@ class SingleModeServer(SimulationLoop):
         lines += [f"{name} monitors: {self.config.host}:{m.port}" for name, m in self.monitor_servers.items()]
         if self.web_monitor is not None:
             lines.append(f"browser monitor: {self.web_monitor.url}")
+        if self.drawing is not None:
+            lines.append(f"agents' drawings (RoboViz protocol): UDP {self.config.host}:{self.drawing.port.port}")
         mode = "sync" if self.config.sync else "real-time"
         if self.service_port is not None:
             lines.append(f"service port: {self.config.host}:{self.service_port.port}")
@@ -196,6 +216,7 @@ class SingleModeServer(SimulationLoop):
             self._remote_referee = None
         self.monitor_servers.clear()
         self.web_monitor = None
+        self.drawing = None
         self.service_port = None
         self.log_writer = None
         self.ros = None

@@ -10,6 +10,7 @@ from sim_master.master.adapters import LoopAdapter
 from sim_master.monitor_web.commands import CommandError, Control, parse_referee
 from sim_master.monitor_web.frame import LinkRows, frame_from_server, scene_message
 from sim_master.monitor_web.server import WebMonitor
+from sim_master.server.draw_feed import DrawingFeed
 from soccer_referee.events import GameEvent
 
 if TYPE_CHECKING:
@@ -19,8 +20,10 @@ if TYPE_CHECKING:
 class WebMonitorFeed(LoopAdapter):
     name = "browser monitor"
 
-    def __init__(self, monitor: WebMonitor) -> None:
+    def __init__(self, monitor: WebMonitor, drawing: DrawingFeed | None = None) -> None:
         self.monitor = monitor
+        self.drawing = drawing  # agents' RoboViz drawings, if their port is open
+        self._drawn_version = -1
         self._fouls: list[dict[str, object]] = []
         self._said: list[dict[str, object]] = []  # say messages since the last frame
         self._models: tuple[str, ...] | None = None
@@ -28,7 +31,7 @@ class WebMonitorFeed(LoopAdapter):
 
     def poll(self, loop: SimulationLoop) -> None:
         if self.monitor.wants_frame:  # a page connected (perhaps while paused): show it where we are
-            self.monitor.publish(frame_from_server(loop, [], self._link_rows))
+            self.monitor.publish(frame_from_server(loop, [], self._link_rows, drawings=self._drawings(force=True)))
         for item in self.monitor.take_commands():
             try:
                 command = parse_referee(item.command, loop.engine.field)
@@ -54,8 +57,21 @@ class WebMonitorFeed(LoopAdapter):
                 specs = {m: loop.engine.model_spec(m) for m in models}
                 self.monitor.set_scene(scene_message("live", loop.engine.field, specs, commands=False))
             if self.monitor.clients:  # nobody watching: no frame to build
-                self.monitor.publish(frame_from_server(loop, self._fouls, self._link_rows, said=self._said))
+                force = loop.engine.cycle % 50 == 0  # once a second in any case: a page that joined since
+                self.monitor.publish(frame_from_server(loop, self._fouls, self._link_rows, said=self._said,
+                                                       drawings=self._drawings(force=force)))
             self._fouls, self._said = [], []
+
+    def _drawings(self, *, force: bool) -> dict[str, object] | None:
+        """The agents' drawings when they changed since the last frame (or `force`), else None
+        (the page keeps what it has)."""
+        if self.drawing is None:
+            return None
+        board = self.drawing.board
+        if not force and board.version == self._drawn_version:
+            return None
+        self._drawn_version = board.version
+        return board.to_dict()
 
     def close(self) -> None:
         self.monitor.close()

@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -307,3 +308,54 @@ def test_the_page_shows_say_messages_and_who_heard_them(running_server: Callable
             browser.close()
             speaker.close()
             listener.close()
+
+
+def _draw_datagram(set_name: str) -> bytes:
+    """A thick magenta line across the field and a magenta sphere, in RoboViz's protocol (6
+    ASCII characters a number), then the set's buffer swap."""
+    def num(v: float) -> bytes:
+        return (b"%6f" % v)[:6]
+    rgb = bytes([255, 0, 255])
+    line = b"\x01\x01" + b"".join(num(v) for v in (-8, -6, 0.05, 8, 6, 0.05, 6)) + rgb + set_name.encode() + b"\0"
+    sphere = b"\x01\x03" + b"".join(num(v) for v in (0, 4, 0.5, 0.6)) + rgb + set_name.encode() + b"\0"
+    return line + sphere + b"\x00\x00" + set_name.encode() + b"\0"
+
+
+def magenta(shot: np.ndarray) -> int:
+    stage = shot[75:-60, :, :]
+    r, g, b = stage[..., 0], stage[..., 1], stage[..., 2]
+    return int(((r > 180) & (b > 180) & (g < 90)).sum())
+
+
+def test_agents_drawings_show_in_3d_and_2d_and_leave_with_their_sets_toggle(
+        running_server: Callable[..., Any]) -> None:
+    """An agent's drawing sent to the drawing port (RoboViz's UDP protocol) appears in the 3D
+    and 2D views, and disappears when its set is switched off on the page (issue 30: nothing
+    listened on 32769)."""
+    with running_server(sync=False, realtime=True, web_port=0, draw_port=0) as server:
+        assert server.drawing is not None
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        browser = Browser(server.web_monitor.url)
+        try:
+            assert browser.wait_text("status", "live") == "live"
+            before = browser.screenshot()
+            deadline = time.monotonic() + 20
+            shown = "document.querySelector('#drawsets input') !== null"
+            while time.monotonic() < deadline and browser.value(shown) != "True":
+                udp.sendto(_draw_datagram("7.L.path"), ("127.0.0.1", server.drawing.port.port))
+                time.sleep(0.2)
+            assert browser.value("document.querySelector('#drawsets input').dataset.set") == "7.L.path"
+            in_3d = browser.screenshot()
+            browser.value("document.getElementById('view-toggle').click()")
+            assert browser.value("document.body.dataset.view") == "2d"
+            in_2d = browser.screenshot()
+            browser.value("document.querySelector('#drawsets input').click()")  # the set off
+            off_2d = browser.screenshot()
+            browser.value("document.getElementById('view-toggle').click()")
+            off_3d = browser.screenshot()
+        finally:
+            browser.close()
+            udp.close()
+    assert magenta(before) == 0
+    assert magenta(in_3d) > 400 and magenta(in_2d) > 400, (magenta(in_3d), magenta(in_2d))
+    assert magenta(off_2d) == 0 and magenta(off_3d) == 0

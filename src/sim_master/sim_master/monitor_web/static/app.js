@@ -17,6 +17,8 @@ let view = "3d";
 let ws = null;
 const fouls = [];
 const said = [];  // the last say messages: {side, team, unum, message, heard_by, time}
+let drawings = { sets: {}, agents: [], selected: null };  // agents' RoboViz drawings (the last sent)
+const hiddenSets = new Set();  // drawing sets switched off on this page
 
 // ------------------------------------------------------------------ 3D scene
 const LEAGUE_PHYSICS = { simspark: "ode", rcsssmj: "mujoco" };  // each league's own (engine/league.py)
@@ -185,6 +187,117 @@ function update3d(frame) {
   ballMarker.position.set(...frame.ball);
 }
 
+// ------------------------------------------------------------------ agents' drawings
+// RoboViz's shapes, rebuilt when the drawings change: lines, circles and polygons as lines,
+// spheres as meshes, points and texts as screen-size sprites. Colours are the agent's.
+const drawGroup = new THREE.Group();
+scene.add(drawGroup);
+const rgb = (c) => `rgb(${c[0]},${c[1]},${c[2]})`;
+function textSprite(text, colour, pixels) {
+  const c = document.createElement("canvas");
+  const g = c.getContext("2d");
+  g.font = `${pixels}px sans-serif`;
+  c.width = Math.max(8, Math.ceil(g.measureText(text).width) + 8); c.height = pixels + 8;
+  g.font = `${pixels}px sans-serif`; g.fillStyle = colour; g.textBaseline = "middle";
+  g.fillText(text, 4, c.height / 2);
+  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: canvasTexture(c), sizeAttenuation: false,
+                                                              depthTest: false }));
+  sprite.scale.set(0.0012 * c.width, 0.0012 * c.height, 1);
+  sprite.center.set(0, 0.5);
+  return sprite;
+}
+function shownShapes() {
+  return Object.entries(drawings.sets).filter(([name]) => !hiddenSets.has(name)).flatMap(([, shapes]) => shapes);
+}
+function update3dDrawings() {
+  for (const child of [...drawGroup.children]) {
+    drawGroup.remove(child);
+    child.geometry?.dispose(); child.material?.map?.dispose(); child.material?.dispose();
+  }
+  for (const s of shownShapes()) {
+    const colour = new THREE.Color(rgb(s.color));
+    const lineOf = (points, loop) => {
+      const geometry = new THREE.BufferGeometry().setFromPoints(points.map((p) => new THREE.Vector3(...p)));
+      const material = new THREE.LineBasicMaterial({ color: colour, depthTest: false });
+      return loop ? new THREE.LineLoop(geometry, material) : new THREE.Line(geometry, material);
+    };
+    if (s.kind === "line") drawGroup.add(lineOf(s.points, false));
+    else if (s.kind === "polygon" && s.points.length > 1) drawGroup.add(lineOf(s.points, true));
+    else if (s.kind === "circle") {
+      const [x, y] = s.points[0];
+      drawGroup.add(lineOf(Array.from({ length: 48 }, (_, i) => {
+        const a = i / 48 * 2 * Math.PI; return [x + s.size * Math.cos(a), y + s.size * Math.sin(a), 0.01];
+      }), true));
+    } else if (s.kind === "sphere") {
+      const mesh = new THREE.Mesh(new THREE.SphereGeometry(Math.max(0.005, s.size), 16, 10),
+                                  new THREE.MeshBasicMaterial({ color: colour }));
+      mesh.position.set(...s.points[0]);
+      drawGroup.add(mesh);
+    } else if (s.kind === "point") {
+      const mesh = new THREE.Mesh(new THREE.SphereGeometry(0.03, 8, 6), new THREE.MeshBasicMaterial({ color: colour }));
+      mesh.position.set(...s.points[0]);
+      drawGroup.add(mesh);
+    } else if (s.kind === "text") {
+      const sprite = textSprite(s.text, rgb(s.color), 16);
+      sprite.position.set(...s.points[0]);
+      drawGroup.add(sprite);
+    }
+  }
+  for (const a of drawings.agents) {
+    const robot = last && last.robots.find((r) => r.side === a.side && r.unum === a.unum);
+    if (!robot) continue;
+    const sprite = textSprite(a.text, rgb(a.color), 16);
+    sprite.position.set(robot.x, robot.y, robot.z + 0.45);
+    drawGroup.add(sprite);
+  }
+}
+function draw2dDrawings(s2d) {
+  for (const s of shownShapes()) {
+    ctx.strokeStyle = ctx.fillStyle = rgb(s.color);
+    ctx.lineWidth = Math.max(1, s.width || 1);
+    if (s.kind === "line" || s.kind === "polygon") {
+      ctx.beginPath(); ctx.moveTo(...px(s.points[0][0], s.points[0][1]));
+      for (const p of s.points.slice(1)) ctx.lineTo(...px(p[0], p[1]));
+      if (s.kind === "polygon") ctx.closePath();
+      ctx.stroke();
+    } else if (s.kind === "circle" || s.kind === "sphere") {
+      const [x, y] = px(s.points[0][0], s.points[0][1]);
+      ctx.beginPath(); ctx.arc(x, y, Math.max(1, s.size * s2d), 0, 2 * Math.PI);
+      if (s.kind === "sphere") ctx.fill(); else ctx.stroke();
+    } else if (s.kind === "point") {
+      const [x, y] = px(s.points[0][0], s.points[0][1]), r = Math.max(2, s.size / 2);
+      ctx.fillRect(x - r, y - r, 2 * r, 2 * r);
+    } else if (s.kind === "text") {
+      const [x, y] = px(s.points[0][0], s.points[0][1]);
+      ctx.font = "12px sans-serif"; ctx.textAlign = "left"; ctx.fillText(s.text, x + 3, y - 3);
+    }
+  }
+}
+// One checkbox per set (RoboViz's set list): what the agents draw, switched on and off here.
+function showDrawSets() {
+  const names = Object.keys(drawings.sets).sort();
+  const box = $("drawsets");
+  if (box.dataset.names === names.join("\n")) return;
+  box.dataset.names = names.join("\n");
+  box.replaceChildren(...names.map((name) => {
+    const label = document.createElement("label");
+    const check = document.createElement("input");
+    check.type = "checkbox"; check.checked = !hiddenSets.has(name); check.dataset.set = name;
+    check.addEventListener("change", () => {
+      if (check.checked) hiddenSets.delete(name); else hiddenSets.add(name);
+      update3dDrawings(); render();
+    });
+    label.append(check, document.createTextNode(" " + name));
+    return label;
+  }));
+}
+function onDrawings(d) {
+  drawings = d;
+  showDrawSets();
+  update3dDrawings();
+  document.body.dataset.drawings = String(d.version);
+}
+
 // ------------------------------------------------------------------ cameras
 function applyCamera(preset, instant) {
   const hl = field.length / 2, hw = field.width / 2, span = Math.max(field.length, field.width);
@@ -256,6 +369,7 @@ function draw2d(frame) {
   }
   const [bx, by] = px(frame.ball[0], frame.ball[1]);
   ctx.fillStyle = "#ffa000"; ctx.beginPath(); ctx.arc(bx, by, Math.max(4, 0.15 * s), 0, 2 * Math.PI); ctx.fill();
+  draw2dDrawings(s);
 }
 
 // ------------------------------------------------------------------ page
@@ -299,6 +413,8 @@ function legend(frame) {
 function onFrame(frame) {
   last = frame;
   update3d(frame);
+  if (frame.drawings) onDrawings(frame.drawings);
+  else if (drawings.agents.length) update3dDrawings();  // texts over agents follow them
   $("team-left").textContent = frame.team_left || "-";
   $("team-right").textContent = frame.team_right || "-";
   $("score-left").textContent = frame.score_left;
