@@ -233,7 +233,9 @@ class _Shows:
         if key == self._timeline_key:
             return
         self._timeline_key = key
-        events = [{"time": round(t, 2), "kind": e.kind, "team": e.team, "unum": int(e.unum), "detail": e.detail}
+        # time: where in the log (what a seek takes); game_time: what the page's header and buttons show
+        events = [{"time": round(t, 2), "game_time": round(e.game_time, 2), "kind": e.kind, "team": e.team,
+                   "unum": int(e.unum), "detail": e.detail}
                   for t, e in self.index.events if e.kind in ("goal", "foul")]
         self.web.set_timeline({"kind": "timeline", "start": self.index.start, "end": self.index.end,
                                "paused": player.paused, "speed": player.speed, "events": events})

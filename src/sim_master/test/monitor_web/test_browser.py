@@ -198,6 +198,9 @@ def _log_with_a_goal(running_server: Callable[..., Any], path: Path) -> None:
                     server.add_local_player(team, unum, "pusher", PusherBrain(side, unum, field.length, field.width))
 
         server.calls.call(setup)
+        deadline = time.monotonic() + 30
+        while server.engine.time < 1.0 and time.monotonic() < deadline:  # game time stands before kick-off
+            time.sleep(0.01)
         server.calls.call(lambda: server.referee.command(KickOff("left")))
         server.calls.call(lambda: server.referee.command(SetPlayMode("PlayOn")))
         # 0.3 m from the goal line, rolling in: no defender has time to be in the way (from
@@ -240,6 +243,8 @@ def test_replay_in_the_page_pauses_steps_resumes_and_seeks_to_the_goal(running_s
             time.sleep(0.05)  # the first cycle's frame is on its way
         opened = browser.value("document.body.dataset.time")
         assert opened
+        blue, red, _ = team_blobs(browser.screenshot())  # the first frame knows the teams' sides
+        assert blue >= 2 and red >= 2, (blue, red)
         time.sleep(0.3)
         assert browser.value("document.body.dataset.time") == opened
         browser.value("document.getElementById('play-pause').click()")
@@ -264,8 +269,10 @@ def test_replay_in_the_page_pauses_steps_resumes_and_seeks_to_the_goal(running_s
         browser.value("document.getElementById('play-pause').click()")
         assert wait_value(browser, "document.body.dataset.paused", "true") == "true"
         assert wait_value(browser, "document.querySelectorAll('#events button[data-kind=goal]').length", "1") == "1"
+        label = float(browser.value("document.querySelector('#events button[data-kind=goal]').dataset.gameTime"))
         browser.value("document.querySelector('#events button[data-kind=goal]').click()")
         assert browser.wait_text("score-left", "1") == "1"
+        assert abs(float(browser.text("time")) - label) <= 0.11  # the button says the header's game time
         assert browser.text("team-left") == "Lions"
         shot = browser.screenshot()
         Image.fromarray(shot.astype(np.uint8)).save(tmp_path / "replay_goal.png")

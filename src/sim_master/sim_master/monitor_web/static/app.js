@@ -481,7 +481,9 @@ function onTimeline(t) {
   $("events").innerHTML = "";
   for (const e of t.events) {
     const b = document.createElement("button");
-    b.textContent = `${e.kind === "goal" ? "goal" : e.detail} ${e.team} ${e.time.toFixed(0)}s`;
+    // labelled in game time, as the header's clock (the log's own time runs before kick-off too)
+    b.textContent = `${e.kind === "goal" ? "goal" : e.detail} ${e.team} ${e.game_time.toFixed(1)}s`;
+    b.dataset.gameTime = e.game_time.toFixed(1);
     b.style.color = CSS_COLOURS[e.team] || "#ccc";
     // a goal: the moment after the ball crossed the line (new score, ball in the net); a foul: 1 s before
     b.onclick = () => send({ cmd: "seek", time: e.kind === "goal" ? e.time + 0.04 : Math.max(t.start, e.time - 1) });
