@@ -48,6 +48,7 @@ class WebFrame:
     # agents' debug drawings (RoboViz protocol) when they changed: version, sets {name: shapes},
     # agents [{side, unum, text, color}], selected [side, unum]; None: unchanged
     drawings: dict[str, Any] | None = None
+    paused: bool = False  # the simulation is held (service, page or ROS): the page says so
     mode: str = "live"  # or "replay": the page says which it shows
     kind: str = "frame"
 
@@ -141,4 +142,4 @@ def frame_from_server(server: Any, fouls: list[dict[str, Any]], link_rows: LinkR
         time=round(engine.time, 2), game_time=round(s.game_time, 2), half=s.half, play_mode=s.play_mode.value,
         team_left=s.team_left, team_right=s.team_right, score_left=s.score_left, score_right=s.score_right,
         ball=tuple(round(v, 3) for v in engine.ball_position()), robots=robots, fouls=fouls,
-        said=said or [], drawings=drawings)
+        said=said or [], drawings=drawings, paused=bool(getattr(server, "paused", False)))

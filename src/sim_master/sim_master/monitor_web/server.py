@@ -73,6 +73,8 @@ class WebMonitor:
         self._ready = threading.Event()
         self._failure: OSError | None = None
         self._latest: str | None = None
+        self._notices: dict[str, list[str]] = {}  # errors for one connected client (event loop only)
+        self._peers: set[str] = set()  # connected clients (event loop only)
         self._version = 0
         self._changed: asyncio.Condition | None = None
         self._server = None
@@ -98,6 +100,21 @@ class WebMonitor:
     def set_scene(self, scene: dict[str, Any]) -> None:
         """What the page needs before frames (see frame.py); sent again to every client."""
         self._loop.call_soon_threadsafe(self._set_channel, "_scene", dict(scene))
+
+    def tell(self, peer: str, message: str) -> None:
+        """An error for one client only (e.g. its command refused by the referee), by the `peer`
+        of its WebCommand; any thread."""
+        self._loop.call_soon_threadsafe(self._add_notice, peer, message[:300])
+
+    def _add_notice(self, peer: str, message: str) -> None:
+        if peer not in self._peers:  # it left: nobody to tell
+            return
+        notices = self._notices.setdefault(peer, [])
+        if len(notices) < 20:  # a client that never reads them holds 20 at most
+            notices.append(message)
+        self._version += 1
+        if self._changed is not None:
+            asyncio.ensure_future(self._notify())
 
     def set_timeline(self, timeline: dict[str, Any]) -> None:
         self._loop.call_soon_threadsafe(self._set_channel, "_timeline", json.dumps(timeline, separators=(",", ":")))
@@ -184,7 +201,9 @@ class WebMonitor:
         peer_host = str(connection.remote_address[0]) if connection.remote_address else ""
         allowed = self.commands_allowed(peer_host)
         reader = asyncio.ensure_future(self._read_commands(connection, peer_host, allowed))
+        peer = f"{peer_host}:{connection.remote_address[1] if connection.remote_address else 0}"
         seen, sent_scene, sent_timeline, sent_frame = -1, None, None, None
+        self._peers.add(peer)
         self.clients += 1
         self.wants_frame = True
         try:
@@ -203,9 +222,13 @@ class WebMonitor:
                 if timeline is not None and timeline is not sent_timeline:
                     await connection.send(timeline)
                     sent_timeline = timeline
+                for notice in self._notices.pop(peer, []):
+                    await connection.send(json.dumps({"kind": "error", "message": notice}))
         except ConnectionClosed:
             return
         finally:
+            self._peers.discard(peer)
+            self._notices.pop(peer, None)
             self.clients -= 1
             if self.live and self.clients == 0:
                 self._latest = None

@@ -24,13 +24,16 @@ class WebMonitorFeed(LoopAdapter):
         self.monitor = monitor
         self.drawing = drawing  # agents' RoboViz drawings, if their port is open
         self._drawn_version = -1
+        self._shown_paused = False
         self._fouls: list[dict[str, object]] = []
         self._said: list[dict[str, object]] = []  # say messages since the last frame
         self._models: tuple[str, ...] | None = None
         self._link_rows = LinkRows()
 
     def poll(self, loop: SimulationLoop) -> None:
-        if self.monitor.wants_frame:  # a page connected (perhaps while paused): show it where we are
+        # a page connected (perhaps while paused), or the simulation paused or resumed: show it
+        if self.monitor.wants_frame or (self.monitor.clients and loop.paused != self._shown_paused):
+            self._shown_paused = loop.paused
             self.monitor.publish(frame_from_server(loop, [], self._link_rows, drawings=self._drawings(force=True)))
         for item in self.monitor.take_commands():
             try:
@@ -41,8 +44,10 @@ class WebMonitorFeed(LoopAdapter):
                 error = loop.referee_command(command)
                 if error:
                     loop.log.warning("browser %s: %s refused: %s", item.peer, type(command).__name__, error)
+                    self.monitor.tell(item.peer, f"{item.command.get('cmd')} refused: {error}")
             except CommandError as exc:
                 loop.log.warning("browser %s: %s", item.peer, exc)
+                self.monitor.tell(item.peer, str(exc))
 
     def on_cycle(self, loop: SimulationLoop, events: Sequence[GameEvent]) -> None:
         self._fouls += [{"time": e.time, "type": e.detail, "side": e.team, "unum": e.unum}
@@ -57,6 +62,7 @@ class WebMonitorFeed(LoopAdapter):
                 specs = {m: loop.engine.model_spec(m) for m in models}
                 self.monitor.set_scene(scene_message("live", loop.engine.field, specs, commands=False))
             if self.monitor.clients:  # nobody watching: no frame to build
+                self._shown_paused = loop.paused
                 force = loop.engine.cycle % 50 == 0  # once a second in any case: a page that joined since
                 self.monitor.publish(frame_from_server(loop, self._fouls, self._link_rows, said=self._said,
                                                        drawings=self._drawings(force=force)))

@@ -366,3 +366,34 @@ def test_agents_drawings_show_in_3d_and_2d_and_leave_with_their_sets_toggle(
     assert magenta(before) == 0
     assert magenta(in_3d) > 400 and magenta(in_2d) > 400, (magenta(in_3d), magenta(in_2d))
     assert magenta(off_2d) == 0 and magenta(off_3d) == 0
+
+
+def test_the_page_says_when_the_match_is_paused_and_what_was_refused(running_server: Callable[..., Any]) -> None:
+    """Pausing (here from the service side) shows on the page at once, and a referee command
+    the referee refuses comes back to the page that sent it (issue 30: both were only in the
+    server's log)."""
+    with running_server(sync=False, realtime=True, web_port=0) as server:
+        browser = Browser(server.web_monitor.url)
+        try:
+            assert browser.wait_text("status", "live") == "live"
+            server.calls.call(server.pause)
+            assert browser.wait_text("status", "live, paused") == "live, paused"
+            assert browser.value("document.body.dataset.paused") == "true"
+            server.calls.call(server.play)
+            assert browser.wait_text("status", "live") == "live"
+            # no player 7: the referee refuses the move, and this page is told why
+            browser.value("window.soccersim.send({cmd: 'move_robot', side: 'left', unum: 7, x: 1, y: 1})")
+            deadline = time.monotonic() + 10
+            text = ""
+            while time.monotonic() < deadline and "refused" not in text:
+                text = browser.text("notice")
+                time.sleep(0.05)
+            assert text.startswith("move_robot refused:"), text
+            browser.value("window.soccersim.send({cmd: 'move_ball', x: 1e9, y: 0})")  # refused before the referee
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and "outside" not in text:
+                text = browser.text("notice")
+                time.sleep(0.05)
+            assert "move_ball: x" in text and "outside" in text, text
+        finally:
+            browser.close()

@@ -422,6 +422,10 @@ function onFrame(frame) {
   $("time").textContent = frame.game_time.toFixed(1);
   $("half").textContent = frame.half;
   $("play-mode").textContent = frame.play_mode;
+  if (frame.mode !== "replay") {
+    $("status").textContent = frame.paused ? "live, paused" : "live";
+    document.body.dataset.paused = String(Boolean(frame.paused));
+  }
   if (frame.mode === "replay") {
     $("status").textContent = `replay ${frame.game_time.toFixed(1)} s`;
     $("replay-time").textContent = `${frame.time.toFixed(2)} s`;
@@ -492,6 +496,15 @@ function onTimeline(t) {
   }
 }
 
+// What the server refused of this page's commands, shown for a while (as text: it quotes the page).
+let noticeTimer = null;
+function notice(text) {
+  $("notice").textContent = text;
+  document.body.dataset.notice = text;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { $("notice").textContent = ""; }, 8000);
+}
+
 function send(command) { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(command)); }
 window.soccersim = { send, camera: (preset) => { $("camera").value = preset; applyCamera(preset, true); render(); } };
 
@@ -543,7 +556,7 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.kind === "scene") onScene(message);
     else if (message.kind === "timeline") onTimeline(message);
-    else if (message.kind === "error") $("status").textContent = message.message;
+    else if (message.kind === "error") notice(message.message);
     else onFrame(message);
   };
   ws.onclose = () => { $("status").textContent = "disconnected, retrying"; setTimeout(connect, 1000); };
