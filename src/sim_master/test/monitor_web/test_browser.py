@@ -161,8 +161,8 @@ def test_page_follows_the_match_in_3d_and_2d(running_server: Callable[..., Any],
             # Pictures before kick-off: robots at home are apart, so each is one blob.
             server.calls.call(server.pause)
             # read on the loop once paused (the cycle under way when the pause came completes)
-            cycle = server.calls.call(lambda: server.engine.cycle)  # frames go out every 2nd cycle
-            last = f"{round((cycle - cycle % 2) * server.engine.cycle_dt, 2):g}"
+            cycle = server.calls.call(lambda: server.engine.cycle)  # a pause sends the cycle it holds at
+            last = f"{round(cycle * server.engine.cycle_dt, 2):g}"
             assert wait_value(browser, "document.body.dataset.time", last) == last
             overview = browser.screenshot()
             browser.value("window.soccersim.camera('goal-left')")
@@ -397,3 +397,46 @@ def test_the_page_says_when_the_match_is_paused_and_what_was_refused(running_ser
             assert "move_ball: x" in text and "outside" in text, text
         finally:
             browser.close()
+
+
+def test_a_robot_clicked_in_2d_is_selected_and_its_number_readable_in_the_overview(
+        running_server: Callable[..., Any], tmp_path: Path) -> None:
+    """Click a robot in the 2D view: it is selected (the follow and head cameras are its), and
+    in the 3D overview its number is a ringed screen-space label (issue 30: numbers were 0.22 m
+    sprites, a few pixels in the overview, and robots could not be clicked)."""
+    with running_server(sync=False, realtime=True, web_port=0) as server:
+        field = server.engine.field
+
+        def add_teams() -> None:
+            for team, side in (("Lions", "left"), ("Tigers", "right")):
+                for unum in range(1, 12):
+                    server.add_local_player(team, unum, "nao0", PusherBrain(side, unum, field.length, field.width))
+
+        server.calls.call(add_teams)
+        browser = Browser(server.web_monitor.url)
+        try:
+            assert wait_value(browser, "document.body.dataset.robots", "22") == "22"
+            server.calls.call(server.pause)
+            assert browser.wait_text("status", "live, paused") == "live, paused"
+            target = next(r for r in json.loads(browser.value("JSON.stringify(window.soccersim.last())"))["robots"]
+                          if r["side"] == "left" and r["unum"] == 7)
+            browser.value("document.getElementById('view-toggle').click()")
+            x, y = json.loads(browser.value(f"JSON.stringify(window.soccersim.pagePoint({target['x']}, {target['y']}))"))
+            for kind in ("mousePressed", "mouseReleased"):
+                browser.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+            assert wait_value(browser, "document.body.dataset.selected || ''", target["id"]) == target["id"]
+            assert browser.value("document.getElementById('player').value") == target["id"]
+            browser.value("document.getElementById('view-toggle').click()")
+            browser.value("window.soccersim.camera('overview')")
+            shot = browser.screenshot()
+            Image.fromarray(shot.astype(np.uint8)).save(tmp_path / "selected.png")
+        finally:
+            browser.close()
+    r, g, b = shot[..., 0], shot[..., 1], shot[..., 2]
+    ring = (r > 225) & (g > 180) & (g < 235) & (b < 80)
+    assert ring.sum() > 150, ring.sum()  # the yellow ring of the selected label
+    ys, xs = np.nonzero(ring)
+    cy, cx = int(np.median(ys)), int(np.median(xs))
+    inside = shot[cy - 12:cy + 13, cx - 12:cx + 13]
+    digits = (inside[..., 0] > 220) & (inside[..., 1] > 220) & (inside[..., 2] > 220)
+    assert digits.sum() > 25, digits.sum()  # the number, white on the team colour, tens of pixels

@@ -119,17 +119,51 @@ function shapeMesh(shape, material) {
   return mesh;
 }
 
-function numberSprite(unum, side) {
+// Numbers are screen-space labels (a constant size on screen, readable in the overview); the
+// selected robot's is larger and ringed in yellow.
+const LABEL_SCALE = 0.04, SELECTED_LABEL_SCALE = 0.07;
+function numberTexture(unum, side, selected) {
   const c = document.createElement("canvas");
   c.width = c.height = 64;
   const g = c.getContext("2d");
   g.fillStyle = CSS_COLOURS[side] || "#999";
-  g.beginPath(); g.arc(32, 32, 30, 0, 2 * Math.PI); g.fill();
-  g.fillStyle = "#fff"; g.font = "bold 36px sans-serif"; g.textAlign = "center"; g.textBaseline = "middle";
+  g.beginPath(); g.arc(32, 32, selected ? 26 : 30, 0, 2 * Math.PI); g.fill();
+  if (selected) { g.strokeStyle = "#ffd400"; g.lineWidth = 6; g.beginPath(); g.arc(32, 32, 29, 0, 2 * Math.PI); g.stroke(); }
+  g.fillStyle = "#fff"; g.font = `bold ${selected ? 32 : 36}px sans-serif`; g.textAlign = "center"; g.textBaseline = "middle";
   g.fillText(String(unum), 32, 34);
-  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: canvasTexture(c), depthTest: false }));
-  sprite.scale.set(0.22, 0.22, 1);
+  return canvasTexture(c);
+}
+function numberSprite(unum, side) {
+  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: numberTexture(unum, side, false), depthTest: false,
+                                                              sizeAttenuation: false }));
+  sprite.scale.set(LABEL_SCALE, LABEL_SCALE, 1);
+  sprite.renderOrder = 2;
   return sprite;
+}
+let selectedId = "";
+function markSelected() {
+  for (const [id, obj] of robotMeshes) {
+    const on = id === selectedId;
+    if (obj.labelSelected === on) continue;
+    obj.labelSelected = on;
+    obj.label.material.map.dispose();
+    obj.label.material.map = numberTexture(obj.unum, obj.side, on);
+    obj.label.material.needsUpdate = true;
+    const k = on ? SELECTED_LABEL_SCALE : LABEL_SCALE;
+    obj.label.scale.set(k, k, 1);
+    obj.label.renderOrder = on ? 3 : 2;
+  }
+}
+// A robot chosen by a click (3D or 2D), the player list, or an agent's RoboViz "select": the
+// follow and head cameras are its, its number is ringed.
+function select(id) {
+  if (!robotMeshes.has(id)) return false;
+  selectedId = id;
+  $("player").value = id;
+  document.body.dataset.selected = id;
+  markSelected();
+  render();
+  return true;
 }
 
 function robotObject(r) {
@@ -166,7 +200,7 @@ function update3d(frame) {
     if (obj && (obj.side !== r.side || obj.unum !== r.unum || obj.model !== r.model)) {
       scene.remove(obj.group); scene.remove(obj.label); obj = null;
     }
-    if (!obj) { obj = robotObject(r); robotMeshes.set(r.id, obj); }
+    if (!obj) { obj = robotObject(r); robotMeshes.set(r.id, obj); obj.labelSelected = false; }
     const p = r.links || [];
     let top = r.z;
     obj.links.forEach((node, i) => {
@@ -183,6 +217,7 @@ function update3d(frame) {
   for (const [id, obj] of robotMeshes) {
     if (!present.has(id)) { scene.remove(obj.group); scene.remove(obj.label); robotMeshes.delete(id); }
   }
+  markSelected();
   ball.position.set(...frame.ball);
   ballMarker.position.set(...frame.ball);
 }
@@ -292,7 +327,12 @@ function showDrawSets() {
   }));
 }
 function onDrawings(d) {
+  const chosen = d.selected && (!drawings.selected || d.selected.join() !== drawings.selected.join());
   drawings = d;
+  if (chosen && last) {  // an agent asked RoboViz to select it
+    const r = last.robots.find((x) => x.side === d.selected[0] && x.unum === d.selected[1]);
+    if (r) select(r.id);
+  }
   showDrawSets();
   update3dDrawings();
   document.body.dataset.drawings = String(d.version);
@@ -320,6 +360,14 @@ function followCameras() {
     camera.fov = 50;
     camera.position.set(bx, by - 4.5, 3.2);
     camera.lookAt(bx, by, 0);
+  } else if (preset === "follow" && last) {
+    const r = last.robots.find((x) => x.id === $("player").value);
+    if (r) {  // behind the robot, looking where it faces
+      const a = r.yaw_deg * Math.PI / 180;
+      camera.fov = 55;
+      camera.position.set(r.x - 2.2 * Math.cos(a), r.y - 2.2 * Math.sin(a), 1.5);
+      camera.lookAt(r.x + 1.5 * Math.cos(a), r.y + 1.5 * Math.sin(a), 0.2);
+    }
   } else if (preset === "head" && last) {
     const obj = robotMeshes.get($("player").value);
     const head = obj && (obj.links.find((n) => /head/i.test(n.userData.name)) || obj.links[0]);
@@ -366,6 +414,10 @@ function draw2d(frame) {
     ctx.strokeStyle = "#000"; ctx.lineWidth = 2;
     ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(x + 1.4 * rad * Math.cos(a), y - 1.4 * rad * Math.sin(a)); ctx.stroke();
     ctx.fillStyle = "#fff"; ctx.font = "11px sans-serif"; ctx.textAlign = "center"; ctx.fillText(r.unum, x, y + 4);
+    if (r.id === selectedId) {
+      ctx.strokeStyle = "#ffd400"; ctx.lineWidth = 3;
+      ctx.beginPath(); ctx.arc(x, y, rad + 4, 0, 2 * Math.PI); ctx.stroke();
+    }
   }
   const [bx, by] = px(frame.ball[0], frame.ball[1]);
   ctx.fillStyle = "#ffa000"; ctx.beginPath(); ctx.arc(bx, by, Math.max(4, 0.15 * s), 0, 2 * Math.PI); ctx.fill();
@@ -506,7 +558,12 @@ function notice(text) {
 }
 
 function send(command) { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(command)); }
-window.soccersim = { send, camera: (preset) => { $("camera").value = preset; applyCamera(preset, true); render(); } };
+window.soccersim = { send, select, last: () => last, camera: (preset) => { $("camera").value = preset; applyCamera(preset, true); render(); },
+                     // where a field point is on the page (tests click there)
+                     pagePoint: (x, y) => {
+                       const box = canvas2d.getBoundingClientRect(), [X, Y] = px(x, y);
+                       return [box.left + X, box.top + Y];
+                     } };
 
 let seeking = false;
 $("timebar").addEventListener("input", () => { seeking = true; });
@@ -515,7 +572,7 @@ $("play-pause").onclick = () => send({ cmd: document.body.dataset.paused === "tr
 $("step").onclick = () => send({ cmd: "step", cycles: 1 });
 $("speed").onchange = () => send({ cmd: "speed", value: Number($("speed").value) });
 $("camera").onchange = () => { applyCamera($("camera").value, true); render(); };
-$("player").onchange = () => render();
+$("player").onchange = () => select($("player").value);
 $("view-toggle").onclick = () => {
   view = view === "3d" ? "2d" : "3d";
   $("view-toggle").textContent = view === "3d" ? "2D" : "3D";
@@ -531,19 +588,36 @@ controls.addEventListener("change", () => { if (view === "3d") renderer.render(s
 
 // Dragging the ball or a robot (2D view, referee commands allowed): where it is dropped, it goes.
 let dragging = null;
+// A click (not an orbit drag) on a robot in 3D selects it.
+const raycaster = new THREE.Raycaster();
+let pressed3d = null;
+canvas3d.addEventListener("pointerdown", (e) => { pressed3d = [e.offsetX, e.offsetY]; });
+canvas3d.addEventListener("pointerup", (e) => {
+  if (!pressed3d || Math.hypot(e.offsetX - pressed3d[0], e.offsetY - pressed3d[1]) > 4) return;
+  const box = canvas3d.getBoundingClientRect();
+  raycaster.setFromCamera(new THREE.Vector2(e.offsetX / box.width * 2 - 1, -(e.offsetY / box.height) * 2 + 1), camera);
+  const hit = raycaster.intersectObjects([...robotMeshes.values()].map((o) => o.group), true)
+    .find((h) => h.object.userData.robot);
+  if (hit) select(hit.object.userData.robot);
+});
 canvas2d.addEventListener("pointerdown", (e) => {
-  if (!commandsAllowed || mode !== "live" || !last) return;
+  if (!last) return;
   const [x, y] = unpx(e.offsetX, e.offsetY);
   const near = (px_, py_) => Math.hypot(px_ - x, py_ - y) < 0.4;
-  if (near(last.ball[0], last.ball[1])) dragging = { kind: "ball" };
-  else {
-    const r = last.robots.find((r) => near(r.x, r.y) && r.side);
-    if (r) dragging = { kind: "robot", side: r.side, unum: r.unum, yaw: r.yaw_deg };
-  }
+  const r = last.robots.find((r) => near(r.x, r.y));
+  if (near(last.ball[0], last.ball[1]) && !r) dragging = { kind: "ball", from: [x, y] };
+  else if (r) dragging = { kind: "robot", id: r.id, side: r.side, unum: r.unum, yaw: r.yaw_deg, from: [x, y] };
 });
 canvas2d.addEventListener("pointerup", (e) => {
   if (!dragging) return;
   const [x, y] = unpx(e.offsetX, e.offsetY);
+  const moved = Math.hypot(x - dragging.from[0], y - dragging.from[1]) > 0.1;
+  if (!moved) {  // a click: a robot is selected, the ball stays
+    if (dragging.kind === "robot") select(dragging.id);
+    dragging = null;
+    return;
+  }
+  if (!commandsAllowed || mode !== "live" || (dragging.kind === "robot" && !dragging.side)) { dragging = null; return; }
   if (dragging.kind === "ball") send({ cmd: "move_ball", x, y });
   else send({ cmd: "move_robot", side: dragging.side, unum: dragging.unum, x, y, yaw: dragging.yaw });
   dragging = null;
