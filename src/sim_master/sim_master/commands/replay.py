@@ -104,8 +104,14 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"browser monitor: {web.url}", flush=True)
     ros = None if args.no_ros else _RosReplay()
     reader = ReplayLogReader(args.file)
-    # The browser seeks and jumps to goals: it needs the whole log's span and checkpoints first.
-    index = reader.index() if web is not None else ReplayIndex(0.0, float("inf"), 0, [], [])
+    # The browser seeks and jumps to goals: it needs the whole log's span and checkpoints first
+    # (a page that connects meanwhile says how far reading has come).
+    if web is not None:
+        loading = web
+        loading.set_timeline({"kind": "loading", "read": 0.0})
+        index = reader.index(progress=lambda t: loading.set_timeline({"kind": "loading", "read": round(t, 1)}))
+    else:
+        index = ReplayIndex(0.0, float("inf"), 0, [], [])
     player = ReplayPlayer(reader, index, speed=args.speed)
     shows = _Shows(engine, monitors, ros, web, rule_book(args.rules), index)
     print(f"replaying {args.file} at {args.speed:g}x", flush=True)

@@ -189,9 +189,10 @@ class ReplayLogReader:
                 pending_events = []
 
 
-    def index(self, every: int = 250) -> ReplayIndex:
+    def index(self, every: int = 250, progress: Callable[[float], None] | None = None) -> ReplayIndex:
         """One pass over the log: its span, events, and a checkpoint every `every` cycles
-        (memory: one world state per checkpoint, not per cycle)."""
+        (memory: one world state per checkpoint, not per cycle). `progress` hears the log time
+        read so far at each checkpoint (a long log under load takes a while)."""
         world: Snapshot | None = None
         game_state = None
         checkpoints: list[ReplayCheckpoint] = []
@@ -205,6 +206,8 @@ class ReplayLogReader:
             elif topic == "/snapshot":
                 if count % every == 0:
                     checkpoints.append(ReplayCheckpoint(ns / 1e9, world, game_state))
+                    if progress is not None:
+                        progress(ns / 1e9)
                 snap = snapshot_from_record(msg)
                 world = snap if world is None or snap.full else world.merged(snap)
                 first = ns / 1e9 if first is None else first

@@ -421,7 +421,8 @@ def test_a_robot_clicked_in_2d_is_selected_and_its_number_readable_in_the_overvi
             target = next(r for r in json.loads(browser.value("JSON.stringify(window.soccersim.last())"))["robots"]
                           if r["side"] == "left" and r["unum"] == 7)
             browser.value("document.getElementById('view-toggle').click()")
-            x, y = json.loads(browser.value(f"JSON.stringify(window.soccersim.pagePoint({target['x']}, {target['y']}))"))
+            point = f"window.soccersim.pagePoint({target['x']}, {target['y']})"
+            x, y = json.loads(browser.value(f"JSON.stringify({point})"))
             for kind in ("mousePressed", "mouseReleased"):
                 browser.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
             assert wait_value(browser, "document.body.dataset.selected || ''", target["id"]) == target["id"]

@@ -38,9 +38,11 @@ class _Clock:
 
 def test_seek_lands_where_reading_from_the_start_does(log: Path) -> None:
     reader = ReplayLogReader(str(log))
-    index = reader.index(every=50)
+    read: list[float] = []  # what a replay's page shows while the log is read
+    index = reader.index(every=50, progress=read.append)
     assert index.cycles >= 290 and index.start <= 0.04 and index.end >= 5.9
     assert len(index.checkpoints) == (index.cycles + 49) // 50
+    assert read == sorted(read) and len(read) == len(index.checkpoints) and read[-1] >= 5.0
     straight = {round(c.time, 3): c for c in reader.cycles()}
     player = ReplayPlayer(reader, index)
     for target in (4.51, 0.0, 2.0, 5.555, 99.0):

@@ -529,6 +529,7 @@ function onScene(message) {
 }
 
 function onTimeline(t) {
+  document.body.dataset.loading = "false";
   const bar = $("timebar");
   bar.min = t.start; bar.max = t.end;
   $("play-pause").textContent = t.paused ? "play" : "pause";
@@ -630,6 +631,10 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.kind === "scene") onScene(message);
     else if (message.kind === "timeline") onTimeline(message);
+    else if (message.kind === "loading") {  // a replay reads its whole log before it can seek
+      $("status").textContent = `loading the log: ${message.read.toFixed(1)} s read`;
+      document.body.dataset.loading = "true";
+    }
     else if (message.kind === "error") notice(message.message);
     else onFrame(message);
   };
