@@ -192,6 +192,8 @@ class _Shows:
         self.state = GameStateSnapshot()
         self.models: tuple[str, ...] | None = None
         self._timeline_key: object = None
+        self._drawings_shown: object = None
+        self._drawings: dict[str, object] = {"version": 0, "sets": {}, "agents": [], "selected": None}
         from sim_master.monitor_web.frame import LinkRows
 
         self.link_rows = LinkRows()
@@ -222,7 +224,16 @@ class _Shows:
             self.ros.publish(cycle)
         if self.web is not None:
             self._scene(cycle)
-            self.web.publish(_web_frame(cycle, self.state, engine, self.link_rows))
+            # agents' drawings in every frame (a page that joins at the end of the log, paused, gets
+            # the last frame only), converted once per logged message
+            if cycle.drawings is not self._drawings_shown:
+                from sim_master.store.drawing_records import drawings_from_record
+
+                self._drawings_shown = cycle.drawings
+                self._drawings = drawings_from_record(cycle.drawings) if cycle.drawings is not None else \
+                    {"version": 0, "sets": {}, "agents": [], "selected": None}
+            drawings = self._drawings
+            self.web.publish(_web_frame(cycle, self.state, engine, self.link_rows, drawings))
 
     def _scene(self, cycle: Any) -> None:
         from sim_master.monitor_web.frame import scene_message
@@ -279,7 +290,7 @@ class _Shows:
             self.web.close()
 
 
-def _web_frame(cycle: Any, state: Any, engine: Any, link_rows: Any = None) -> Any:
+def _web_frame(cycle: Any, state: Any, engine: Any, link_rows: Any = None, drawings: Any = None) -> Any:
     import numpy as np
 
     from sim_contracts.names import parse_player_entity
@@ -302,7 +313,8 @@ def _web_frame(cycle: Any, state: Any, engine: Any, link_rows: Any = None) -> An
     return WebFrame(time=round(cycle.time, 3), game_time=state.game_time, half=state.half,
                     play_mode=state.play_mode.value, team_left=state.team_left, team_right=state.team_right,
                     score_left=state.score_left, score_right=state.score_right,
-                    ball=tuple(ball.position) if ball else (0.0, 0.0, 0.0), robots=robots, mode="replay")
+                    ball=tuple(ball.position) if ball else (0.0, 0.0, 0.0), robots=robots, mode="replay",
+                    drawings=drawings)
 
 
 class _RosReplay:

@@ -109,6 +109,8 @@ class SingleModeServer(SimulationLoop):
                 self.monitor_servers[name] = monitor
         if self.monitor_servers:
             self.add_adapter(LegacyMonitorFeed(self.monitor_servers))
+        if c.web_port is not None or c.log_path:  # agents' drawings are shown and logged
+            self._drawing_feed()
         if c.web_port is not None:
             from sim_master.monitor_web.server import WebMonitor
 
@@ -120,7 +122,7 @@ class SingleModeServer(SimulationLoop):
                                  "(--web-port)", c.host, c.web_port, exc.strerror or exc)
             else:
                 self.web_monitor = web
-                self.add_adapter(WebMonitorFeed(web, self._drawing_feed()))
+                self.add_adapter(WebMonitorFeed(web, self.drawing))
         if c.service_port is not None:
             self.service_port = ServicePort(c.host, c.service_port)
             register_services(self.service_port, self)

@@ -19,11 +19,13 @@ from sim_master.store.snapshot_records import snapshot_from_record
 
 TOPICS: Final = {"/snapshot": "sim_msgs/msg/Snapshot", "/game_state": "sim_msgs/msg/GameState",
                  "/game_events": "sim_msgs/msg/GameEvent", "/clock": "rosgraph_msgs/msg/Clock",
-                 "/tf": "tf2_msgs/msg/TFMessage", "/markers": "visualization_msgs/msg/MarkerArray"}
+                 "/tf": "tf2_msgs/msg/TFMessage", "/markers": "visualization_msgs/msg/MarkerArray",
+                 "/drawings": "visualization_msgs/msg/MarkerArray"}  # agents' RoboViz drawings
 # The QoS each topic is offered with live (rosbag2's channel metadata, so a player replays it
 # the same way): (reliable, transient local, depth).
 QOS: Final = {"/snapshot": (True, False, 10), "/game_state": (True, True, 1), "/game_events": (True, False, 50),
-              "/clock": (True, False, 10), "/tf": (True, False, 10), "/markers": (True, False, 10)}
+              "/clock": (True, False, 10), "/tf": (True, False, 10), "/markers": (True, False, 10),
+              "/drawings": (True, True, 1)}
 KEYFRAME_EVERY: Final = 500  # a full snapshot every 10 s of sim time, deltas in between
 
 
@@ -98,6 +100,7 @@ class ReplayCycle:
     snapshot: Snapshot  # full world state at this cycle (deltas merged)
     game_state: Any | None  # the last GameState message up to this cycle
     events: list[Any] = field(default_factory=list)
+    drawings: Any | None = None  # the last /drawings MarkerArray up to this cycle (agents' drawings)
 
 
 @dataclass(slots=True, frozen=True)
@@ -107,6 +110,7 @@ class ReplayCheckpoint:
     time: float
     world: Snapshot | None
     game_state: Any | None
+    drawings: Any | None = None
 
 
 @dataclass(slots=True)
@@ -175,6 +179,7 @@ class ReplayLogReader:
         """Every cycle of the log, or those from a checkpoint of `index()` on."""
         world: Snapshot | None = start.world if start else None
         game_state = start.game_state if start else None
+        drawings = start.drawings if start else None
         pending_events: list[Any] = []
         since = int(round(start.time * 1e9)) if start else None
         for topic, _, msg in self.messages(since):
@@ -182,10 +187,12 @@ class ReplayLogReader:
                 game_state = msg
             elif topic == "/game_events":
                 pending_events.append(msg)
+            elif topic == "/drawings":
+                drawings = msg
             elif topic == "/snapshot":
                 snap = snapshot_from_record(msg)
                 world = snap if world is None or snap.full else world.merged(snap)
-                yield ReplayCycle(snap.step, snap.time, world, game_state, pending_events)
+                yield ReplayCycle(snap.step, snap.time, world, game_state, pending_events, drawings)
                 pending_events = []
 
 
@@ -194,7 +201,7 @@ class ReplayLogReader:
         (memory: one world state per checkpoint, not per cycle). `progress` hears the log time
         read so far at each checkpoint (a long log under load takes a while)."""
         world: Snapshot | None = None
-        game_state = None
+        game_state = drawings = None
         checkpoints: list[ReplayCheckpoint] = []
         events: list[tuple[float, Any]] = []
         count, first, last = 0, None, 0.0
@@ -203,9 +210,11 @@ class ReplayLogReader:
                 game_state = msg
             elif topic == "/game_events":
                 events.append((ns / 1e9, msg))
+            elif topic == "/drawings":
+                drawings = msg
             elif topic == "/snapshot":
                 if count % every == 0:
-                    checkpoints.append(ReplayCheckpoint(ns / 1e9, world, game_state))
+                    checkpoints.append(ReplayCheckpoint(ns / 1e9, world, game_state, drawings))
                     if progress is not None:
                         progress(ns / 1e9)
                 snap = snapshot_from_record(msg)
