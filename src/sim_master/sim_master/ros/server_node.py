@@ -40,6 +40,7 @@ from sim_contracts.commands import JointTargets, JointVelocities
 from sim_hotpath import joint_command_from_cdr, percept_cdr
 from sim_master.master.adapters import LoopAdapter
 from sim_master.ros.convert import joint_command_msg, percept_to_msg, snapshot_to_msg, stamp
+from sim_master.ros.drawings import drawings_to_markers
 from sim_master.ros.executor_thread import ExecutorThread
 from sim_master.ros.frames import robot_description, tf_messages
 from sim_master.ros.gazebo_services import GazeboServices
@@ -208,6 +209,9 @@ class ServerNode(LoopAdapter):
         self.tf_pub = node.create_publisher(TFMessage, "tf", 10)
         self.tf_static_pub = node.create_publisher(TFMessage, "tf_static", GAME_STATE_QOS)
         self.markers_pub = node.create_publisher(MarkerArray, "markers", 10)  # the match drawn, at tf_rate
+        # agents' RoboViz drawings, whole, when what is shown changes (latched: a late viewer gets them)
+        self.drawings_pub = node.create_publisher(MarkerArray, "drawings", GAME_STATE_QOS)
+        self._drawn_version = -1
         self._static: list[TransformStamped] = []  # every robot's fixed joints, latched together
         self._static_done: set[str] = set()
         self._descriptions: dict[str, Publisher] = {}  # model -> its latched robot_description
@@ -271,6 +275,11 @@ class ServerNode(LoopAdapter):
                 if ros_player.joint_state_pub.get_subscription_count() > 0:
                     ros_player.joint_state_pub.publish(self._joint_state(ros_player.player, loop.engine.time))
         self._publish_frames(loop, t)
+        drawing = getattr(loop, "drawing", None)  # the drawing port, when open (server/draw_feed.py)
+        if drawing is not None and drawing.board.version != self._drawn_version:
+            self._drawn_version = drawing.board.version
+            positions = {(p.side, p.unum): loop.engine.robot_pose(p.robot_id)[0] for p in loop.players.with_robots()}
+            self.drawings_pub.publish(drawings_to_markers(drawing.board.to_dict(), t, positions))
 
     def _check_clock_alone(self) -> None:
         """Another publisher on our clock topic (a second server, a replay) makes every
