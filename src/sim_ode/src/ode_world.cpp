@@ -952,6 +952,10 @@ void OdeWorld::SolveIslands() {
     for (dBodyID b : mp->bodies) (in_pile ? piled : rest).emplace_back(b, dBodyIsEnabled(b) != 0);
   }
   for (auto& [b, on] : rest) dBodyDisable(b);
+  // The iterative solver reorders its rows with ODE's one process-wide random generator: seeded
+  // the same before every pile step, a pile steps the same way whatever ran before it (another
+  // world in this process, an earlier match), so the run repeats itself.
+  dRandSetSeed(0);
   dWorldQuickStep(world_, timestep_);
   for (auto& [b, on] : piled) {
     on = dBodyIsEnabled(b) != 0;
