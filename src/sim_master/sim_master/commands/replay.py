@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from sim_bridge.roboviz_draw import DrawingBoard
 from soccer_referee.rules import RULE_BOOKS
 
 if TYPE_CHECKING:
@@ -193,7 +194,7 @@ class _Shows:
         self.models: tuple[str, ...] | None = None
         self._timeline_key: object = None
         self._drawings_shown: object = None
-        self._drawings: dict[str, object] = {"version": 0, "sets": {}, "agents": [], "selected": None}
+        self._drawings: dict[str, object] = DrawingBoard().to_dict()  # none yet
         from sim_master.monitor_web.frame import LinkRows
 
         self.link_rows = LinkRows()
@@ -231,7 +232,7 @@ class _Shows:
 
                 self._drawings_shown = cycle.drawings
                 self._drawings = drawings_from_record(cycle.drawings) if cycle.drawings is not None else \
-                    {"version": 0, "sets": {}, "agents": [], "selected": None}
+                    DrawingBoard().to_dict()
             drawings = self._drawings
             self.web.publish(_web_frame(cycle, self.state, engine, self.link_rows, drawings))
 

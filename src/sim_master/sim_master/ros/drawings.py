@@ -6,7 +6,7 @@ store/drawing_records.py reads them back for the browser's replay."""
 from __future__ import annotations
 
 import math
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from builtin_interfaces.msg import Time
 from geometry_msgs.msg import Point
@@ -14,6 +14,9 @@ from std_msgs.msg import ColorRGBA
 from visualization_msgs.msg import Marker, MarkerArray
 
 from sim_master.ros.markers import FRAME
+
+if TYPE_CHECKING:
+    from sim_master.master.loop import SimulationLoop
 
 PIXEL: Final = 0.01  # m per RoboViz pixel of line width / point size, as drawn on the field
 CIRCLE_SEGMENTS: Final = 32
@@ -82,3 +85,20 @@ def drawings_to_markers(drawings: dict[str, Any], stamp: Time,
         m.color = _colour(a["color"])
         markers.append(m)
     return MarkerArray(markers=markers)
+
+
+def loop_drawings(loop: SimulationLoop, stamp: Time) -> MarkerArray | None:
+    """The loop's agents' drawings as markers (None without a drawing port); agent texts go over
+    their robots as they are now."""
+    drawing = getattr(loop, "drawing", None)  # the drawing port, when open (server/draw_feed.py)
+    if drawing is None:
+        return None
+    positions = {(p.side, p.unum): loop.engine.robot_pose(p.robot_id)[0] for p in loop.players.with_robots()}
+    return drawings_to_markers(drawing.board.to_dict(), stamp, positions)
+
+
+def drawings_version(loop: SimulationLoop) -> int:
+    """What is shown of the agents' drawings, as a number that grows with every change (-1: no
+    drawing port): a publisher compares it with the one it last sent."""
+    drawing = getattr(loop, "drawing", None)
+    return -1 if drawing is None else int(drawing.board.version)

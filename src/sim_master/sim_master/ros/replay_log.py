@@ -13,7 +13,7 @@ from rosgraph_msgs.msg import Clock
 
 from sim_master.master.adapters import LoopAdapter
 from sim_master.ros.convert import joint_command_msg, percept_to_msg, snapshot_to_msg, stamp
-from sim_master.ros.drawings import drawings_to_markers
+from sim_master.ros.drawings import drawings_version, loop_drawings
 from sim_master.ros.frames import tf_message
 from sim_master.ros.markers import loop_markers
 from sim_master.ros.names import player_namespace
@@ -72,11 +72,11 @@ class ReplayLogRecorder(LoopAdapter):
         self.writer.write_cycle(engine.cycle, engine.time, snapshot_to_msg(snap), game if changed else None,
                                 [event_to_msg(e, t) for e in events], Clock(clock=t))
         self._last_game = game
-        drawing = getattr(loop, "drawing", None)  # agents' RoboViz drawings, when their port is open
-        if drawing is not None and drawing.board.version != self._drawn_version:
-            self._drawn_version = drawing.board.version
-            positions = {(p.side, p.unum): engine.robot_pose(p.robot_id)[0] for p in loop.players.with_robots()}
-            self.writer.write("/drawings", engine.time, drawings_to_markers(drawing.board.to_dict(), t, positions))
+        if drawings_version(loop) != self._drawn_version:  # agents' RoboViz drawings changed
+            self._drawn_version = drawings_version(loop)
+            drawn = loop_drawings(loop, t)
+            if drawn is not None:
+                self.writer.write("/drawings", engine.time, drawn)
         if engine.cycle % TF_EVERY == 0:  # frames for Foxglove's 3D panel, 10 Hz of sim time
             names, poses = engine.frames()
             models = {rid: engine.robot_model(rid) for rid in engine.robot_ids()}
