@@ -44,6 +44,10 @@ CONTACTS_PER_FOOT = 4
 CONTACT_ERP = 0.2
 CONTACT_MAX_CORRECTION = 0.1  # m/s
 CONTACT_CFM = 0.05
+# DART's defaults (erp, cfm, allowance, max correction), for worlds that are not rcssserver3d's:
+# rcssservermj's NN walker (T1) walks 3.2 m upright in 7 s on them and falls after 3.4 s on the
+# settings above (the model is process-wide, so each world sets it when it opens).
+DART_CONTACT = (0.01, 1e-5, 0.0, 1e-3)
 
 
 class GazeboEngine(ArticulatedEngine):
@@ -56,8 +60,11 @@ class GazeboEngine(ArticulatedEngine):
     def _open_world(self, path: str, timestep: float) -> PhysicsWorld:
         from sim_gazebo import GzWorld  # the C++ module: only needed when this engine is chosen
 
-        GzWorld.set_contact_model(CONTACT_ERP, CONTACT_CFM, simspark.SURFACE_LAYER, CONTACT_MAX_CORRECTION)
         world: Any = GzWorld(path, timestep)
+        if self.world.contact_slip > 0:  # rcssserver3d's field (<soccer:contact slip>): its contacts
+            GzWorld.set_contact_model(CONTACT_ERP, CONTACT_CFM, simspark.SURFACE_LAYER, CONTACT_MAX_CORRECTION)
+        else:  # rcsssmj's fields: DART's own (its walkers, tuned on MuJoCo, walk on them; not on the above)
+            GzWorld.set_contact_model(*DART_CONTACT)
         for model in world.layout():
             if model.is_static:
                 world.set_friction(model.name, STATIC_FRICTION)
