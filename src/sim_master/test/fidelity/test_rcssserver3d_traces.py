@@ -68,27 +68,40 @@ def _first(rows: dict[int, dict[str, float]], test) -> int | None:
 SCENARIOS = "S1,S2,S3,S4,S5,S6,S7,S8,S9"
 
 
-@pytest.fixture(scope="module", params=["auto", "mujoco", "gazebo"])
-def recorded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
-             port_picker: Callable[[], int]) -> Path:
-    out = tmp_path_factory.mktemp(f"traces_{request.param}")
-    free_tcp_port = port_picker
+ENGINES = ("auto", "mujoco", "gazebo")
 
-    # A block below the kernel's ephemeral range (32768..), where no client connection of the
-    # other tests can take a port between the recorder's check and the server's bind.
-    base = 20000 + (free_tcp_port() % 1100) * 10
-    server = (f"cd {ROOT} && source install/setup.bash >/dev/null 2>&1 && exec soccersim server "
-              f"--engine {request.param} --sync --no-ros --sync-timeout 30 --host 127.0.0.1 "
-              "--simspark-port {base_port} --simspark-monitor-port $(({base_port}+1)) "
-              "--rcsssmj-port $(({base_port}+2)) --rcsssmj-monitor-port $(({base_port}+3)) "
-              "--service-port $(({base_port}+4)) --web-port -1")
-    proc = subprocess.run(
-        [sys.executable, str(FIDELITY / "record_traces.py"), "--server-cmd", server, "--port", str(base),
-         "--runs", "1", "--out", str(out), "--label", f"soccersim-{request.param}", "--scenarios", SCENARIOS,
-         "--timeout", "20"], capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    (out / "engine").write_text(request.param)
-    return out
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory: pytest.TempPathFactory, port_picker: Callable[[], int]) -> Callable[[str], Path]:
+    """The scenarios recorded on an engine, once per engine in this module."""
+    done: dict[str, Path] = {}
+
+    def on(engine: str) -> Path:
+        if engine in done:
+            return done[engine]
+        out = tmp_path_factory.mktemp(f"traces_{engine}")
+        # A block below the kernel's ephemeral range (32768..), where no client connection of the
+        # other tests can take a port between the recorder's check and the server's bind.
+        base = 20000 + (port_picker() % 1100) * 10
+        server = (f"cd {ROOT} && source install/setup.bash >/dev/null 2>&1 && exec soccersim server "
+                  f"--engine {engine} --sync --no-ros --sync-timeout 30 --host 127.0.0.1 "
+                  "--simspark-port {base_port} --simspark-monitor-port $(({base_port}+1)) "
+                  "--rcsssmj-port $(({base_port}+2)) --rcsssmj-monitor-port $(({base_port}+3)) "
+                  "--service-port $(({base_port}+4)) --web-port -1")
+        proc = subprocess.run(
+            [sys.executable, str(FIDELITY / "record_traces.py"), "--server-cmd", server, "--port", str(base),
+             "--runs", "1", "--out", str(out), "--label", f"soccersim-{engine}", "--scenarios", SCENARIOS,
+             "--timeout", "20"], capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        done[engine] = out
+        return out
+
+    return on
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def recorded(request: pytest.FixtureRequest, record: Callable[[str], Path]) -> Path:
+    return record(request.param)
 
 
 def _load(recorded: Path, scenario: str) -> tuple[dict[int, dict[str, float]], dict[int, dict[str, float]]]:
@@ -140,10 +153,9 @@ def test_command_latency_equals_rcssserver3d(recorded: Path, scenario: str) -> N
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS.split(","))
-def test_the_default_engine_reproduces_rcssserver3d_row_by_row(recorded: Path, scenario: str) -> None:
-    if (recorded / "engine").read_text() != "auto":
-        pytest.skip("the close match is the ODE engine's (auto picks it for SimSpark robots)")
-    ref, ours = _load(recorded, scenario)
+def test_the_default_engine_reproduces_rcssserver3d_row_by_row(record: Callable[[str], Path], scenario: str) -> None:
+    """The close match is the ODE engine's (auto picks it for SimSpark robots)."""
+    ref, ours = _load(record("auto"), scenario)
     common = [c for c in sorted(set(ref) & set(ours)) if c >= 0]
     assert len(common) >= 30
     # FRP centres go on the wire in centimetres: a point on a rounding edge may show 1 cm apart
