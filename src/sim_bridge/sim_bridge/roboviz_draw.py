@@ -251,9 +251,3 @@ class DrawingBoard:
                 "agents": [{"side": side, "unum": unum, "text": text, "color": list(color)}
                            for (side, unum), (text, color) in sorted(self.agent_text.items())],
                 "selected": list(self.selected) if self.selected else None}
-
-    def clear(self) -> None:
-        if self._sets or self.agent_text:
-            self.version += 1
-        self._sets.clear()
-        self.agent_text.clear()

@@ -53,7 +53,6 @@ class DrawingFeed(LoopAdapter):
     def __init__(self, port: DrawingPort) -> None:
         self.port = port
         self.board = DrawingBoard()
-        self.bad_datagrams = 0
         self._warned: set[str] = set()
 
     def poll(self, loop: SimulationLoop) -> None:
@@ -61,7 +60,6 @@ class DrawingFeed(LoopAdapter):
             try:
                 commands = parse_datagram(data)
             except DrawProtocolError as exc:
-                self.bad_datagrams += 1
                 commands = exc.args[1] if len(exc.args) > 1 else []
                 if peer[0] not in self._warned and len(self._warned) < 64:
                     self._warned.add(peer[0])

@@ -66,21 +66,20 @@ class SingleModeServer(SimulationLoop):
         self._unread_models: list[str] = []  # read ahead by the loop, one per cycle (run)
         self._models_started = 0.0
 
-    def _drawing_feed(self) -> DrawingFeed | None:
-        """Agents' RoboViz drawings for the browser monitor, unless the port is off or taken
-        (a RoboViz running on this machine has it: the match goes on without)."""
+    def _open_drawing_port(self) -> None:
+        """Agents' RoboViz drawings (self.drawing) for the browser monitor and the log, unless the
+        port is off or taken (a RoboViz running on this machine has it: the match goes on without)."""
         port = self.config.draw_port
         if port is None:
-            return None
+            return
         try:
             feed = DrawingFeed(DrawingPort(self.config.host, port))
         except OSError as exc:
             self.log.warning("drawing port: cannot listen on UDP %s:%d (%s); agents' drawings are not shown "
                              "(--draw-port)", self.config.host, port, exc.strerror or exc)
-            return None
+            return
         self.drawing = feed
         self.add_adapter(feed)
-        return feed
 
     @property
     def agent_servers(self) -> dict[Source, AgentServer]:
@@ -110,7 +109,7 @@ class SingleModeServer(SimulationLoop):
         if self.monitor_servers:
             self.add_adapter(LegacyMonitorFeed(self.monitor_servers))
         if c.web_port is not None or c.log_path:  # agents' drawings are shown and logged
-            self._drawing_feed()
+            self._open_drawing_port()
         if c.web_port is not None:
             from sim_master.monitor_web.server import WebMonitor
 

@@ -37,10 +37,11 @@ STATIC_FRICTION = 100.0
 # 3 N m it turns 4.9 degrees in 0.5 s, 4.8 on ODE).
 CONTACTS_PER_FOOT = 4
 # DART's contact error correction (process-wide: DART keeps it in class statics). Its defaults
-# (ERP 0.01, at most 1 mm/s) left a beamed Nao 4 mm deep in the field, feet locked there (the
-# hip-step trace: the legs did not tip); ODE's soft contacts correct 40 % per step. ERP 0.2 up
-# to 0.1 m/s puts the Nao at ODE's height (0.3847 m) without launching it; the relative CFM 0.01
-# keeps feet from bouncing off the ground for a cycle (FRP 0 N, then 92 N) as the correction does.
+# (ERP 0.01, at most 1 mm/s, no allowance) left a beamed Nao 4 mm deep in the field with its
+# feet locked there (the hip-step trace: the legs did not tip). ERP 0.2 up to 0.1 m/s beyond
+# rcssserver3d's 1 mm surface layer puts the Nao at rcssserver3d's height without launching it;
+# the relative CFM 0.05 keeps feet on the ground through a step (without it: FRP 0 N for a
+# cycle, then 92 N; at 0.01, 9 deg/s jolts in the slow squat as the feet settle).
 CONTACT_ERP = 0.2
 CONTACT_MAX_CORRECTION = 0.1  # m/s
 CONTACT_CFM = 0.05
