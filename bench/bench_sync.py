@@ -19,6 +19,7 @@ import argparse
 import json
 import multiprocessing as mp
 import os
+import re
 import selectors
 import shutil
 import socket
@@ -47,12 +48,27 @@ def speed_frame(speed: float, hinges: tuple[str, ...] = NAO_HINGES) -> bytes:
     return struct.pack(">I", len(reply)) + reply
 
 
-def frames_for(robot_type: int) -> tuple[bytes, bytes]:
-    """Every joint swings +-0.2 rad/s, one cycle each way: the robots stay awake (a team at
-    rest would be asleep on ODE, as on rcssserver3d, and cost no physics) and stay where they
-    are. Type 4 has toes (lle7, rle7)."""
+SCENARIOS = ("standing", "lying", "piled")
+SYN = struct.pack(">I", 5) + b"(syn)"
+NOW = re.compile(rb"\(now ([0-9.]+)\)")
+
+
+def frames_for(robot_type: int, scenario: str = "standing") -> tuple[bytes, bytes]:
+    """standing: every joint swings +-0.2 rad/s, one cycle each way: the robots stay awake (a
+    team at rest would be asleep on ODE, as on rcssserver3d, and cost no physics) and stay where
+    they are. lying and piled: every joint driven one way at 4 rad/s, as agents that fall do:
+    the robots collapse and lie with their joints at the stops (piled: beamed 0.3 m apart, onto
+    each other). Type 4 has toes (lle7, rle7)."""
     hinges = NAO_HINGES + ("lle7", "rle7") if robot_type == 4 else NAO_HINGES
-    return speed_frame(0.2, hinges), speed_frame(-0.2, hinges)
+    if scenario == "standing":
+        return speed_frame(0.2, hinges), speed_frame(-0.2, hinges)
+    return speed_frame(4.0, hinges), speed_frame(4.0, hinges)
+
+
+def pile_beam(unum: int) -> bytes:
+    """Where a piled scenario's player stands: a 4-wide grid 0.3 m apart by the centre line."""
+    row, col = divmod(unum - 1, 4)
+    return f"(beam {-0.25 - 0.3 * col:.2f} {-0.45 + 0.3 * row:.2f} 0)".encode()
 
 
 def pd_frame(actuators: tuple[str, ...]) -> bytes:
@@ -67,8 +83,12 @@ def free_port() -> int:
 
 
 def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, joined: mp.Queue,
-                  counts: mp.Queue, dialect: str = "simspark", model: str = "nao") -> None:
-    """Runs `count` agents; counts perceptions received inside the measuring window."""
+                  counts: mp.Queue, dialect: str = "simspark", model: str = "nao", scenario: str = "standing",
+                  move_from: float | None = None) -> None:
+    """Runs `count` agents; counts perceptions received inside the measuring window.
+    move_from (s of game time): before it the agents only sync, so their robots settle and fall
+    asleep whenever they joined, and from it every command follows the game's cycle: a run's
+    state after a given cycle is then the same whatever the joining order and timing."""
     sel = selectors.DefaultSelector()
     pd_reply = pd_frame(T1_ACTUATORS if model == "T1" else NAO_PD)
     for i in range(count):
@@ -84,7 +104,8 @@ def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, join
         s.sendall(struct.pack(">I", len(msg)) + msg)
         s.setblocking(False)
         sel.register(s, selectors.EVENT_READ, {"buf": bytearray(), "team": team, "unum": unum,
-                                               "frames": frames_for(robot_type), "inited": False, "joined": False,
+                                               "frames": frames_for(robot_type, scenario), "inited": False,
+                                               "joined": False,
                                                "n": 0, "replies": 0})
     while True:
         start, end = window[0], window[1]
@@ -109,7 +130,8 @@ def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, join
                 if start and start <= now <= end:
                     st["n"] += 1
                 if dialect == "simspark" and not st["inited"]:
-                    init = f"(init (unum {st['unum']})(teamname {st['team']}))(syn)".encode()
+                    beam = pile_beam(st["unum"]) if scenario == "piled" else b""
+                    init = f"(init (unum {st['unum']})(teamname {st['team']}))".encode() + beam + b"(syn)"
                     key.fileobj.sendall(struct.pack(">I", len(init)) + init)
                     st["inited"] = True
                     continue
@@ -117,7 +139,14 @@ def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, join
                     st["joined"] = True
                     joined.put(now)
                 st["replies"] += 1
-                key.fileobj.sendall(st["frames"][st["replies"] % 2] if dialect == "simspark" else pd_reply)
+                if dialect != "simspark":
+                    key.fileobj.sendall(pd_reply)
+                elif move_from is None:
+                    key.fileobj.sendall(st["frames"][st["replies"] % 2])
+                else:
+                    now = NOW.search(payload)
+                    game = float(now.group(1)) if now else 0.0
+                    key.fileobj.sendall(st["frames"][round(game / 0.02) % 2] if game >= move_from else SYN)
     counts.put([k.data["n"] for k in sel.get_map().values() if k.data is not None])
     for key in list(sel.get_map().values()):
         key.fileobj.close()
@@ -136,7 +165,7 @@ def drain_monitor(port: int, stop: threading.Event) -> None:
 
 
 def start_soccersim(port: int, dialect: str, engine: str = "auto", threads: int = 1,
-                    monitor_ports: bool = False) -> subprocess.Popen[str]:
+                    monitor_ports: bool = False, max_cycles: int | None = None) -> subprocess.Popen[str]:
     exe = shutil.which("soccersim")
     assert exe, "source install/setup.bash first"
     ports = ["--simspark-port", str(port), "--rcsssmj-port", "-1"] if dialect == "simspark" else \
@@ -144,7 +173,8 @@ def start_soccersim(port: int, dialect: str, engine: str = "auto", threads: int 
     service = free_port()
     monitor = free_port()
     server = subprocess.Popen([exe, "server", "--sync", "--no-ros", "--engine", engine,
-                               *(["--physics-threads", str(threads)] if threads != 1 else []), *ports,
+                               "--physics-threads", str(threads), *ports,
+                               *(["--max-cycles", str(max_cycles)] if max_cycles else []),
                                "--simspark-monitor-port", str(monitor) if monitor_ports else "-1",
                                "--rcsssmj-monitor-port", str(free_port()) if monitor_ports else "-1",
                                "--service-port", str(service), "--web-port", "-1"],
@@ -155,6 +185,42 @@ def start_soccersim(port: int, dialect: str, engine: str = "auto", threads: int 
     server.service_port = service  # type: ignore[attr-defined]  # where its counters are read
     server.monitor_port = monitor  # type: ignore[attr-defined]  # the SimSpark monitor port, when open
     return server
+
+
+def reproduce(n_agents: int, threads: int, scenario: str, engine: str = "auto", move_from: float = 10.0,
+              cycles: int = 1500) -> dict[str, object]:
+    """A run whose end state is fixed: the agents move from `move_from` s of game time on, the
+    server stops itself after `cycles` and says its state hash (snapshot.py's digest)."""
+    port = free_port()
+    server = start_soccersim(port, "simspark", engine, threads, max_cycles=cycles)
+    window = mp.Array("d", [0.0, 0.0])
+    joined: mp.Queue = mp.Queue()
+    counts: mp.Queue = mp.Queue()
+    workers_n = 1 if n_agents < 4 else 2
+    per = -(-n_agents // workers_n)
+    workers, unum = [], 1
+    start = time.monotonic()
+    while unum <= n_agents:
+        count = min(per, n_agents - unum + 1)
+        w = mp.Process(target=agents_worker, args=(port, unum, count, window, joined, counts, "simspark", "nao",
+                                                   scenario, move_from))
+        w.start()
+        workers.append(w)
+        unum += count
+    joins = [joined.get(timeout=300) for _ in range(n_agents)]
+    assert server.stdout is not None
+    out, _ = server.communicate(timeout=3600)
+    wall = time.monotonic() - start
+    for w in workers:
+        w.join(10)
+        if w.is_alive():
+            w.kill()
+    found = re.search(r"stopped after (\d+) cycles, state (\w+)", out)
+    assert found, out[-500:]
+    return {"server": "soccersim", "engine": engine, "scenario": scenario, "physics_threads": threads,
+            "agents": n_agents, "cycles": int(found.group(1)), "moving_from_cycle": round(move_from / 0.02),
+            "state_hash": found.group(2), "join_s": round(max(joins) - start, 2), "wall_s": round(wall, 2),
+            "cores": os.cpu_count()}
 
 
 def server_stats(port: int) -> dict:
@@ -194,7 +260,7 @@ def start_rcsssmj(port: int) -> subprocess.Popen[str]:
 
 def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: str = "simspark",
         model: str = "nao", engine: str = "auto", profile: str | None = None, threads: int = 1,
-        monitor_ports: bool = False, monitor: bool = False) -> dict[str, object]:
+        monitor_ports: bool = False, monitor: bool = False, scenario: str = "standing") -> dict[str, object]:
     port = free_port()
     server = start_rcsssmj(port) if server_name == "rcsssmj" else start_soccersim(port, dialect, engine, threads,
                                                                                               monitor_ports or monitor)
@@ -211,7 +277,8 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
     workers, unum = [], 1
     while unum <= n_agents:
         count = min(per, n_agents - unum + 1)
-        w = mp.Process(target=agents_worker, args=(port, unum, count, window, joined, counts, dialect, model))
+        w = mp.Process(target=agents_worker, args=(port, unum, count, window, joined, counts, dialect, model,
+                                                   scenario))
         w.start()
         workers.append(w)
         unum += count
@@ -250,7 +317,8 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
         spy.wait(60)
     return {
         "server": server_name,
-        **({"engine": engine, "physics_threads": threads, "monitor": monitor} if server_name == "soccersim" else {}),
+        **({"engine": engine, "physics_threads": threads, "monitor": monitor, "scenario": scenario}
+           if server_name == "soccersim" else {}),
         "dialect": dialect,
         "model": model,
         "agents": n_agents,
@@ -338,8 +406,14 @@ def main() -> None:
                         help="also run rcsssmj 0.2.1 (own venv) with the same N: rcsssmj dialect and T1 robots on both")
     parser.add_argument("--engine", default="auto", choices=("auto", "mujoco", "ode", "gazebo"),
                         help="our server's physics engine (default %(default)s)")
-    parser.add_argument("--physics-threads", type=int, default=1, metavar="N",
-                        help="our server's --physics-threads (ODE islands on N threads; default 1)")
+    parser.add_argument("--physics-threads", type=int, nargs="*", default=[1], metavar="N",
+                        help="our server's --physics-threads (ODE islands on N threads; default 1), one run each")
+    parser.add_argument("--scenario", default="standing", choices=SCENARIOS,
+                        help="standing (joints swing, robots upright), lying (every joint driven one way: "
+                             "robots collapse) or piled (lying, beamed 0.3 m apart: onto each other)")
+    parser.add_argument("--state-hash", action="store_true",
+                        help="instead of throughput: a fixed run (agents move from 10 s of game time, the "
+                             "server stops after 1500 cycles) per thread count, with the server's state hash")
     parser.add_argument("--monitor-ports", action="store_true",
                         help="keep our server's legacy monitor ports open (as by default), no monitor connected")
     parser.add_argument("--monitor", action="store_true",
@@ -350,11 +424,16 @@ def main() -> None:
     if args.profile:
         os.makedirs(args.profile, exist_ok=True)
     for n in args.agents:
+        if args.state_hash:
+            for threads in args.physics_threads:
+                print(json.dumps(reproduce(n, threads, args.scenario, args.engine)), flush=True)
+            continue
         if not args.vs_rcsssmj:
-            profile = os.path.join(args.profile, f"sync-{args.engine}-{n}.txt") if args.profile else None
-            result = run(n, args.seconds, engine=args.engine, profile=profile, threads=args.physics_threads,
-                         monitor_ports=args.monitor_ports, monitor=args.monitor)
-            print(json.dumps(result), flush=True)
+            for threads in args.physics_threads:
+                profile = os.path.join(args.profile, f"sync-{args.engine}-{n}-{threads}.txt") if args.profile else None
+                result = run(n, args.seconds, engine=args.engine, profile=profile, threads=threads,
+                             monitor_ports=args.monitor_ports, monitor=args.monitor, scenario=args.scenario)
+                print(json.dumps(result), flush=True)
             continue
         ours = run(n, args.seconds, "soccersim", "rcsssmj", "T1")  # the same robot on both servers
         theirs = run(n, args.seconds, "rcsssmj", "rcsssmj", "T1")

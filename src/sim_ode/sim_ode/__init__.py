@@ -11,6 +11,8 @@ from sim_ode._ode_physics import (
     PhysicsFault,
     Settings,
     Surface,
+    emptied_helper_calls,
 )
 
-__all__ = ["INFINITY", "PD", "SERVO", "VELOCITY", "ModelLayout", "OdeWorld", "PhysicsFault", "Settings", "Surface"]
+__all__ = ["INFINITY", "PD", "SERVO", "VELOCITY", "ModelLayout", "OdeWorld", "PhysicsFault", "Settings", "Surface",
+           "emptied_helper_calls"]

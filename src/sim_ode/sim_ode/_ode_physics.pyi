@@ -7,6 +7,9 @@ SERVO: int
 PD: int
 INFINITY: float
 
+def emptied_helper_calls() -> int: ...
+
+
 class PhysicsFault(RuntimeError): ...
 
 class Surface:

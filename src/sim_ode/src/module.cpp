@@ -18,6 +18,8 @@ PYBIND11_MODULE(_ode_physics, m) {
   m.attr("SERVO") = 1;
   m.attr("PD") = 2;
   m.attr("INFINITY") = dInfinity;
+  m.def("emptied_helper_calls", &sim_ode::IslandThreads::EmptiedHelperCalls,
+        "In-island helper calls of threaded steps left to the island's own thread (this process).");
   // A step ODE could not take; the world was rolled back to where the step began and steps on.
   py::register_exception<sim_ode::PhysicsFault>(m, "PhysicsFault", PyExc_RuntimeError);
 

@@ -2,9 +2,7 @@
 // its scene on ODE (see ode_world.hpp).
 #include "ode_world.hpp"
 
-#include <pthread.h>
 
-#include <csignal>
 
 #include <sdf/Box.hh>
 #include <sdf/Capsule.hh>
@@ -391,40 +389,15 @@ OdeWorld::OdeWorld(const std::string& world_sdf, double timestep, const Settings
   Reindex();
 }
 
-// Islands stepped on n pool threads (ODE's own threading). Not reproducible run to run, and an
-// ODE fault on a pool thread cannot become a Python error there: ODE's handlers throw (see
-// Throw), an exception cannot leave a pool thread, so such a fault ends the process. Opt-in.
+// Islands stepped on n pool threads, each island's stages on the thread that owns it, so the
+// state after any number of steps is the one-thread state bit for bit (island_threading.hpp).
 void OdeWorld::SetStepThreads(int n) {
   if (n < 1 || n > 16) throw std::invalid_argument("step threads: 1..16");
-  if (thread_pool_ != nullptr) {
-    dWorldSetStepThreadingImplementation(world_, nullptr, nullptr);
-    dThreadingImplementationShutdownProcessing(threading_);
-    dThreadingFreeThreadPool(thread_pool_);
-    dThreadingFreeImplementation(threading_);
-    thread_pool_ = nullptr;
-    threading_ = nullptr;
-  }
-  step_threads_ = 1;
-  if (n == 1) return;
-  dThreadingImplementationID threading = dThreadingAllocateMultiThreadedImplementation();
-  if (threading == nullptr) throw std::runtime_error("ODE has no multi-threaded stepping");
-  // The pool threads take no signals (ODE's requirement; Python's handlers run on the main
-  // thread). The pool does the work; the stepping thread waits for it.
-  sigset_t all, before;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &before);
-  dThreadingThreadPoolID pool =
-      dThreadingAllocateThreadPool(static_cast<unsigned>(n), 0, dAllocateFlagBasicData, nullptr);
-  pthread_sigmask(SIG_SETMASK, &before, nullptr);
-  if (pool == nullptr) {
-    dThreadingFreeImplementation(threading);
-    throw std::runtime_error("ODE could not start " + std::to_string(n) + " stepping threads");
-  }
-  dThreadingThreadPoolServeMultiThreadedImplementation(pool, threading);
-  threading_ = threading;
-  thread_pool_ = pool;
-  dWorldSetStepThreadingImplementation(world_, dThreadingImplementationGetFunctions(threading_), threading_);
-  dWorldSetStepIslandsProcessingMaxThreadCount(world_, static_cast<unsigned>(n));
+  std::unique_ptr<IslandThreads> threads;
+  if (n > 1) threads = std::make_unique<IslandThreads>(static_cast<unsigned>(n));  // throws: nothing changed
+  IslandThreads::Release(world_);
+  island_threads_ = std::move(threads);
+  if (island_threads_) island_threads_->Serve(world_);
   step_threads_ = n;
 }
 
@@ -788,11 +761,13 @@ void OdeWorld::Step(int n) {
   std::string fault;
   try {
     Steps(n);
-    if (!BodiesFinite()) fault = "a body's state is not finite after the step";
+    if (island_threads_) fault = island_threads_->TakeFault();
+    if (fault.empty() && !BodiesFinite()) fault = "a body's state is not finite after the step";
   } catch (const std::exception& e) {
     // ODE threw out of its solver (collisions catch their own faults, so no space stays
     // locked): the contact joints point at feedback freed below
     fault = e.what();
+    if (island_threads_) island_threads_->TakeFault();  // the same step's, said once
   }
   if (fault.empty()) return;
   dJointGroupEmpty(contact_group_);
@@ -882,6 +857,7 @@ void OdeWorld::Steps(int n) {
     pending_points_.clear();
     feedback_.clear();
     dSpaceCollide(space_, this, &NearCallback);
+    MarkGeomsMoved();
     SolveIslands();
     const Eigen::Index c = static_cast<Eigen::Index>(pending_links_.size());
     contacts_.links.resize(c, 2);
@@ -898,6 +874,22 @@ void OdeWorld::Steps(int n) {
     time_ += timestep_;
   }
   wrenches_.clear();
+}
+
+// ODE's step tells each geom of a body it integrates that it moved, and a geom told so first
+// since the last collision pass is moved to the front of its space's list (and its robot's space
+// to the front of the world's): the next pass collides in that order, so contacts, the solver's
+// rows and the rounding of its results follow the order bodies were integrated in. With islands
+// on several threads that order followed their timing, and two threads could relink the world
+// space's list at once. Told here first, on this thread, in the models' own order, every geom is
+// already marked when the step reaches it and no list changes during the step.
+void OdeWorld::MarkGeomsMoved() {
+  for (const auto& mp : models_)
+    for (dBodyID b : mp->bodies) {
+      const dReal* p = dBodyGetPosition(b);
+      const dReal x = p[0], y = p[1], z = p[2];
+      dBodySetPosition(b, x, y, z);  // the same position: only its geoms are marked moved
+    }
 }
 
 // dWorldStep's exact solver costs the cube of an island's constraint rows: one Nao 1 ms, two
@@ -955,8 +947,12 @@ void OdeWorld::SolveIslands() {
   // The iterative solver reorders its rows with ODE's one process-wide random generator: seeded
   // the same before every pile step, a pile steps the same way whatever ran before it (another
   // world in this process, an earlier match), so the run repeats itself.
+  // One pile island at a time: the iterative solver's stages inside an island, and the random
+  // generator every island draws from, would otherwise be shared between threads in timing order.
   dRandSetSeed(0);
+  dWorldSetStepIslandsProcessingMaxThreadCount(world_, 1);
   dWorldQuickStep(world_, timestep_);
+  dWorldSetStepIslandsProcessingMaxThreadCount(world_, static_cast<unsigned>(step_threads_));
   for (auto& [b, on] : piled) {
     on = dBodyIsEnabled(b) != 0;
     dBodyDisable(b);

@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "island_threading.hpp"
+
 namespace sim_ode {
 
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -137,6 +139,7 @@ class OdeWorld {
   Model& Find(const std::string& name) const;
   void Reindex();
   void DriveHinges();
+  void MarkGeomsMoved();
   void SolveIslands();
   void Steps(int n);
   void Pose(Model& model, const Eigen::Isometry3d& root, const Eigen::VectorXd& angles);
@@ -150,8 +153,7 @@ class OdeWorld {
   double time_ = 0.0;
   long pile_steps_ = 0;
   int step_threads_ = 1;
-  dThreadingImplementationID threading_ = nullptr;
-  dThreadingThreadPoolID thread_pool_ = nullptr;
+  std::unique_ptr<IslandThreads> island_threads_;  // null: one thread
   struct BodyState {
     dBodyID body;
     dReal pos[3], quat[4], linear[3], angular[3];

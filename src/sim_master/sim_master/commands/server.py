@@ -34,7 +34,13 @@ port_number = bounded(int, -1, 65535, bad="{text!r} is not a port number",
                       outside="{value} is outside 0..65535 (-1 turns the port off)")
 _tf_rate = bounded(float, 0.5, 50.0, bad="{text!r} is not a number",
                    outside="{text} is outside 0.5..50 (messages per second of sim time)")
-_threads = bounded(int, 1, 16, bad="expected a whole number, got {text!r}", outside="1..16 threads, not {value}")
+_thread_count = bounded(int, 1, 16, bad="expected a whole number or auto, got {text!r}",
+                        outside="1..16 threads, not {value}")
+
+
+def _threads(text: str) -> int:
+    """A thread count, or `auto` (0: one per core, see engine/ode/engine.py island_threads)."""
+    return 0 if text.strip().lower() == "auto" else _thread_count(text)
 _sync_timeout = bounded(float, 0.001, 3600.0, bad="expected seconds, got {text!r}", outside="0.001..3600 s, not {text}")
 
 
@@ -73,10 +79,9 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", default="auto", choices=PHYSICS_ENGINES,
                         help="physics: auto (default: ODE, as rcssserver3d, for SimSpark robots; MuJoCo, as "
                              "rcsssmj, for rcsssmj robots), mujoco, ode, or gazebo (gz-physics 5 with DART)")
-    parser.add_argument("--physics-threads", type=_threads, default=1, metavar="N",
-                        help="step ODE's islands (robots apart) on N threads: faster with many robots on "
-                             "several cores, but results then differ run to run and an ODE fault ends the "
-                             "process (default 1: reproducible, a fault is an error, as rcssserver3d); ODE only "
+    parser.add_argument("--physics-threads", type=_threads, default=0, metavar="N|auto",
+                        help="step ODE's islands (robots apart) on N threads, the same results on any "
+                             "number (default auto: one per core this process may use, up to 4); ODE only "
                              "(engine auto or ode)")
     parser.add_argument("--rules", default="simspark", help="rule book (simspark, rcssserver3d, fifa, ssim)")
     parser.add_argument("--referee", default="internal", choices=("internal", "external"),
@@ -184,11 +189,14 @@ def run_server(args: argparse.Namespace) -> int:
         server.close()
         print(f"soccersim server: {exc}", file=sys.stderr)
         return 2
+    state = ""
     try:
         for line in server.listening():
             print(line, flush=True)
         server.run()
+        # the world's state hash: two runs that should be the same (a seed, a thread count) say so
+        state = f", state {server.engine.snapshot().digest()}"
     finally:
         server.close()
-    print(f"soccersim: stopped after {server.stats.cycles} cycles", flush=True)
+    print(f"soccersim: stopped after {server.stats.cycles} cycles{state}", flush=True)
     return 0

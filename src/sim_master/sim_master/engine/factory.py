@@ -31,11 +31,12 @@ def _require_module(kind: str) -> None:
 
 
 def physics_engine(kind: str, world: str, *, vision_noise: bool = True, seed: int | None = None,
-                   log: Callable[[str], None] | None = None, physics_threads: int = 1) -> SimulationNode:
+                   log: Callable[[str], None] | None = None, physics_threads: int = 0) -> SimulationNode:
     """`auto`: each league's reference physics (engine/league.py), MuJoCo alone when the ODE
     module is not built; log hears which engine a joining robot chose. physics_threads: ODE's
-    islands on that many threads (not reproducible run to run above 1; ODE only)."""
-    if physics_threads != 1 and kind not in ("auto", "ode"):
+    islands on that many threads, the same results on any number; 0 (default): one per core,
+    up to 4 (engine/ode/engine.py island_threads). ODE only."""
+    if physics_threads > 1 and kind not in ("auto", "ode"):
         raise ValueError(f"physics threads apply to ODE (engine auto or ode), not to {kind}")
     if kind == "auto":
         from sim_master.engine.league import LeagueEngine
@@ -54,7 +55,7 @@ def physics_engine(kind: str, world: str, *, vision_noise: bool = True, seed: in
 
         league = LeagueEngine(
             lambda k: physics_engine(k, world, vision_noise=vision_noise, seed=seed,
-                                     physics_threads=physics_threads if k == "ode" else 1), available, switched)
+                                     physics_threads=physics_threads if k == "ode" else 0), available, switched)
         return cast(SimulationNode, league)
     if kind == "mujoco":
         from sim_master.engine.mujoco.engine import MujocoEngine

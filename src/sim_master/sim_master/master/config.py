@@ -20,7 +20,7 @@ class ServerConfig:
     world: str = "simspark_field"
     # physics: auto (each league's: ODE for SimSpark robots, MuJoCo for rcsssmj), mujoco, ode, gazebo
     engine: str = "auto"
-    physics_threads: int = 1  # ODE's islands on this many threads (> 1: faster, not reproducible)
+    physics_threads: int = 0  # ODE's islands on this many threads, same results on any; 0: one per core, up to 4
     rules: str = "simspark"
     log_path: str | None = None
     log_players: bool = False  # the replay log also holds every player's percepts and joint commands

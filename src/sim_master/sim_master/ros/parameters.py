@@ -52,8 +52,8 @@ SETTINGS: Final = (
     Setting("world", str, "world name in worlds/ or an .sdf file"),
     Setting("engine", str, "physics engine: auto (default: ODE for SimSpark robots, MuJoCo for rcsssmj robots), "
             "mujoco, ode or gazebo"),
-    Setting("physics_threads", int, "ODE's islands on this many threads (> 1: faster, results differ run to run)",
-            None, 1, 16),
+    Setting("physics_threads", int, "ODE's islands on this many threads (the same results on any number); "
+            "0: one per core, up to 4", None, 0, 16),
     Setting("rules", str, "rule book: simspark, rcssserver3d, fifa, ssim"),
     Setting("log_path", str, "replay log (MCAP) to write; empty: none", ""),
     Setting("log_players", bool, "the replay log also holds every player's percepts and joint commands",

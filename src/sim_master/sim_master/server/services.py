@@ -83,7 +83,11 @@ def register_services(port: ServicePort, server: SimulationLoop) -> None:
          "library_step_s": round(server.engine.library_step_s, 6),
          # each robot's model, league and the physics it runs on (a league's robots may run on
          # the other's: the first robot to join an empty world picks its physics)
-         "robots": robots_physics(server.engine)}))
+         "robots": robots_physics(server.engine),
+         # threads the physics steps on (ODE's islands; the same results on any number)
+         "physics_threads": getattr(server.engine, "step_threads", 1),
+         # the world's state hash (snapshot.py): equal in two runs that should be the same
+         "state_hash": server.engine.snapshot().digest()}))
     port.register("simulation", "stop", run(server.request_stop, "stopping"))
     def picture(_: list[str]) -> str:
         """The browser's frame of this cycle plus the field and its drawing (one line of JSON)."""

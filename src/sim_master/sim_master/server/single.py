@@ -207,7 +207,12 @@ class SingleModeServer(SimulationLoop):
         if self.service_port is not None:
             lines.append(f"service port: {self.config.host}:{self.service_port.port}")
         c = self.config
-        lines.append(f"mode: {mode}; world: {c.world}; engine: {c.engine}; rules: {c.rules}")
+        threads = ""
+        if c.engine in ("auto", "ode"):
+            from sim_master.engine.ode.engine import island_threads
+
+            threads = f" (ODE on {island_threads(c.physics_threads)} threads)"
+        lines.append(f"mode: {mode}; world: {c.world}; engine: {c.engine}{threads}; rules: {c.rules}")
         return lines
 
     def close(self) -> None:

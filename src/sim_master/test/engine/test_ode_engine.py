@@ -3,7 +3,9 @@ and the row-by-row traces (fidelity/): rcssserver3d's rest height and sleeping b
 piles of robots that must not stall the step."""
 from __future__ import annotations
 
+import hashlib
 import math
+import os
 
 import numpy as np
 import pytest
@@ -13,6 +15,13 @@ from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.world.sdf_loader import load_model
 
 G = 9.81
+
+
+def exact_hash(engine: OdeEngine) -> str:
+    """Every body's pose and velocity, bit for bit (the snapshot's digest rounds to 1e-6)."""
+    ode = engine._physics
+    return hashlib.sha256(np.asarray(ode.link_poses()).tobytes()
+                          + np.asarray(ode.link_velocities()).tobytes()).hexdigest()
 
 
 def run(engine: OdeEngine, cycles: int) -> None:
@@ -62,23 +71,83 @@ def test_two_robots_standing_apart_take_the_exact_step() -> None:
     assert engine._physics.pile_steps == 0
 
 
-def test_islands_on_two_threads_step_the_same_scene() -> None:
-    """--physics-threads 2: ODE's threaded island stepping. Not bit for bit the single thread's
-    (rounding follows the threads' timing), but the same physics: walking joints, same poses."""
-    poses = []
+def flail(threads: int, robots: int, cycles: int, gap: float) -> tuple[str, int]:
+    """Robots in a row, their joints driven at seeded random speeds changed every 10 cycles:
+    they fall, and with a small gap they fall onto each other (a pile, the iterative solver).
+    The hash is of every body's pose and velocity, bit for bit; and the steps that were piles."""
+    engine = OdeEngine(vision_noise=False, seed=1, step_threads=threads)
+    assert engine._physics.step_threads == threads
+    for i in range(robots):
+        engine.add_robot(f"r{i}", "nao", -7.0 + gap * i, 2.0, 0.0)
+    rng = np.random.default_rng(7)
+    names = [n.replace("lj", "le").replace("hj", "he").replace("aj", "ae") for n in engine.joint_names("r0")]
+    for k in range(cycles):
+        if k % 10 == 0:
+            for i in range(robots):
+                engine.set_joint_velocities(f"r{i}", dict(zip(names, rng.uniform(-3.0, 3.0, len(names)).tolist())))
+        engine.step()
+    return exact_hash(engine), int(engine._physics.pile_steps)
+
+
+def test_islands_on_any_number_of_threads_step_bit_for_bit_as_one_thread() -> None:
+    """ODE lends spare threads to the inside of an island, where the order of a body's constraint
+    forces, so their sum's last bit, follows the threads' timing: 22 flailing robots on two
+    threads gave a new state hash nearly every run. Now each island's stages run on the thread
+    that owns it (sim_ode's island_threading), while islands still run side by side."""
+    from sim_ode import emptied_helper_calls
+
+    emptied = emptied_helper_calls()
+    reference = flail(1, 22, 300, 0.7)
+    assert emptied_helper_calls() == emptied  # one thread posts nothing
+    assert [flail(threads, 22, 300, 0.7) for threads in (2, 2, 3)] == [reference] * 3
+    assert emptied_helper_calls() > emptied  # ODE's stage names still match what is emptied
+    with pytest.raises(ValueError):
+        OdeEngine(vision_noise=False, step_threads=17)
+
+
+def test_piles_on_two_threads_step_as_on_one() -> None:
+    """Piles take the iterative solver, whose row shuffles draw on ODE's one random generator:
+    pile islands are stepped one at a time whatever the thread count. And robots touching make
+    one island whose contacts come in the order of the collision pass, which followed the order
+    the threads had moved the robots in (OdeWorld::MarkGeomsMoved)."""
+    one = flail(1, 6, 120, 0.3)
+    assert one[1] > 0, "the robots piled up"
+    assert flail(2, 6, 120, 0.3) == flail(3, 6, 120, 0.3) == one
+
+
+def test_an_ode_assertion_on_a_pool_thread_fails_that_step_and_the_world_steps_on() -> None:
+    """ODE asserts when a body's rotation cannot be normalized (a spin of 1e150 rad/s). On a pool
+    thread its throwing handler used to end the process; now each posted call is a fault
+    boundary: the step fails as on one thread (rolled back), and the next steps are one
+    thread's, bit for bit."""
+    from sim_ode import PhysicsFault
+
+    hashes = []
     for threads in (1, 2):
         engine = OdeEngine(vision_noise=False, step_threads=threads)
-        assert engine._physics.step_threads == threads
-        for i in range(4):
-            engine.add_robot(f"r{i}", "nao", -6.0 + 4 * i, 2.0, 0.0)
-        for k in range(60):
-            for i in range(4):
-                engine.set_joint_velocities(f"r{i}", {"lle3": 0.5 if k % 20 < 10 else -0.5, "he1": 0.3})
-            engine.step()
-        poses.append(np.array([engine.robot_pose(f"r{i}")[0] for i in range(4)]))
-    assert np.allclose(poses[0], poses[1], atol=1e-6)
-    with pytest.raises(ValueError):
-        OdeEngine(vision_noise=False, step_threads=0)
+        for i in range(3):
+            engine.add_robot(f"r{i}", "nao", -3.0 + 3 * i, 1.0, 0.0)
+        run(engine, 5)
+        ode = engine._physics
+        spun = [m.name for m in ode.layout()][1]
+        for _ in range(3):
+            ode.set_root_velocity(spun, np.zeros(3), np.full(3, 1e150))
+            with pytest.raises(PhysicsFault, match="Normalize"):
+                ode.step(1)
+            ode.set_root_velocity(spun, np.zeros(3), np.zeros(3))
+        for _ in range(100):
+            ode.step(1)
+        assert np.isfinite(np.asarray(ode.link_poses())).all()
+        hashes.append(exact_hash(engine))
+    assert hashes[1] == hashes[0]
+
+
+def test_auto_threads_are_the_cores_this_process_may_use_up_to_four() -> None:
+    from sim_master.engine.ode.engine import AUTO_THREADS, MAX_AUTO_THREADS, island_threads
+
+    assert island_threads(3) == 3
+    assert island_threads(AUTO_THREADS) == max(1, min(MAX_AUTO_THREADS, len(os.sched_getaffinity(0))))
+    assert OdeEngine(vision_noise=False, step_threads=AUTO_THREADS)._physics.step_threads == island_threads(0)
 
 
 @pytest.mark.parametrize("link, problem", [
