@@ -86,31 +86,16 @@ def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, join
                   counts: mp.Queue, dialect: str = "simspark", model: str = "nao", scenario: str = "standing",
                   move_from: float | None = None) -> None:
     """Runs `count` agents; counts perceptions received inside the measuring window.
-    move_from (s of game time): before it the agents only sync, so their robots settle and fall
-    asleep whenever they joined, and from it every command follows the game's cycle: a run's
-    state after a given cycle is then the same whatever the joining order and timing."""
+    move_from (s of game time): the agents join one after the other, each once the one before
+    has its robot (the world's bodies are then made in the same order every run), only sync
+    before it, so their robots settle and fall asleep, and from it every command follows the
+    game's cycle: a run's state after a given cycle is then the same whatever the timing."""
     sel = selectors.DefaultSelector()
     pd_reply = pd_frame(T1_ACTUATORS if model == "T1" else NAO_PD)
-    for i in range(count):
-        s = socket.create_connection(("127.0.0.1", port))
-        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        n = first_unum + i
-        team, unum = ("Alpha", n) if n <= 11 else ("Beta", n - 11)
-        robot_type = HETERO_TEAM[(n - 1) % len(HETERO_TEAM)]
-        if dialect == "simspark":
-            msg = f"(scene rsg/agent/nao/nao_hetero.rsg {robot_type})".encode()
-        else:
-            msg = f"(init {model} {team} {unum})".encode()
-        s.sendall(struct.pack(">I", len(msg)) + msg)
-        s.setblocking(False)
-        sel.register(s, selectors.EVENT_READ, {"buf": bytearray(), "team": team, "unum": unum,
-                                               "frames": frames_for(robot_type, scenario), "inited": False,
-                                               "joined": False,
-                                               "n": 0, "replies": 0})
-    while True:
+
+    def pump() -> bool:
+        """Answers what has arrived; False when the server has closed the connection."""
         start, end = window[0], window[1]
-        if end and time.monotonic() > end:
-            break
         for key, _ in sel.select(0.2):
             st = key.data
             try:
@@ -118,7 +103,7 @@ def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, join
             except BlockingIOError:
                 continue
             if not data:
-                return
+                return False
             st["buf"] += data
             while len(st["buf"]) >= 4:
                 (size,) = struct.unpack_from(">I", st["buf"])
@@ -144,9 +129,35 @@ def agents_worker(port: int, first_unum: int, count: int, window: mp.Array, join
                 elif move_from is None:
                     key.fileobj.sendall(st["frames"][st["replies"] % 2])
                 else:
-                    now = NOW.search(payload)
-                    game = float(now.group(1)) if now else 0.0
+                    game_now = NOW.search(payload)
+                    game = float(game_now.group(1)) if game_now else 0.0
                     key.fileobj.sendall(st["frames"][round(game / 0.02) % 2] if game >= move_from else SYN)
+        return True
+
+    for i in range(count):
+        s = socket.create_connection(("127.0.0.1", port))
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        n = first_unum + i
+        team, unum = ("Alpha", n) if n <= 11 else ("Beta", n - 11)
+        robot_type = HETERO_TEAM[(n - 1) % len(HETERO_TEAM)]
+        if dialect == "simspark":
+            msg = f"(scene rsg/agent/nao/nao_hetero.rsg {robot_type})".encode()
+        else:
+            msg = f"(init {model} {team} {unum})".encode()
+        s.sendall(struct.pack(">I", len(msg)) + msg)
+        s.setblocking(False)
+        state = {"buf": bytearray(), "team": team, "unum": unum, "frames": frames_for(robot_type, scenario),
+                 "inited": False, "joined": False, "n": 0, "replies": 0}
+        sel.register(s, selectors.EVENT_READ, state)
+        while move_from is not None and not state["joined"]:
+            if not pump():
+                return
+    while True:
+        end = window[1]
+        if end and time.monotonic() > end:
+            break
+        if not pump():
+            return
     counts.put([k.data["n"] for k in sel.get_map().values() if k.data is not None])
     for key in list(sel.get_map().values()):
         key.fileobj.close()
@@ -165,7 +176,8 @@ def drain_monitor(port: int, stop: threading.Event) -> None:
 
 
 def start_soccersim(port: int, dialect: str, engine: str = "auto", threads: int = 1,
-                    monitor_ports: bool = False, max_cycles: int | None = None) -> subprocess.Popen[str]:
+                    monitor_ports: bool = False, max_cycles: int | None = None,
+                    extra: tuple[str, ...] = ()) -> subprocess.Popen[str]:
     exe = shutil.which("soccersim")
     assert exe, "source install/setup.bash first"
     ports = ["--simspark-port", str(port), "--rcsssmj-port", "-1"] if dialect == "simspark" else \
@@ -174,7 +186,7 @@ def start_soccersim(port: int, dialect: str, engine: str = "auto", threads: int 
     monitor = free_port()
     server = subprocess.Popen([exe, "server", "--sync", "--no-ros", "--engine", engine,
                                "--physics-threads", str(threads), *ports,
-                               *(["--max-cycles", str(max_cycles)] if max_cycles else []),
+                               *(["--max-cycles", str(max_cycles)] if max_cycles else []), *extra,
                                "--simspark-monitor-port", str(monitor) if monitor_ports else "-1",
                                "--rcsssmj-monitor-port", str(free_port()) if monitor_ports else "-1",
                                "--service-port", str(service), "--web-port", "-1"],
@@ -187,26 +199,23 @@ def start_soccersim(port: int, dialect: str, engine: str = "auto", threads: int 
     return server
 
 
-def reproduce(n_agents: int, threads: int, scenario: str, engine: str = "auto", move_from: float = 10.0,
-              cycles: int = 1500) -> dict[str, object]:
-    """A run whose end state is fixed: the agents move from `move_from` s of game time on, the
-    server stops itself after `cycles` and says its state hash (snapshot.py's digest)."""
+def reproduce(n_agents: int, threads: int, scenario: str, engine: str = "auto", move_from: float = 60.0,
+              moving_cycles: int = 1000) -> dict[str, object]:
+    """A run whose end state is fixed: the agents move from `move_from` s of game time on (every
+    robot has joined and fallen asleep by then: joins take about 1000 fast sync cycles), the
+    server stops itself `moving_cycles` later and says its state hash (snapshot.py's digest)."""
+    cycles = round(move_from / 0.02) + moving_cycles
     port = free_port()
-    server = start_soccersim(port, "simspark", engine, threads, max_cycles=cycles)
+    # beam noise off: it is drawn in the order players join, which is the run's timing
+    server = start_soccersim(port, "simspark", engine, threads, max_cycles=cycles, extra=("--no-beam-noise",))
     window = mp.Array("d", [0.0, 0.0])
     joined: mp.Queue = mp.Queue()
     counts: mp.Queue = mp.Queue()
-    workers_n = 1 if n_agents < 4 else 2
-    per = -(-n_agents // workers_n)
-    workers, unum = [], 1
     start = time.monotonic()
-    while unum <= n_agents:
-        count = min(per, n_agents - unum + 1)
-        w = mp.Process(target=agents_worker, args=(port, unum, count, window, joined, counts, "simspark", "nao",
-                                                   scenario, move_from))
-        w.start()
-        workers.append(w)
-        unum += count
+    # one worker joining its agents one by one: the same joining order every run
+    workers = [mp.Process(target=agents_worker, args=(port, 1, n_agents, window, joined, counts, "simspark", "nao",
+                                                      scenario, move_from))]
+    workers[0].start()
     joins = [joined.get(timeout=300) for _ in range(n_agents)]
     assert server.stdout is not None
     out, _ = server.communicate(timeout=3600)
@@ -412,8 +421,8 @@ def main() -> None:
                         help="standing (joints swing, robots upright), lying (every joint driven one way: "
                              "robots collapse) or piled (lying, beamed 0.3 m apart: onto each other)")
     parser.add_argument("--state-hash", action="store_true",
-                        help="instead of throughput: a fixed run (agents move from 10 s of game time, the "
-                             "server stops after 1500 cycles) per thread count, with the server's state hash")
+                        help="instead of throughput: a fixed run (agents move from 60 s of game time on, the "
+                             "server stops 1000 cycles later) per thread count, with the server's state hash")
     parser.add_argument("--monitor-ports", action="store_true",
                         help="keep our server's legacy monitor ports open (as by default), no monitor connected")
     parser.add_argument("--monitor", action="store_true",

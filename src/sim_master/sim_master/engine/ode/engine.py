@@ -63,8 +63,8 @@ class OdeEngine(ArticulatedEngine):
 
     `step_threads` steps ODE's islands (each robot apart is one) on that many threads, each
     island's stages on one thread (sim_ode's island_threading): the state after any number of
-    steps is the one-thread state bit for bit (22 awake robots 6.4 -> 3.6 ms per step on 2
-    cores). AUTO_THREADS (0) takes one per core this process may use, up to MAX_AUTO_THREADS.
+    steps is the one-thread state bit for bit (22 awake robots: the step 1.6-1.7x faster on
+    2 cores, docs/speed.md). AUTO_THREADS (0) takes one per core this process may use, up to MAX_AUTO_THREADS.
     An ODE fault on a pool thread fails the step, as on one thread."""
 
     physics = "ode"
