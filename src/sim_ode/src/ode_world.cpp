@@ -2,8 +2,6 @@
 // its scene on ODE (see ode_world.hpp).
 #include "ode_world.hpp"
 
-
-
 #include <sdf/Box.hh>
 #include <sdf/Capsule.hh>
 #include <sdf/Collision.hh>

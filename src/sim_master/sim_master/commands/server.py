@@ -41,6 +41,8 @@ _thread_count = bounded(int, 1, 16, bad="expected a whole number or auto, got {t
 def _threads(text: str) -> int:
     """A thread count, or `auto` (0: one per core, see engine/ode/engine.py island_threads)."""
     return 0 if text.strip().lower() == "auto" else _thread_count(text)
+
+
 _sync_timeout = bounded(float, 0.001, 3600.0, bad="expected seconds, got {text!r}", outside="0.001..3600 s, not {text}")
 
 

@@ -3,7 +3,6 @@ and the row-by-row traces (fidelity/): rcssserver3d's rest height and sleeping b
 piles of robots that must not stall the step."""
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 
@@ -15,13 +14,6 @@ from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.world.sdf_loader import load_model
 
 G = 9.81
-
-
-def exact_hash(engine: OdeEngine) -> str:
-    """Every body's pose and velocity, bit for bit (the snapshot's digest rounds to 1e-6)."""
-    ode = engine._physics
-    return hashlib.sha256(np.asarray(ode.link_poses()).tobytes()
-                          + np.asarray(ode.link_velocities()).tobytes()).hexdigest()
 
 
 def run(engine: OdeEngine, cycles: int) -> None:
@@ -86,7 +78,7 @@ def flail(threads: int, robots: int, cycles: int, gap: float) -> tuple[str, int]
             for i in range(robots):
                 engine.set_joint_velocities(f"r{i}", dict(zip(names, rng.uniform(-3.0, 3.0, len(names)).tolist())))
         engine.step()
-    return exact_hash(engine), int(engine._physics.pile_steps)
+    return engine.exact_digest(), int(engine._physics.pile_steps)
 
 
 def test_islands_on_any_number_of_threads_step_bit_for_bit_as_one_thread() -> None:
@@ -138,7 +130,7 @@ def test_an_ode_assertion_on_a_pool_thread_fails_that_step_and_the_world_steps_o
         for _ in range(100):
             ode.step(1)
         assert np.isfinite(np.asarray(ode.link_poses())).all()
-        hashes.append(exact_hash(engine))
+        hashes.append(engine.exact_digest())
     assert hashes[1] == hashes[0]
 
 

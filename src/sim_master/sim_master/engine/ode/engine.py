@@ -18,6 +18,7 @@ rcsssmj robots (PD motors) run as a PD torque each step: they are tuned for MuJo
 stays their engine."""
 from __future__ import annotations
 
+import hashlib
 import os
 from typing import Any, ClassVar
 
@@ -64,8 +65,8 @@ class OdeEngine(ArticulatedEngine):
     `step_threads` steps ODE's islands (each robot apart is one) on that many threads, each
     island's stages on one thread (sim_ode's island_threading): the state after any number of
     steps is the one-thread state bit for bit (22 awake robots: the step 1.6-1.7x faster on
-    2 cores, docs/speed.md). AUTO_THREADS (0) takes one per core this process may use, up to MAX_AUTO_THREADS.
-    An ODE fault on a pool thread fails the step, as on one thread."""
+    2 cores, docs/speed.md). AUTO_THREADS (0) takes one per core this process may use, up to
+    MAX_AUTO_THREADS. An ODE fault on a pool thread fails the step, as on one thread."""
 
     physics = "ode"
 
@@ -79,6 +80,12 @@ class OdeEngine(ArticulatedEngine):
     def step_threads(self) -> int:
         """Threads ODE steps the islands on (`simulation stats`)."""
         return self._step_threads
+
+    def exact_digest(self) -> str:
+        """Every body's pose and velocity hashed bit for bit (the snapshot's digest rounds to
+        1e-6): what shows whether two thread counts stepped the same world the same way."""
+        state = np.asarray(self._ode.link_poses()).tobytes() + np.asarray(self._ode.link_velocities()).tobytes()
+        return hashlib.sha256(state).hexdigest()[:16]
 
     def _open_world(self, path: str, timestep: float) -> PhysicsWorld:
         from sim_ode import OdeWorld, Settings  # the C++ module: only needed when this engine is chosen
