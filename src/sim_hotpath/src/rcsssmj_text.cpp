@@ -122,14 +122,14 @@ std::string latin1(PyObject* text) {
   return out;
 }
 
-void put_pol(std::string& out, PyObject* polar) {
+void put_mj_pol(std::string& out, PyObject* polar) {
   out += "(pol ";
   put_numbers(out, polar, 3, 2, "a polar is 3 numbers");
   out += ')';
 }
 
 // "(name (pol d a e))" for each item of a {name: Polar} dict, nothing between them.
-void put_named_pols(std::string& out, PyObject* dict, const char* what) {
+void put_named_mj_pols(std::string& out, PyObject* dict, const char* what) {
   if (!PyDict_Check(dict)) throw py::type_error(what);
   PyObject *key, *value;
   Py_ssize_t pos = 0;
@@ -137,7 +137,7 @@ void put_named_pols(std::string& out, PyObject* dict, const char* what) {
     out += '(';
     put_str(out, key);
     out += ' ';
-    put_pol(out, value);
+    put_mj_pol(out, value);
     out += ')';
   }
 }
@@ -242,7 +242,7 @@ py::bytes encode_rcsssmj_percept(py::handle percept) {
   py::object vision = SIM_HOTPATH_ATTR(p, "vision");
   if (!vision.is_none()) {
     out += "(See ";
-    put_named_pols(out, SIM_HOTPATH_ATTR(vision.ptr(), "objects").ptr(), "Vision.objects is a dict");
+    put_named_mj_pols(out, SIM_HOTPATH_ATTR(vision.ptr(), "objects").ptr(), "Vision.objects is a dict");
     py::object players = fast_sequence(SIM_HOTPATH_ATTR(vision.ptr(), "players").ptr(), "Vision.players is a list");
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(players.ptr()); ++i) {
       PyObject* player = PySequence_Fast_GET_ITEM(players.ptr(), i);
@@ -251,7 +251,7 @@ py::bytes encode_rcsssmj_percept(py::handle percept) {
       out += ")(id ";
       put_str(out, SIM_HOTPATH_ATTR(player, "unum").ptr());
       out += ')';
-      put_named_pols(out, SIM_HOTPATH_ATTR(player, "parts").ptr(), "SeenPlayer.parts is a dict");
+      put_named_mj_pols(out, SIM_HOTPATH_ATTR(player, "parts").ptr(), "SeenPlayer.parts is a dict");
       out += ')';
     }
     out += ')';
