@@ -26,13 +26,17 @@ class PlayerRules:
     # uniform noise added to a beam: +-m on x and y, +-deg on the angle (rcssserver3d 0.6.9+:
     # BeamNoiseXY 0.05, BeamNoiseAngle 10; rcssservermj adds none)
     beam_noise: tuple[float, float] = (0.0, 0.0)
+    # `init` puts the robot in the world after the cycle's step, so its first perception shows
+    # it as spawned, never stepped (rcssservermj activates an agent at the start of a cycle and
+    # sends that cycle's perceptions before stepping: exact spawn pose, all speeds and ACC 0)
+    joins_after_step: bool = False
 
 
 SIMSPARK_BEAM_NOISE = (0.05, 10.0)
 SIMSPARK_RULES = PlayerRules("simspark", robot_from_scene=True, close_refused=False, field_lines=True,
                              perceives_before_joining=True, effector_delay=1, beam_noise=SIMSPARK_BEAM_NOISE)
 RCSSSMJ_RULES = PlayerRules("rcsssmj", robot_from_scene=False, close_refused=True, field_lines=False,
-                            perceives_before_joining=True, effector_delay=1)
+                            perceives_before_joining=True, effector_delay=1, joins_after_step=True)
 # Players joined through init_agent, by its `perception`: "" a ROS-native player (SimSpark's
 # vision with field lines, commands act at the next step); "simspark" or "rcsssmj" that
 # dialect's rules in full, the reference's timing included (what the separate bridge asks for
@@ -40,7 +44,7 @@ RCSSSMJ_RULES = PlayerRules("rcsssmj", robot_from_scene=False, close_refused=Tru
 IN_PROCESS_RULES = {
     "": PlayerRules("simspark", False, False, True, False),
     "simspark": PlayerRules("simspark", False, False, True, False, effector_delay=1, beam_noise=SIMSPARK_BEAM_NOISE),
-    "rcsssmj": PlayerRules("rcsssmj", False, False, False, False, effector_delay=1),
+    "rcsssmj": PlayerRules("rcsssmj", False, False, False, False, effector_delay=1, joins_after_step=True),
 }
 LOCAL_RULES = PlayerRules("simspark", False, False, False, False)
 

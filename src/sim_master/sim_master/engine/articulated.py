@@ -236,10 +236,17 @@ class ArticulatedEngine(EntityServices):
         """Array positions of the ball and of every robot's links and hinges; who owns each link."""
         self._layout_version = getattr(self, "_layout_version", 0) + 1
         self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        # link indices change: contacts are read again (an empty set until the next step)
-        self._contact_cache: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._readings: list[tuple[tuple[float, float, float], tuple[float, float, float]] | None] | None = None
-        layout = {m.name: m for m in self._physics.layout()}
+        models = self._physics.layout()
+        layout = {m.name: m for m in models}
+        # The step's contacts stay when every link keeps its index (a robot joining after the
+        # step, as rcsssmj's do, is appended): the others' foot forces in this cycle's percepts
+        # are the step's. Otherwise they are read again (none until the next step).
+        link_keys = [(m.name, name) for m in sorted(models, key=lambda m: m.first_link) for name in m.links]
+        previous = getattr(self, "_link_keys", [])
+        if not hasattr(self, "_contact_cache") or link_keys[:len(previous)] != previous:
+            self._contact_cache: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._link_keys = link_keys
         ball = layout["ball"]
         self._ball_link = ball.first_link
         self._link_robot = np.full(self._physics.link_count, -1, dtype=np.int64)
@@ -619,7 +626,10 @@ class ArticulatedEngine(EntityServices):
     def _contact_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The last step's contacts (link indices, points, forces), read once per step."""
         if self._contact_cache is None:
-            self._contact_cache = self._physics.contacts()
+            links, points, forces = self._physics.contacts()
+            if len(links) == 0:  # a module cleared by a model change may give (0, 0) arrays
+                links, points, forces = np.zeros((0, 2), dtype=np.int64), np.zeros((0, 3)), np.zeros((0, 3))
+            self._contact_cache = (links, points, forces)
         return self._contact_cache
 
     # ------------------------------------------------------------------ sensors

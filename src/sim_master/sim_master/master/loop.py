@@ -140,6 +140,8 @@ class SimulationLoop(SimulationControl, EntityServices):
         # Effector commands of legacy agents wait here for their dialect's delay (one cycle on
         # both references): (cycles still to wait, player, command).
         self._delayed: list[tuple[int, Player, Command]] = []
+        # Inits of players whose robot enters the world after the cycle's step (rcsssmj's rules).
+        self._joining: list[tuple[Player, InitPlayer]] = []
         self.cycle_hooks: list[Callable[[SimulationLoop, list[GameEvent]], None]] = []
         self.messaging_players: dict[str, Player] = {}
         self._adapter_faults: set[str] = set()
@@ -208,10 +210,11 @@ class SimulationLoop(SimulationControl, EntityServices):
         self._poll_services()
         if self.config.wait_for_teams and not (self.referee.state.team_left and self.referee.state.team_right):
             self._poll_agents(0.0)
+            self._join_waiting()  # the teams this waits for join without a step
             time.sleep(0.002)
             return False
         if self.paused and self._step_budget == 0:
-            self._poll_agents(0.0)
+            self._poll_agents(0.0)  # inits wait for the next step
             time.sleep(0.002)
             return False
         clock = time.perf_counter
@@ -230,6 +233,8 @@ class SimulationLoop(SimulationControl, EntityServices):
         except Exception as exc:  # noqa: BLE001 - the last boundary: a step no engine foresaw
             self._log_fault("physics step", exc)
         t3 = clock()
+        self._join_waiting()  # 3b. robots that enter the world unstepped (rcsssmj)
+        t3b = clock()
         events = self._judge()  # 4. judge
         t4 = clock()
         heard = self._hear()  # 5. hear
@@ -239,9 +244,9 @@ class SimulationLoop(SimulationControl, EntityServices):
         self._publish(events)  # 7. publish
         t7 = clock()
         phase["collect"] += t1 - t0
-        phase["apply"] += t2 - t1
+        phase["apply"] += t2 - t1 + t3b - t3
         phase["physics"] += t3 - t2
-        phase["judge"] += t4 - t3
+        phase["judge"] += t4 - t3b
         phase["hear"] += t5 - t4
         phase["vision"] += vision_s
         phase["perceive"] += t6 - t5 - vision_s
@@ -473,6 +478,24 @@ class SimulationLoop(SimulationControl, EntityServices):
         if player.rules.robot_from_scene and not player.robot_id:
             self.agent_log.warn(player.agent_id, "init before scene ignored", once=True)
             return
+        if player.rules.joins_after_step:
+            if any(waiting is player for waiting, _ in self._joining):
+                self.agent_log.warn(player.agent_id, "init again ignored (already joining)", once=True)
+            else:
+                self._joining.append((player, command))
+            return
+        self._join(player, command)
+
+    def _join_waiting(self) -> None:
+        """The robots of the inits that wait for the step enter the world now."""
+        joining, self._joining = self._joining, []
+        for player, command in joining:
+            if self.players.get(player.agent_id) is player:  # not gone meanwhile
+                self._guarded(player, self._join, command)
+
+    def _join(self, player: Player, command: Command) -> None:
+        """An init's robot (unless `scene` made it) and its place in a team."""
+        assert isinstance(command, InitPlayer)
         if not player.rules.robot_from_scene:
             error = self._create_robot(player, command.model or "nao0")
             if error is not None:
