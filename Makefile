@@ -4,8 +4,10 @@
 setup:
 	bash scripts/setup.sh
 
+# colcon rewrites install/setup.bash: the venv is chained into it again, as make setup does
 build:
 	bash -c 'source install/setup.bash && colcon --log-base log build --symlink-install --cmake-args -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DBUILD_TESTING=OFF'
+	grep -q ros2_env.sh install/setup.bash || sed -i '1a # chained by make build\n. "$(CURDIR)/.venv/ros2_env.sh"' install/setup.bash
 
 test:
 	bash scripts/test.sh
