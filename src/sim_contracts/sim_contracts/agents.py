@@ -44,7 +44,7 @@ RCSSSMJ_RULES = PlayerRules("rcsssmj", robot_from_scene=False, close_refused=Tru
 IN_PROCESS_RULES = {
     "": PlayerRules("simspark", False, False, True, False),
     "simspark": PlayerRules("simspark", False, False, True, False, effector_delay=1, beam_noise=SIMSPARK_BEAM_NOISE),
-    "rcsssmj": PlayerRules("rcsssmj", False, False, False, False, effector_delay=1, joins_after_step=True),
+    "rcsssmj": PlayerRules("rcsssmj", False, False, False, False, effector_delay=1),
 }
 LOCAL_RULES = PlayerRules("simspark", False, False, False, False)
 

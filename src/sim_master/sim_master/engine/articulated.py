@@ -244,8 +244,15 @@ class ArticulatedEngine(EntityServices):
         # are the step's. Otherwise they are read again (none until the next step).
         link_keys = [(m.name, name) for m in sorted(models, key=lambda m: m.first_link) for name in m.links]
         previous = getattr(self, "_link_keys", [])
-        if not hasattr(self, "_contact_cache") or link_keys[:len(previous)] != previous:
-            self._contact_cache: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        cache = getattr(self, "_contact_cache", None)
+        if cache is not None and previous[:len(link_keys)] == link_keys and len(link_keys) < len(previous):
+            # the last models left (a robot refused as it joined): the others' contacts stay
+            links, points, forces = cache
+            kept = np.all(links < len(link_keys), axis=1)
+            cache = (links[kept], points[kept], forces[kept])
+        elif link_keys[:len(previous)] != previous:
+            cache = None
+        self._contact_cache: tuple[np.ndarray, np.ndarray, np.ndarray] | None = cache
         self._link_keys = link_keys
         ball = layout["ball"]
         self._ball_link = ball.first_link

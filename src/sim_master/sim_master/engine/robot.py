@@ -198,10 +198,18 @@ class Robot:
             attr = kinds.get(model.sensor_type[s])
             if attr and int(model.sensor_objid[s]) in sites and getattr(self, attr) < 0:
                 setattr(self, attr, int(model.sensor_adr[s]))
-        self.acc_prev = None
-        self.vel_prev = None
+        # acc_prev and vel_prev (world frame) carry over a rebuild: ACC lags on through a join
         root_link = self.spec.root_link()
         self.imu_on_root = root_link.imu
+
+    def sensor_rows(self) -> np.ndarray:
+        """The rows of the model's sensordata this robot's percepts read (rcsssmj's robots:
+        joints, GYR, ACC, torso position and orientation); empty before it is bound."""
+        rows = [self.q_sensor_adr, self.dq_sensor_adr]
+        for adr, n in ((self.gyro_adr, 3), (self.acc_adr, 3), (self.pos_adr, 3), (self.quat_adr, 4)):
+            if adr >= 0:
+                rows.append(np.arange(adr, adr + n))
+        return np.concatenate(rows).astype(np.intp)
 
 
 def _known_joints(robot: Robot, commands: dict[str, V], errors: list[str]) -> Iterator[tuple[int, str, V]]:

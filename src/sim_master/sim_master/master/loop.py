@@ -403,8 +403,10 @@ class SimulationLoop(SimulationControl, EntityServices):
             return False
 
     def _take_due_effectors(self) -> list[tuple[Player, Command]]:
-        due = [(p, c) for wait, p, c in self._delayed if wait <= 1]
-        self._delayed = [(wait - 1, p, c) for wait, p, c in self._delayed if wait > 1]
+        # a player whose robot joins after this cycle's step keeps its commands for the next
+        joining = {id(p) for p, _ in self._joining}
+        due = [(p, c) for wait, p, c in self._delayed if wait <= 1 and id(p) not in joining]
+        self._delayed = [(max(wait - 1, 1), p, c) for wait, p, c in self._delayed if wait > 1 or id(p) in joining]
         return due
 
     _EFFECTORS = (JointVelocities, JointTargets, Beam, Say)

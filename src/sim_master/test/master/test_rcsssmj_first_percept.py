@@ -5,6 +5,7 @@ every joint at 0 with speed 0, GYR and ACC 0. The second perception is one step 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -73,3 +74,26 @@ def test_a_robot_joining_after_the_step_leaves_the_others_percepts_whole(
     for a, b in zip(track, track[1:]):
         assert max(abs(p - q) for p, q in zip(a["pos"], b["pos"])) < 0.05, (a, b)
         assert 8.0 < sum(v * v for v in b["ACC"]) ** 0.5 < 12.0, b  # gravity, at rest
+
+
+def test_a_reused_robot_body_shows_its_new_spawn_first(running_server: Callable[..., Any]) -> None:
+    """On MuJoCo a leaving robot's body is parked and reused by the next agent of its model:
+    that agent's first perception is its own spawn, not what the parked body last read."""
+    with running_server(world="fifa7vs7_field", rules="ssim") as server:
+        port = server.agent_servers["rcsssmj"].port
+        leaver = RcsssmjAgent("127.0.0.1", port, "Alpha", 1, model="T1")
+        leaver.join()
+        for _ in range(20):
+            leaver.act()
+        leaver.close()
+        builds = server.engine.builds
+        deadline = time.monotonic() + 10
+        while server.calls.call(lambda: len(list(server.players.with_robots()))) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        comer = RcsssmjAgent("127.0.0.1", port, "Alpha", 2, model="T1")
+        comer.join()
+        first = comer.act().decode()
+        comer.close()
+        assert server.engine.builds == builds  # the parked body was reused, no rebuild
+    assert _items(first) == _items(SAMPLE.read_text())
+    assert all(float(ax) == 0.0 and float(vx) == 0.0 for _, ax, vx in JOINT.findall(first))

@@ -16,6 +16,7 @@ Adding or removing a robot rebuilds the model and copies every other entity's st
 controller across, so nobody else notices."""
 from __future__ import annotations
 
+import copy
 import math
 import time
 from dataclasses import dataclass
@@ -110,6 +111,7 @@ class MujocoEngine(EntityServices):
         self._contacts: set[tuple[str, str]] = set()
         self._last_delta: dict[str, np.ndarray] = {}
         self._dirty = False
+        self._unstepped: set[int] = set()  # robots (id) placed since the last step without a rebuild
         self._forces: tuple[np.ndarray, np.ndarray] | None = None
         self._forces_cycle = -1
         self._readings: list[tuple[tuple[float, float, float], tuple[float, float, float]] | None] | None = None
@@ -179,6 +181,15 @@ class MujocoEngine(EntityServices):
         """(Re)compile the model with the current robots; keep every entity's state."""
         self.builds += 1
         self._parked = {}
+        # What the robots already in the world read from the last step: a robot joining after
+        # the step (rcsssmj's) must not change the others' percepts of this cycle.
+        old_sensors = getattr(self, "_sensordata", None)
+        kept = {id(r): old_sensors[r.sensor_rows()].copy() for r in self._robots.values()} \
+            if old_sensors is not None else {}
+        old_feet: dict[tuple[int, str], tuple[tuple[float, float, float], tuple[float, float, float]] | None] = {}
+        if old_sensors is not None and self.cycle > 0 and len(self._slot_geom):
+            readings = self._foot_readings()  # the step's contacts, in the model that stepped
+            old_feet = {(id(r), name): readings[slot] for r in self._robot_list for name, slot in r.frp_slots.items()}
         old_model = getattr(self, "model", None)
         old_data = getattr(self, "data", None)
         bodies, actuators, sensors = [], [], []
@@ -250,6 +261,19 @@ class MujocoEngine(EntityServices):
         for robot in self._robot_list:
             self._apply_gains(robot)
         mujoco.mj_forward(self.model, self.data)
+        if kept:
+            self._sensordata = self.data.sensordata.copy()
+            for robot in self._robot_list:
+                rows, values = robot.sensor_rows(), kept.get(id(robot))
+                if values is not None and len(values) == len(rows):
+                    self._sensordata[rows] = values
+        if old_feet:  # and the step's foot forces (mj_forward's contact solve differs a little)
+            readings = list(self._foot_readings())
+            for robot in self._robot_list:
+                for name, slot in robot.frp_slots.items():
+                    if (id(robot), name) in old_feet:
+                        readings[slot] = old_feet[(id(robot), name)]
+            self._readings = readings
 
     def _copy_state(self, old_model: mujoco.MjModel, old_data: mujoco.MjData) -> None:
         for j in range(self.model.njnt):
@@ -346,6 +370,9 @@ class MujocoEngine(EntityServices):
         self._apply_gains(robot)
         self._place(robot, x, y, yaw_deg, joints_to_zero=True)
         self._reindex()
+        # until it is stepped its sensors read as a freshly built robot's, where it is then
+        # (the parked body's are of another place)
+        self._unstepped.add(id(robot))
 
     def _place(self, robot: Robot, x: float, y: float, yaw_deg: float, *, joints_to_zero: bool) -> None:
         root = robot.root_qpos
@@ -611,6 +638,7 @@ class MujocoEngine(EntityServices):
                 self._touchers.clear()  # nothing of the refused step is reported
                 self._contacts.clear()
         self._sensordata = self.data.sensordata  # as mj_step left it: what rcsssmj's robots read
+        self._unstepped.clear()
         if self._motor_dofs.any():  # mj_step2 leaves the body accelerations that ACC needs stale
             if self._has_verbatim:
                 self._sensordata = self.data.sensordata.copy()
@@ -819,6 +847,8 @@ class MujocoEngine(EntityServices):
     def percept(self, robot_id: str, *, vision: bool, lines: bool = True) -> Percept:
         self._ensure_built()
         robot = self._robot(robot_id)
+        if self._unstepped:
+            self._read_unstepped_sensors()
         d = self.data
         gyro = acc = (0.0, 0.0, 0.0)
         if robot.verbatim:  # rcsssmj reads its sensors, computed before the cycle's last substep
@@ -851,6 +881,17 @@ class MujocoEngine(EntityServices):
             torso_position=(float(root[0]), float(root[1]), float(root[2])),
             torso_quaternion=(float(root[3]), float(root[4]), float(root[5]), float(root[6])),
             vision=self._vision(robot, lines) if vision else None)
+
+    def _read_unstepped_sensors(self) -> None:
+        """Reused bodies not stepped since: their sensor rows from a forward pass of the current
+        state, the others' left as the step read them."""
+        scratch = copy.copy(self.data)
+        mujoco.mj_forward(self.model, scratch)
+        for robot in self._robot_list:
+            if id(robot) in self._unstepped:
+                rows = robot.sensor_rows()
+                self._sensordata[rows] = scratch.sensordata[rows]
+        self._unstepped.clear()
 
     def _foot_loads(self) -> tuple[np.ndarray, np.ndarray]:
         """Per foot sensor slot: total contact force and force-weighted contact position
