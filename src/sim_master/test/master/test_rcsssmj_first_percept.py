@@ -28,6 +28,12 @@ def _numbers(text: str) -> list[float]:
     return [float(v) for v in text.split()]
 
 
+def _now(msg: str) -> float:
+    found = NOW.search(msg)
+    assert found is not None, msg[:100]
+    return float(found.group(1))
+
+
 def _items(msg: str) -> dict[str, list[float]]:
     found = {name: r.search(msg) for name, r in ITEMS.items()}
     assert all(found.values()), msg[:300]
@@ -50,7 +56,7 @@ def test_first_perception_is_the_unstepped_spawn(running_server: Callable[..., A
     assert len(joints) == 23 and all(float(ax) == 0.0 and float(vx) == 0.0 for _, ax, vx in joints)
     # one step later it has started to fall limp: speeds, and time moved one cycle
     assert any(float(vx) != 0.0 for _, _, vx in JOINT.findall(second)) or _items(second)["ACC"] != [0.0, 0.0, 0.0]
-    now1, now2 = (float(NOW.search(m).group(1)) for m in (first, second))  # type: ignore[union-attr]
+    now1, now2 = (_now(m) for m in (first, second))
     assert round(now2 - now1, 3) == 0.02
 
 
