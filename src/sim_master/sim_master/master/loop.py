@@ -556,6 +556,7 @@ class SimulationLoop(SimulationControl, EntityServices):
         if player is None:
             return
         self._delayed = [entry for entry in self._delayed if entry[1] is not player]
+        self._joining = [entry for entry in self._joining if entry[0] is not player]
         if player.registered:
             self.referee.unregister(player.side, player.unum)
             self._robot_of.pop((player.side, player.unum), None)
