@@ -37,7 +37,8 @@ if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ]; 
   # a warm cache); pip does it should uv not be reachable. The bootstrapper guard must not
   # leak in from another venv.
   if env -u _ROS_WHEELS_BOOTSTRAP_COMPLETE "$VENV/bin/python" -m pip install -q uv==0.13.9 2>/dev/null; then
-    env -u _ROS_WHEELS_BOOTSTRAP_COMPLETE "$VENV/bin/uv" pip install -q --python "$VENV/bin/python" -r "$REQ" \
+    # copies, not hard links into uv's cache: step 3 rewrites some of the installed files
+    env -u _ROS_WHEELS_BOOTSTRAP_COMPLETE "$VENV/bin/uv" pip install -q --link-mode copy --python "$VENV/bin/python" -r "$REQ" \
       || env -u _ROS_WHEELS_BOOTSTRAP_COMPLETE "$VENV/bin/python" -m pip install -q -r "$REQ"
   else
     env -u _ROS_WHEELS_BOOTSTRAP_COMPLETE "$VENV/bin/python" -m pip install -q -r "$REQ"
