@@ -103,3 +103,18 @@ def test_a_reused_robot_body_shows_its_new_spawn_first(running_server: Callable[
         assert server.engine.builds == builds  # the parked body was reused, no rebuild
     assert _items(first) == _items(SAMPLE.read_text())
     assert all(float(ax) == 0.0 and float(vx) == 0.0 for _, ax, vx in JOINT.findall(first))
+
+
+def test_a_beam_sent_with_the_init_lands_in_real_time(running_server: Callable[..., Any]) -> None:
+    """Real-time mode reads messages between cycles: a beam in the init's message waits for
+    the robot's join after the step and lands (it was lost when taken before the join)."""
+    with running_server(world="fifa7vs7_field", rules="ssim", sync=False, realtime=True) as server:
+        port = server.agent_servers["rcsssmj"].port
+        for unum, (x, y) in enumerate([(-3.0, 2.0), (-7.0, -4.0), (-2.0, 6.0)], start=1):
+            agent = RcsssmjAgent("127.0.0.1", port, "Alpha", unum, model="T1")
+            agent.send(f"(init T1 Alpha {unum})(beam {x} {y} 0)")
+            pos = [0.0, 0.0, 0.0]
+            for _ in range(15):
+                pos = _items(agent.act().decode())["pos"]
+            agent.close()
+            assert abs(pos[0] - x) < 0.2 and abs(pos[1] - y) < 0.2, (unum, pos)
