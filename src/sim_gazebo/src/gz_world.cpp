@@ -163,11 +163,18 @@ void GzWorld::Reindex() {
   lower_.resize(n);
   upper_.resize(n);
   effort_.resize(n);
+  damping_.resize(n);
+  inertia_ = Eigen::VectorXd::Zero(n);
+  // Joints of removed models leave the map (a new joint may reuse a freed address).
+  std::unordered_map<const dart::dynamics::Joint*, double> file_damping;
   for (int i = 0; i < n; ++i) {
     auto* joint = hinges_[i];
     lower_[i] = joint->getPositionLowerLimit(0);
     upper_[i] = joint->getPositionUpperLimit(0);
     effort_[i] = joint->getForceUpperLimit(0);
+    auto damping = file_damping_.find(joint);
+    damping_[i] = damping != file_damping_.end() ? damping->second : joint->getDampingCoefficient(0);
+    file_damping[joint] = damping_[i];
     auto it = old_index.find(joint);
     if (it == old_index.end()) continue;
     const int k = it->second;
@@ -179,6 +186,7 @@ void GzWorld::Reindex() {
     kd_[i] = kd[k];
     tau_[i] = tau[k];
   }
+  file_damping_ = std::move(file_damping);
   wrenches_.clear();
 }
 
@@ -244,26 +252,56 @@ void GzWorld::SetLinkWrench(int link, const Eigen::Vector3d& force, const Eigen:
   wrenches_.emplace_back(link, w);
 }
 
+void GzWorld::MeasureInertia() {
+  // The joint-space inertia's diagonal (what a hinge turns when it alone moves), for the PD
+  // hinges, once per Step: the explicit PD force's stability budget (DriveHinges).
+  for (size_t i = 0; i < hinges_.size(); ++i) {
+    if (mode_[i] != static_cast<int>(HingeMode::kPd)) continue;
+    const auto skeleton = hinges_[i]->getSkeleton();
+    const size_t dof = hinges_[i]->getIndexInSkeleton(0);
+    inertia_[i] = skeleton->getMassMatrix()(dof, dof);
+  }
+}
+
 void GzWorld::DriveHinges() {
   using dart::dynamics::Joint;
   const double dt = timestep_;
   for (size_t i = 0; i < hinges_.size(); ++i) {
     Joint* joint = hinges_[i];
     const int mode = mode_[i];
+    const double q = joint->getPosition(0);
+    const double dq = joint->getVelocity(0);
     if (mode == static_cast<int>(HingeMode::kPd)) {
+      // rcssservermj's motor as MuJoCo steps it: the PD force from this step's state, bounded by
+      // the joint's effort, explicit. DART's implicit joint spring would not do: its force is
+      // found as if the joint's child moved freely, so a foot held by the ground passed no
+      // ankle torque and a T1 held stiffly at zero fell over its ankles, whatever the gain.
+      // Gains too high for an explicit force on what the joint turns (a Nao's head at 0.02 s,
+      // kp 1000 on a T1) hand their excess to the implicit spring and damper, which are stable.
       if (joint->getActuatorType() != Joint::FORCE) joint->setActuatorType(Joint::FORCE);
-      joint->setSpringStiffness(0, kp_[i]);
-      joint->setRestPosition(0, q_target_[i]);
-      joint->setDampingCoefficient(0, kd_[i]);
       const double limit = effort_[i] > 0 ? effort_[i] : 1e9;
-      joint->setCommand(0, std::clamp(tau_[i] + kd_[i] * dq_target_[i], -limit, limit));
+      const double full = kp_[i] * (q_target_[i] - q) + kd_[i] * (dq_target_[i] - dq) + tau_[i];
+      const double load = inertia_[i] > 0 ? (kp_[i] * dt * dt + 2 * kd_[i] * dt) / inertia_[i] : 0.0;
+      // At the effort bound the force is a constant torque, stable at any gain: all explicit.
+      const double share = load > kStableLoad && std::abs(full) < limit ? kStableLoad / load : 1.0;
+      const double force = share * (full - tau_[i]) + (1 - share) * kd_[i] * dq_target_[i] + tau_[i];
+      const double command = std::clamp(force, -limit, limit);
+      joint->setCommand(0, command);
+      // The implicit spring's force is bounded by what the effort leaves (DART bounds only
+      // the command): its stiffness shrinks so that at this step's error it pulls no harder.
+      const double error = std::abs(q_target_[i] - q);
+      const double left = std::max(0.0, limit - std::abs(command));
+      const double spring = std::min((1 - share) * kp_[i], error > 0 ? left / error : 1e18);
+      if (joint->getSpringStiffness(0) != spring) joint->setSpringStiffness(0, spring);
+      if (spring > 0) joint->setRestPosition(0, q_target_[i]);
+      const double damping = damping_[i] + (1 - share) * kd_[i];
+      if (joint->getDampingCoefficient(0) != damping) joint->setDampingCoefficient(0, damping);
       continue;
     }
+    if (joint->getDampingCoefficient(0) != damping_[i]) joint->setDampingCoefficient(0, damping_[i]);
     if (joint->getSpringStiffness(0) != 0.0) joint->setSpringStiffness(0, 0.0);
-    if (joint->getDampingCoefficient(0) != 0.0) joint->setDampingCoefficient(0, 0.0);
     // The speed is cut so that the joint stops exactly at its range, as the MuJoCo engine does.
     double v = speed_[i];
-    const double q = joint->getPosition(0);
     if (lower_[i] < upper_[i]) v = std::clamp(v, (lower_[i] - q) / dt, (upper_[i] - q) / dt);
     if (mode == static_cast<int>(HingeMode::kServo)) {
       if (joint->getActuatorType() != Joint::SERVO) {
@@ -319,6 +357,7 @@ void GzWorld::Step(int n) {
   gp::ForwardStep::Input input;
   input.Get<std::chrono::steady_clock::duration>() =
       std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(timestep_));
+  MeasureInertia();
   for (int k = 0; k < n; ++k) {
     DriveHinges();
     for (const auto& [link, w] : wrenches_) {

@@ -24,7 +24,7 @@ namespace sim_gazebo {
 enum class HingeMode : int {
   kVelocity = 0,  // SimSpark's hinge motor: the commanded speed, reached within the step
   kServo = 1,     // the same with the joint's effort as bound (DART's servo constraint)
-  kPd = 2,        // rcsssmj's PD motor: implicit spring kp to q*, damping kd, force kd*dq* + tau
+  kPd = 2,        // rcsssmj's PD motor: kp (q* - q) + kd (dq* - dq) + tau each step, bounded by the effort
 };
 
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -102,6 +102,7 @@ class GzWorld {
  private:
   struct Impl;
   void Reindex();
+  void MeasureInertia();
   void DriveHinges();
   dart::dynamics::SkeletonPtr Skeleton(const std::string& name) const;
 
@@ -114,6 +115,13 @@ class GzWorld {
   std::unordered_map<const dart::dynamics::BodyNode*, int> body_index_;
   Eigen::VectorXi mode_;
   Eigen::VectorXd speed_, q_target_, dq_target_, kp_, kd_, tau_, lower_, upper_, effort_;
+  // Per hinge: the file's passive joint damping (DART's implicit damper), kept in every mode,
+  // and for PD hinges the joint-space inertia (the mass matrix's diagonal) at the Step's start.
+  Eigen::VectorXd damping_, inertia_;
+  std::unordered_map<const dart::dynamics::Joint*, double> file_damping_;
+  // The largest (kp dt^2 + 2 kd dt) / inertia given to an explicit PD force: its step is
+  // stable below 4 on that inertia; half keeps a margin for a lighter effective inertia.
+  static constexpr double kStableLoad = 2.0;
   std::vector<std::pair<int, Eigen::Matrix<double, 6, 1>>> wrenches_;
   // The last step's collision result points at the collision objects of that step: after a
   // model is added or removed it may hold freed ones, so contacts wait for the next step.

@@ -156,6 +156,9 @@ class ArticulatedEngine(EntityServices):
     """Implements SimulationNode over a `PhysicsWorld` (see sim_master.engine.node)."""
 
     FEATURES: ClassVar[frozenset[Feature]] = frozenset({Feature.LIBRARY_STEP_TIME})  # the backend's
+    # Whether robots written to SDF carry their joints' armature in their links' inertia
+    # (sdf_writer.model_sdf): for a backend that has no joint armature of its own.
+    ARMATURE_AS_INERTIA: ClassVar[bool] = False
 
     def __init__(self, world: str = "simspark_field", *, substeps: int = 1, timestep: float = 0.02,
                  vision_noise: bool = True, seed: int | None = None, hinge_motor: str = "velocity") -> None:
@@ -355,7 +358,7 @@ class ArticulatedEngine(EntityServices):
         if path is not None:
             self._physics.add_model(path, False, instance, pose)
         else:
-            self._physics.add_model(model_sdf(spec), True, instance, pose)
+            self._physics.add_model(model_sdf(spec, armature_as_inertia=self.ARMATURE_AS_INERTIA), True, instance, pose)
         robot.calibration = self._eyes.calibration(robot.vision_dialect)
         self._robots[robot_id] = robot
         self._bodies[robot_id] = _Body(instance)

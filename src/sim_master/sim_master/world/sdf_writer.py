@@ -11,7 +11,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
-from sim_master.world.spec import Geometry, ModelSpec
+from sim_master.world.spec import Geometry, JointSpec, LinkSpec, ModelSpec
 from sim_master.world.transforms import Transform
 
 
@@ -42,17 +42,53 @@ def _geometry(g: Geometry) -> str:
     raise ValueError(f"shape {g.shape!r} has no SDF form")
 
 
-def model_sdf(spec: ModelSpec) -> str:
+def _valid(tensor: np.ndarray) -> bool:
+    """A rigid body's inertia: no principal moment above the sum of the other two."""
+    moments = np.linalg.eigvalsh(tensor)
+    return bool(2 * moments[-1] <= moments.sum() * (1 + 1e-9))
+
+
+def _inertia(link: LinkSpec, rotors: list[JointSpec]) -> np.ndarray:
+    """The link's inertia tensor in its inertial frame, plus each rotor's armature about its
+    joint's axis (the joints whose child the link is). A rotor's armature is not a rigid body's
+    (a small link spun by a large one breaks the triangle inequality, which SDFormat refuses),
+    so the least inertia across the axis that makes the sum one is added too: at most half the
+    armature, a disc's."""
+    tensor = np.diag(np.asarray(link.inertia, dtype=float))
+    to_inertial = (link.pose.rot @ link.inertial_pose.rot).T  # model frame -> inertial frame
+    for joint in rotors:
+        axis = to_inertial @ np.asarray(joint.axis, dtype=float)
+        axis /= np.linalg.norm(axis)
+        across = np.eye(3) - np.outer(axis, axis)
+        spun = tensor + joint.armature * np.outer(axis, axis)
+        moments = np.linalg.eigvalsh(spun)
+        shortfall = (moments[2] - moments[0] - moments[1]) / 2  # of the two moments across
+        widened = spun + max(0.0, shortfall * (1 + 1e-6)) * across
+        tensor = widened if _valid(widened) else spun + joint.armature / 2 * across
+    return tensor
+
+
+def model_sdf(spec: ModelSpec, *, armature_as_inertia: bool = False) -> str:
+    """armature_as_inertia: for libraries without joint armature (DART), each joint's armature
+    (an MJCF motor's reflected rotor inertia) is added to its child link's inertia about the
+    joint's axis. The joint's own inertia then grows by the armature as in MuJoCo; other joints
+    turning that link about the same axis see it too (a few per cent of a hip's or knee's)."""
     out = [f'<?xml version="1.0"?><sdf version="1.9"><model name={quoteattr(spec.name)}>']
     if spec.static:
         out.append("<static>true</static>")
+    rotors: dict[str, list[JointSpec]] = {}
+    if armature_as_inertia:
+        for joint in spec.joints:
+            if joint.kind == "revolute" and joint.armature > 0:
+                rotors.setdefault(joint.child, []).append(joint)
     for link in spec.links:
         out.append(f"<link name={quoteattr(link.name)}>{_pose(link.pose)}")
         if link.mass > 0:
-            ixx, iyy, izz = link.inertia
+            i = _inertia(link, rotors.get(link.name, []))
             out.append(f"<inertial>{_pose(link.inertial_pose)}<mass>{link.mass:.9g}</mass><inertia>"
-                       f"<ixx>{ixx:.9g}</ixx><iyy>{iyy:.9g}</iyy><izz>{izz:.9g}</izz>"
-                       "<ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>")
+                       f"<ixx>{i[0, 0]:.9g}</ixx><iyy>{i[1, 1]:.9g}</iyy><izz>{i[2, 2]:.9g}</izz>"
+                       f"<ixy>{i[0, 1]:.9g}</ixy><ixz>{i[0, 2]:.9g}</ixz><iyz>{i[1, 2]:.9g}</iyz>"
+                       "</inertia></inertial>")
         for k, shape in enumerate(link.collisions):
             friction = "" if shape.friction is None else (
                 f"<surface><friction><ode><mu>{shape.friction:.9g}</mu><mu2>{shape.friction:.9g}</mu2>"

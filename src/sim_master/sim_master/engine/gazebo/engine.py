@@ -5,13 +5,15 @@ with DART, the `sim_gazebo` module).
 What differs from MuJoCo, and why:
 - The world and SDF robots are read by SDFormat and built by gz-physics from the files
   themselves (models registered from text are written back to SDF first).
-- One 0.02 s DART step per cycle by default, as rcssserver3d takes one 0.02 s ODE step: a
-  SimSpark hinge motor is DART's velocity actuator (the joint moves v * dt per step and holds
-  rigidly at 0, cut so it stops at its range). DART's velocity actuator has no torque bound;
-  `hinge_motor="servo"` bounds it by the joint's effort (DART's servo constraint), at about
-  twice the step cost.
-- An rcsssmj PD motor is DART's implicit joint spring (kp, rest q*) and damper (kd) plus the
-  force kd * dq* + tau, so stiff gains stay stable at the long step.
+- On rcssserver3d's field one 0.02 s DART step per cycle, as rcssserver3d takes one 0.02 s ODE
+  step: a SimSpark hinge motor is DART's velocity actuator (the joint moves v * dt per step and
+  holds rigidly at 0, cut so it stops at its range). DART's velocity actuator has no torque
+  bound; `hinge_motor="servo"` bounds it by the joint's effort (DART's servo constraint), at
+  about twice the step cost.
+- On rcsssmj's fields four 0.005 s steps per cycle, as rcssservermj's MuJoCo: its PD motor is
+  the force kp (q* - q) + kd (dq* - dq) + tau from each step's state, bounded by the joint's
+  effort, as MuJoCo applies it (GzWorld::DriveHinges says why not DART's implicit spring), and
+  the MJCF's joint armature is in the links' inertia (DART has none).
 - Robots join and leave without rebuilding anything: gz-physics adds and removes the model.
 Sensors follow the MuJoCo engine's conventions: GYR in the torso frame, SimSpark's ACC one
 cycle late, FRP in the foot box's frame, the vision of engine/vision.py."""
@@ -23,6 +25,7 @@ from sim_master.engine.articulated import ArticulatedEngine, PhysicsWorld
 from sim_master.engine.node import Feature
 from sim_master.engine.ode import simspark
 from sim_master.engine.robot import Robot
+from sim_master.world.sdf_loader import load_world
 
 # DART takes the smaller of two touching shapes' friction coefficients (and caps it at 100),
 # and SDF's default is 1: a field without <friction> held every robot at mu 1, so a standing
@@ -51,12 +54,31 @@ CONTACT_CFM = 0.05
 DART_CONTACT = (0.01, 1e-5, 0.0, 1e-3)
 
 
+# rcssservermj's step (its world's MuJoCo timestep) for rcsssmj's fields: the explicit PD motor
+# needs it (a T1's ankle under kp 200 holds at 0.005 s, and rings at 0.02 s).
+RCSSSMJ_STEP = (4, 0.005)  # substeps per cycle, seconds
+
+
 class GazeboEngine(ArticulatedEngine):
     """Implements SimulationNode with gz-physics and DART (see sim_master.engine.node)."""
 
     physics = "gazebo"
 
     FEATURES: ClassVar[frozenset[Feature]] = frozenset({Feature.LIBRARY_STEP_TIME})
+    # DART has no joint armature: MJCF robots' rotor inertia goes into their links (without it an
+    # explicit PD on a T1's head or foot turns 3-5x faster than on MuJoCo and rings at high gains).
+    ARMATURE_AS_INERTIA = True
+
+    def __init__(self, world: str = "simspark_field", *, substeps: int | None = None,
+                 timestep: float | None = None, **options: Any) -> None:
+        """substeps, timestep: the world's by default (rcssserver3d's 1 x 0.02 s on its field,
+        rcssservermj's 4 x 0.005 s on rcsssmj's)."""
+        if substeps is None or timestep is None:
+            simspark_field = load_world(world).contact_slip > 0
+            default = (1, 0.02) if simspark_field else RCSSSMJ_STEP
+            substeps = default[0] if substeps is None else substeps
+            timestep = default[1] if timestep is None else timestep
+        super().__init__(world, substeps=substeps, timestep=timestep, **options)
 
     def _open_world(self, path: str, timestep: float) -> PhysicsWorld:
         from sim_gazebo import GzWorld  # the C++ module: only needed when this engine is chosen
