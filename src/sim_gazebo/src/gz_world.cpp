@@ -14,7 +14,6 @@
 #include <dart/dynamics/FreeJoint.hpp>
 #include <dart/dynamics/ShapeNode.hpp>
 #include <ignition/physics/FeatureList.hh>
-#include <ignition/physics/ForwardStep.hh>
 #include <ignition/physics/GetEntities.hh>
 #include <ignition/physics/RemoveEntities.hh>
 #include <ignition/physics/RequestEngine.hh>
@@ -31,8 +30,8 @@ namespace gp = ignition::physics;
 namespace sim_gazebo {
 namespace {
 
-using Features = gp::FeatureList<gp::sdf::ConstructSdfWorld, gp::sdf::ConstructSdfModel, gp::ForwardStep,
-                                 gp::GetModelFromWorld, gp::RemoveModelFromWorld, gp::dartsim::RetrieveWorld>;
+using Features = gp::FeatureList<gp::sdf::ConstructSdfWorld, gp::sdf::ConstructSdfModel, gp::GetModelFromWorld,
+                                 gp::RemoveModelFromWorld, gp::dartsim::RetrieveWorld>;
 using EnginePtr = gp::EnginePtr<gp::FeaturePolicy3d, Features>;
 using WorldPtr = gp::WorldPtr<gp::FeaturePolicy3d, Features>;
 
@@ -165,6 +164,8 @@ void GzWorld::Reindex() {
   effort_.resize(n);
   damping_.resize(n);
   inertia_ = Eigen::VectorXd::Zero(n);
+  saturated_ = Eigen::VectorXi::Zero(n);
+  torque_ = Eigen::VectorXd::Zero(n);
   // Joints of removed models leave the map (a new joint may reuse a freed address).
   std::unordered_map<const dart::dynamics::Joint*, double> file_damping;
   for (int i = 0; i < n; ++i) {
@@ -300,6 +301,11 @@ void GzWorld::DriveHinges() {
     }
     if (joint->getDampingCoefficient(0) != damping_[i]) joint->setDampingCoefficient(0, damping_[i]);
     if (joint->getSpringStiffness(0) != 0.0) joint->setSpringStiffness(0, 0.0);
+    if ((saturated_[i] == 1 || saturated_[i] == -1) && mode == static_cast<int>(HingeMode::kVelocity)) {  // see Step
+      if (joint->getActuatorType() != Joint::FORCE) joint->setActuatorType(Joint::FORCE);
+      joint->setCommand(0, saturated_[i] * effort_[i]);
+      continue;
+    }
     // The speed is cut so that the joint stops exactly at its range, as the MuJoCo engine does.
     double v = speed_[i];
     if (lower_[i] < upper_[i]) v = std::clamp(v, (lower_[i] - q) / dt, (upper_[i] - q) / dt);
@@ -350,21 +356,113 @@ void GzWorld::SetContactModel(double erp, double cfm, double allowance, double m
   ContactConstraint::setMaxErrorReductionVelocity(max_erv);
 }
 
+void GzWorld::ApplyWrenches() {
+  for (const auto& [link, w] : wrenches_) {
+    bodies_[link]->addExtForce(w.head<3>(), Eigen::Vector3d::Zero(), false, true);
+    bodies_[link]->addExtTorque(w.tail<3>(), false);
+  }
+}
+
+void GzWorld::MeasureMotorTorques(const std::vector<std::pair<Eigen::VectorXd, Eigen::VectorXd>>& before) {
+  // DART's velocity actuator reports only the torque of its unconstrained motion (a robot on
+  // its feet falls freely there, so a knee holding it reports none): the torque each motor
+  // exerted in the step is found by inverse dynamics of the velocity change the step made,
+  // with the contact forces it solved and the wrenches applied. Taken at the step's end state
+  // (the start's would cost two more kinematics passes per robot; the error is O(dt)).
+  const double dt = timestep_;
+  for (size_t s = 0; s < impl_->dart->getNumSkeletons(); ++s) {
+    const auto skeleton = impl_->dart->getSkeleton(s);
+    skeleton->clearExternalForces();
+    if (skeleton->isMobile() && skeleton->getNumDofs() > 0)
+      skeleton->setAccelerations((skeleton->getVelocities() - before[s].second) / dt);
+  }
+  const auto& contacts = impl_->dart->getLastCollisionResult();
+  for (size_t c = 0; c < contacts.getNumContacts(); ++c) {
+    const auto& contact = contacts.getContact(c);
+    double sign = 1.0;  // the force is on the first object's body
+    for (const auto* object : {contact.collisionObject1, contact.collisionObject2}) {
+      const auto* shape = dynamic_cast<const dart::dynamics::ShapeNode*>(object->getShapeFrame());
+      auto it = shape != nullptr ? body_index_.find(shape->getBodyNodePtr().get()) : body_index_.end();
+      if (it != body_index_.end() && bodies_[it->second]->getSkeleton()->isMobile())
+        bodies_[it->second]->addExtForce(sign * contact.force, contact.point, false, false);
+      sign = -1.0;
+    }
+  }
+  ApplyWrenches();
+  for (size_t s = 0; s < impl_->dart->getNumSkeletons(); ++s) {
+    const auto skeleton = impl_->dart->getSkeleton(s);
+    if (skeleton->isMobile() && skeleton->getNumDofs() > 0) skeleton->computeInverseDynamics(true, true, false);
+  }
+  for (size_t i = 0; i < hinges_.size(); ++i) torque_[i] = hinges_[i]->getForce(0);
+}
+
 void GzWorld::Step(int n) {
   if (n < 1 || n > 1000) throw std::invalid_argument("steps: 1..1000");
-  gp::ForwardStep::Output output;
-  gp::ForwardStep::State state;
-  gp::ForwardStep::Input input;
-  input.Get<std::chrono::steady_clock::duration>() =
-      std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(timestep_));
+  // DART steps the world itself (gz-physics' ForwardStep is this call with the commands and
+  // forces cleared after it): the velocity motors' torques are measured before they are.
+  impl_->dart->setTimeStep(timestep_);
   MeasureInertia();
+  bool velocity_motors = false;
+  for (size_t i = 0; i < hinges_.size(); ++i)
+    velocity_motors = velocity_motors || (mode_[i] == static_cast<int>(HingeMode::kVelocity) && effort_[i] > 0);
+  std::vector<std::pair<Eigen::VectorXd, Eigen::VectorXd>> saved;
   for (int k = 0; k < n; ++k) {
-    DriveHinges();
-    for (const auto& [link, w] : wrenches_) {
-      bodies_[link]->addExtForce(w.head<3>(), Eigen::Vector3d::Zero(), false, true);
-      bodies_[link]->addExtTorque(w.tail<3>(), false);
+    saturated_.setZero();
+    saved.clear();
+    if (velocity_motors) {
+      for (size_t s = 0; s < impl_->dart->getNumSkeletons(); ++s) {
+        const auto skeleton = impl_->dart->getSkeleton(s);
+        saved.emplace_back(skeleton->getPositions(), skeleton->getVelocities());
+      }
     }
-    impl_->world->Step(output, state, input);
+    const double start = impl_->dart->getTime();
+    for (int pass = 0;; ++pass) {
+      DriveHinges();
+      ApplyWrenches();
+      impl_->dart->step(false);
+      // rcssserver3d's hinge motor is ODE's: a speed reached within the step unless that takes
+      // more than the motor's force, solved with the contacts. DART's velocity actuator has no
+      // bound, so a motor that took more than its effort is driven by its effort instead and
+      // the step taken again from the same state (ODE's answer when no other motor then
+      // needs more than its own; kMotorPasses bounds the rounds).
+      bool again = false;
+      if (velocity_motors && pass + 1 < kMotorPasses) {
+        MeasureMotorTorques(saved);
+        for (size_t i = 0; i < hinges_.size(); ++i) {
+          if (mode_[i] != static_cast<int>(HingeMode::kVelocity) || !(effort_[i] > 0)) continue;
+          if (saturated_[i] == 2) continue;  // held rigid after overshooting, for the rest of the step
+          if (saturated_[i] != 0) {
+            // A motor at its effort never drives its joint past the commanded speed (it would
+            // brake): one that did is held at its speed again, as before, for this step.
+            if ((hinges_[i]->getVelocity(0) - speed_[i]) * saturated_[i] > 1e-9) {
+              saturated_[i] = 2;
+              again = true;
+            }
+            continue;
+          }
+          if (std::abs(torque_[i]) > effort_[i]) {
+            saturated_[i] = torque_[i] > 0 ? 1 : -1;
+            again = true;
+          }
+        }
+      }
+      for (size_t s = 0; s < impl_->dart->getNumSkeletons(); ++s) {
+        const auto skeleton = impl_->dart->getSkeleton(s);
+        skeleton->clearInternalForces();
+        skeleton->clearExternalForces();
+        skeleton->resetCommands();
+      }
+      if (!again) {
+        motors_at_effort_ = static_cast<int>((saturated_.array() == 1 || saturated_.array() == -1).count());
+        break;
+      }
+      impl_->dart->setTime(start);
+      for (size_t s = 0; s < impl_->dart->getNumSkeletons(); ++s) {
+        const auto skeleton = impl_->dart->getSkeleton(s);
+        skeleton->setPositions(saved[s].first);
+        skeleton->setVelocities(saved[s].second);
+      }
+    }
     time_ += timestep_;
   }
   contacts_valid_ = true;

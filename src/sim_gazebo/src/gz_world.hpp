@@ -23,6 +23,7 @@ namespace sim_gazebo {
 // How a hinge is driven (set per hinge by the engine node).
 enum class HingeMode : int {
   kVelocity = 0,  // SimSpark's hinge motor: the commanded speed, reached within the step
+                  // unless that takes more than the joint's effort (then the effort drives it)
   kServo = 1,     // the same with the joint's effort as bound (DART's servo constraint)
   kPd = 2,        // rcsssmj's PD motor: kp (q* - q) + kd (dq* - dq) + tau each step, bounded by the effort
 };
@@ -97,6 +98,8 @@ class GzWorld {
   void Step(int n);
   Contacts LastContacts() const;
   double Time() const { return time_; }
+  // Velocity motors that ran at their effort in the last Step's final pass (see Step).
+  int MotorsAtEffort() const { return motors_at_effort_; }
   double Timestep() const { return timestep_; }
 
  private:
@@ -104,6 +107,8 @@ class GzWorld {
   void Reindex();
   void MeasureInertia();
   void DriveHinges();
+  void ApplyWrenches();
+  void MeasureMotorTorques(const std::vector<std::pair<Eigen::VectorXd, Eigen::VectorXd>>& before);
   dart::dynamics::SkeletonPtr Skeleton(const std::string& name) const;
 
   std::unique_ptr<Impl> impl_;
@@ -122,6 +127,13 @@ class GzWorld {
   // The largest (kp dt^2 + 2 kd dt) / inertia given to an explicit PD force: its step is
   // stable below 4 on that inertia; half keeps a margin for a lighter effective inertia.
   static constexpr double kStableLoad = 2.0;
+  // Per hinge, this step: a velocity motor driven by its effort (+1, -1), by its speed (0), or
+  // by its speed again after its effort overshot it (2);
+  // and how many times a step may be taken again for motors found over their effort.
+  Eigen::VectorXi saturated_;
+  Eigen::VectorXd torque_;
+  int motors_at_effort_ = 0;  // per hinge: the torque it exerted in the last step (velocity motors)
+  static constexpr int kMotorPasses = 3;
   std::vector<std::pair<int, Eigen::Matrix<double, 6, 1>>> wrenches_;
   // The last step's collision result points at the collision objects of that step: after a
   // model is added or removed it may hold freed ones, so contacts wait for the next step.

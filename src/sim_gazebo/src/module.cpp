@@ -59,5 +59,6 @@ PYBIND11_MODULE(_gz_physics, m) {
              return py::make_tuple(c.links, c.points, c.forces);
            })
       .def_property_readonly("time", &GzWorld::Time)
+      .def_property_readonly("motors_at_effort", &GzWorld::MotorsAtEffort)
       .def_property_readonly("timestep", &GzWorld::Timestep);
 }

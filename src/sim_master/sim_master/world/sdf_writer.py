@@ -48,7 +48,7 @@ def _valid(tensor: np.ndarray) -> bool:
     return bool(2 * moments[-1] <= moments.sum() * (1 + 1e-9))
 
 
-def _inertia(link: LinkSpec, rotors: list[JointSpec]) -> np.ndarray:
+def inertia_with_rotors(link: LinkSpec, rotors: list[JointSpec]) -> np.ndarray:
     """The link's inertia tensor in its inertial frame, plus each rotor's armature about its
     joint's axis (the joints whose child the link is). A rotor's armature is not a rigid body's
     (a small link spun by a large one breaks the triangle inequality, which SDFormat refuses),
@@ -84,7 +84,7 @@ def model_sdf(spec: ModelSpec, *, armature_as_inertia: bool = False) -> str:
     for link in spec.links:
         out.append(f"<link name={quoteattr(link.name)}>{_pose(link.pose)}")
         if link.mass > 0:
-            i = _inertia(link, rotors.get(link.name, []))
+            i = inertia_with_rotors(link, rotors.get(link.name, []))
             out.append(f"<inertial>{_pose(link.inertial_pose)}<mass>{link.mass:.9g}</mass><inertia>"
                        f"<ixx>{i[0, 0]:.9g}</ixx><iyy>{i[1, 1]:.9g}</iyy><izz>{i[2, 2]:.9g}</izz>"
                        f"<ixy>{i[0, 1]:.9g}</ixy><ixz>{i[0, 2]:.9g}</ixz><iyz>{i[1, 2]:.9g}</iyz>"

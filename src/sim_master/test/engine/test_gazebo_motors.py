@@ -1,8 +1,10 @@
-"""rcsssmj's PD motor on the Gazebo engine against the MuJoCo engine (rcssservermj's physics):
-the same T1, the same commands. What failed before: DART's implicit joint spring found its force
-as if the joint's child moved freely, so a foot held by the ground passed no ankle torque and a
-T1 held stiffly at zero fell over its ankles whatever the ankle's gain; and without MuJoCo's
-joint armature (DART has none) a commanded head turned 3-5 times faster in its first cycle."""
+"""The Gazebo engine's motors against the references' physics: rcsssmj's PD motor against the
+MuJoCo engine (rcssservermj's), SimSpark's hinge motor against the ODE engine (rcssserver3d's).
+What failed before: DART's implicit joint spring found its force as if the joint's child moved
+freely, so a foot held by the ground passed no ankle torque and a T1 held stiffly at zero fell
+over its ankles whatever the ankle's gain; without MuJoCo's joint armature (DART has none) a
+commanded head turned 3-5 times faster in its first cycle; and DART's velocity actuator held
+any load, where rcssserver3d's motor gives way beyond its 10 N m."""
 from __future__ import annotations
 
 import math
@@ -14,8 +16,9 @@ from sim_master.engine.articulated import ArticulatedEngine
 from sim_master.engine.gazebo.engine import GazeboEngine
 from sim_master.engine.mujoco.engine import MujocoEngine
 from sim_master.engine.node import SimulationNode
+from sim_master.engine.ode.engine import OdeEngine
 from sim_master.world.sdf_loader import load_model
-from sim_master.world.sdf_writer import _inertia
+from sim_master.world.sdf_writer import inertia_with_rotors
 from sim_master.world.spec import JointSpec
 
 ENGINES = {"mujoco": MujocoEngine, "gazebo": GazeboEngine}
@@ -30,9 +33,9 @@ def t1(kind: str) -> SimulationNode:
     return engine
 
 
-def angles(engine: SimulationNode) -> dict[str, float]:
+def angles(engine: SimulationNode, robot: str = "t") -> dict[str, float]:
     """Joint angles in degrees, by perceptor name."""
-    p = engine.percept("t", vision=False)
+    p = engine.percept(robot, vision=False)
     return dict(zip(p.joint_names, p.joint_angles))
 
 
@@ -85,8 +88,8 @@ def test_armature_goes_into_the_child_link_about_the_joint_axis() -> None:
     for joint in (j for j in spec.joints if j.kind == "revolute" and j.armature > 0):
         link = links[joint.child]
         rotors: list[JointSpec] = [j for j in spec.joints if j.child == link.name and j.kind == "revolute"]
-        tensor = _inertia(link, rotors)
-        bare = _inertia(link, [])
+        tensor = inertia_with_rotors(link, rotors)
+        bare = inertia_with_rotors(link, [])
         axis = (link.pose.rot @ link.inertial_pose.rot).T @ np.asarray(joint.axis, dtype=float)
         axis /= np.linalg.norm(axis)
         assert axis @ (tensor - bare) @ axis == pytest.approx(joint.armature * len(rotors), rel=1e-6)
@@ -99,3 +102,26 @@ def test_gazebo_steps_rcsssmj_fields_as_rcssservermj_and_simspark_fields_as_rcss
     assert (engine.substeps, engine._physics.timestep) == (4, 0.005)
     engine = GazeboEngine("simspark_field", vision_noise=False)
     assert (engine.substeps, engine._physics.timestep) == (1, 0.02)
+
+
+def loaded_shoulder(kind: str, torque: float) -> list[float]:
+    """A standing Nao's left shoulder pitch (degrees) per cycle while `torque` N m about the
+    lateral axis acts on its lower arm, every motor commanded to hold (speed 0)."""
+    engine: ArticulatedEngine = {"ode": OdeEngine, "gazebo": GazeboEngine}[kind](vision_noise=False, seed=1)
+    engine.add_robot("a", "nao", -1.0, 0.0, 0.0)
+    for _ in range(20):
+        engine.step()
+    body = engine._bodies["a"]
+    arm = int(body.links[body.link_names.index("llowerarm")])
+    trace = []
+    for _ in range(5):
+        engine._physics.set_link_wrench(arm, np.zeros(3), np.array([0.0, torque, 0.0]))
+        engine.step()
+        trace.append(angles(engine, "a")["laj1"])
+    return trace
+
+
+@pytest.mark.parametrize("kind", ["ode", "gazebo"])
+def test_a_simspark_motor_holds_within_its_effort_and_gives_way_beyond(kind: str) -> None:
+    assert max(abs(q) for q in loaded_shoulder(kind, 6.0)) < 0.5  # 6 N m at the shoulder: held
+    assert loaded_shoulder(kind, 16.0)[-1] < -20  # 16 N m, over the motor's 10: it turns
