@@ -301,15 +301,10 @@ void GzWorld::DriveHinges() {
     }
     if (joint->getDampingCoefficient(0) != damping_[i]) joint->setDampingCoefficient(0, damping_[i]);
     if (joint->getSpringStiffness(0) != 0.0) joint->setSpringStiffness(0, 0.0);
-    if ((saturated_[i] == 1 || saturated_[i] == -1) && mode == static_cast<int>(HingeMode::kVelocity)) {  // see Step
-      if (joint->getActuatorType() != Joint::FORCE) joint->setActuatorType(Joint::FORCE);
-      joint->setCommand(0, saturated_[i] * effort_[i]);
-      continue;
-    }
     // The speed is cut so that the joint stops exactly at its range, as the MuJoCo engine does.
     double v = speed_[i];
     if (lower_[i] < upper_[i]) v = std::clamp(v, (lower_[i] - q) / dt, (upper_[i] - q) / dt);
-    if (mode == static_cast<int>(HingeMode::kServo)) {
+    if (mode == static_cast<int>(HingeMode::kServo) || saturated_[i]) {  // saturated_: see Step
       if (joint->getActuatorType() != Joint::SERVO) {
         joint->setActuatorType(Joint::SERVO);
         joint->setForceLowerLimit(0, -effort_[i]);
@@ -422,26 +417,17 @@ void GzWorld::Step(int n) {
       impl_->dart->step(false);
       // rcssserver3d's hinge motor is ODE's: a speed reached within the step unless that takes
       // more than the motor's force, solved with the contacts. DART's velocity actuator has no
-      // bound, so a motor that took more than its effort is driven by its effort instead and
-      // the step taken again from the same state (ODE's answer when no other motor then
-      // needs more than its own; kMotorPasses bounds the rounds).
+      // bound, so a motor that took more than its effort becomes DART's servo (the speed as a
+      // constraint bounded by the effort, solved with the contacts: ODE's motor) and the step
+      // is taken again from the same state; kMotorPasses bounds the rounds. Only those motors:
+      // every motor a servo spun a toe hinge up at a foot's landing where ODE's holds.
       bool again = false;
       if (velocity_motors && pass + 1 < kMotorPasses) {
         MeasureMotorTorques(saved);
         for (size_t i = 0; i < hinges_.size(); ++i) {
-          if (mode_[i] != static_cast<int>(HingeMode::kVelocity) || !(effort_[i] > 0)) continue;
-          if (saturated_[i] == 2) continue;  // held rigid after overshooting, for the rest of the step
-          if (saturated_[i] != 0) {
-            // A motor at its effort never drives its joint past the commanded speed (it would
-            // brake): one that did is held at its speed again, as before, for this step.
-            if ((hinges_[i]->getVelocity(0) - speed_[i]) * saturated_[i] > 1e-9) {
-              saturated_[i] = 2;
-              again = true;
-            }
-            continue;
-          }
+          if (mode_[i] != static_cast<int>(HingeMode::kVelocity) || saturated_[i] || !(effort_[i] > 0)) continue;
           if (std::abs(torque_[i]) > effort_[i]) {
-            saturated_[i] = torque_[i] > 0 ? 1 : -1;
+            saturated_[i] = 1;
             again = true;
           }
         }
@@ -453,7 +439,7 @@ void GzWorld::Step(int n) {
         skeleton->resetCommands();
       }
       if (!again) {
-        motors_at_effort_ = static_cast<int>((saturated_.array() == 1 || saturated_.array() == -1).count());
+        motors_at_effort_ = static_cast<int>(saturated_.count());
         break;
       }
       impl_->dart->setTime(start);

@@ -23,7 +23,7 @@ namespace sim_gazebo {
 // How a hinge is driven (set per hinge by the engine node).
 enum class HingeMode : int {
   kVelocity = 0,  // SimSpark's hinge motor: the commanded speed, reached within the step
-                  // unless that takes more than the joint's effort (then the effort drives it)
+                  // unless that takes more than the joint's effort (then as kServo, see Step)
   kServo = 1,     // the same with the joint's effort as bound (DART's servo constraint)
   kPd = 2,        // rcsssmj's PD motor: kp (q* - q) + kd (dq* - dq) + tau each step, bounded by the effort
 };
@@ -98,7 +98,7 @@ class GzWorld {
   void Step(int n);
   Contacts LastContacts() const;
   double Time() const { return time_; }
-  // Velocity motors that ran at their effort in the last Step's final pass (see Step).
+  // Velocity motors found over their effort in the last Step (servos in its final pass).
   int MotorsAtEffort() const { return motors_at_effort_; }
   double Timestep() const { return timestep_; }
 
@@ -127,8 +127,8 @@ class GzWorld {
   // The largest (kp dt^2 + 2 kd dt) / inertia given to an explicit PD force: its step is
   // stable below 4 on that inertia; half keeps a margin for a lighter effective inertia.
   static constexpr double kStableLoad = 2.0;
-  // Per hinge, this step: a velocity motor driven by its effort (+1, -1), by its speed (0), or
-  // by its speed again after its effort overshot it (2);
+  // Per hinge, this step: a velocity motor found over its effort (1: DART's servo, bounded by
+  // the effort) or not (0: DART's velocity actuator);
   // and how many times a step may be taken again for motors found over their effort.
   Eigen::VectorXi saturated_;
   Eigen::VectorXd torque_;
