@@ -125,3 +125,16 @@ def loaded_shoulder(kind: str, torque: float) -> list[float]:
 def test_a_simspark_motor_holds_within_its_effort_and_gives_way_beyond(kind: str) -> None:
     assert max(abs(q) for q in loaded_shoulder(kind, 6.0)) < 0.5  # 6 N m at the shoulder: held
     assert loaded_shoulder(kind, 16.0)[-1] < -20  # 16 N m, over the motor's 10: it turns
+
+
+def test_gazebo_takes_a_step_again_only_for_motors_over_their_effort() -> None:
+    engine = GazeboEngine(vision_noise=False, seed=1)
+    engine.add_robot("a", "nao", -1.0, 0.0, 0.0)
+    for _ in range(20):
+        engine.step()
+        assert engine._physics.motors_at_effort == 0  # standing: every motor within its effort
+    body = engine._bodies["a"]
+    arm = int(body.links[body.link_names.index("llowerarm")])
+    engine._physics.set_link_wrench(arm, np.zeros(3), np.array([0.0, 16.0, 0.0]))
+    engine.step()
+    assert engine._physics.motors_at_effort >= 1  # the shoulder, a servo bounded by 10 N m
