@@ -128,11 +128,11 @@ class GzWorld {
   // stable below 4 on that inertia; half keeps a margin for a lighter effective inertia.
   static constexpr double kStableLoad = 2.0;
   // Per hinge, this step: a velocity motor found over its effort (1: DART's servo, bounded by
-  // the effort) or not (0: DART's velocity actuator);
-  // and how many times a step may be taken again for motors found over their effort.
+  // the effort) or not (0: DART's velocity actuator), and the torque it exerted in the last
+  // pass; how many times a step may be taken (the first and two more).
   Eigen::VectorXi saturated_;
   Eigen::VectorXd torque_;
-  int motors_at_effort_ = 0;  // per hinge: the torque it exerted in the last step (velocity motors)
+  int motors_at_effort_ = 0;
   static constexpr int kMotorPasses = 3;
   std::vector<std::pair<int, Eigen::Matrix<double, 6, 1>>> wrenches_;
   // The last step's collision result points at the collision objects of that step: after a

@@ -7,9 +7,9 @@ What differs from MuJoCo, and why:
   themselves (models registered from text are written back to SDF first).
 - On rcssserver3d's field one 0.02 s DART step per cycle, as rcssserver3d takes one 0.02 s ODE
   step: a SimSpark hinge motor is DART's velocity actuator (the joint moves v * dt per step and
-  holds rigidly at 0, cut so it stops at its range). DART's velocity actuator has no torque
-  bound; `hinge_motor="servo"` bounds it by the joint's effort (DART's servo constraint), at
-  about twice the step cost.
+  holds rigidly at 0, cut so it stops at its range) while it needs no more than the joint's
+  effort; one that needed more is DART's servo (bounded by the effort) for that step, taken
+  again (GzWorld::Step). `hinge_motor="servo"` makes every motor a servo, always.
 - On rcsssmj's fields four 0.005 s steps per cycle, as rcssservermj's MuJoCo: its PD motor is
   the force kp (q* - q) + kd (dq* - dq) + tau from each step's state, bounded by the joint's
   effort, as MuJoCo applies it (GzWorld::DriveHinges says why not DART's implicit spring), and
