@@ -160,13 +160,17 @@ class ArticulatedEngine(EntityServices):
     # (sdf_writer.model_sdf): for a backend that has no joint armature of its own.
     ARMATURE_AS_INERTIA: ClassVar[bool] = False
 
-    def __init__(self, world: str = "simspark_field", *, substeps: int = 1, timestep: float = 0.02,
+    def __init__(self, world: str = "simspark_field", *, substeps: int | None = None, timestep: float | None = None,
                  vision_noise: bool = True, seed: int | None = None, hinge_motor: str = "velocity") -> None:
+        """substeps, timestep: the backend's for this world by default (`_default_step`)."""
         if hinge_motor not in _MOTORS:
             raise ValueError(f"hinge_motor is one of {', '.join(_MOTORS)}, not {hinge_motor!r}")
+        self.world: WorldSpec = load_world(world)
+        default_substeps, default_timestep = self._default_step(self.world)
+        substeps = default_substeps if substeps is None else substeps
+        timestep = default_timestep if timestep is None else timestep
         if not (1 <= substeps <= 100 and 0 < timestep <= 0.05):
             raise ValueError("substeps 1..100 and timestep (0, 0.05] s")
-        self.world: WorldSpec = load_world(world)
         self.field: FieldSpec = self.world.field
         self.substeps = substeps
         self.cycle_dt = substeps * timestep
@@ -195,6 +199,11 @@ class ArticulatedEngine(EntityServices):
         self.faults = FaultLog(type(self).__name__.removesuffix("Engine"))  # steps rolled back
         self._slow_steps = 0  # steps in a row over SLOW_STEP
         self._reindex()
+
+    def _default_step(self, world: WorldSpec) -> tuple[int, float]:
+        """Substeps per cycle and seconds per substep when none are given: one 0.02 s step, as
+        rcssserver3d takes one 0.02 s ODE step."""
+        return 1, 0.02
 
     def _open_world(self, path: str, timestep: float) -> PhysicsWorld:
         """The backend library's world of this SDF file."""

@@ -25,7 +25,7 @@ from sim_master.engine.articulated import ArticulatedEngine, PhysicsWorld
 from sim_master.engine.node import Feature
 from sim_master.engine.ode import simspark
 from sim_master.engine.robot import Robot
-from sim_master.world.sdf_loader import load_world
+from sim_master.world.spec import WorldSpec
 
 # DART takes the smaller of two touching shapes' friction coefficients (and caps it at 100),
 # and SDF's default is 1: a field without <friction> held every robot at mu 1, so a standing
@@ -69,16 +69,10 @@ class GazeboEngine(ArticulatedEngine):
     # explicit PD on a T1's head or foot turns 3-5x faster than on MuJoCo and rings at high gains).
     ARMATURE_AS_INERTIA = True
 
-    def __init__(self, world: str = "simspark_field", *, substeps: int | None = None,
-                 timestep: float | None = None, **options: Any) -> None:
-        """substeps, timestep: the world's by default (rcssserver3d's 1 x 0.02 s on its field,
-        rcssservermj's 4 x 0.005 s on rcsssmj's)."""
-        if substeps is None or timestep is None:
-            simspark_field = load_world(world).contact_slip > 0
-            default = (1, 0.02) if simspark_field else RCSSSMJ_STEP
-            substeps = default[0] if substeps is None else substeps
-            timestep = default[1] if timestep is None else timestep
-        super().__init__(world, substeps=substeps, timestep=timestep, **options)
+    def _default_step(self, world: WorldSpec) -> tuple[int, float]:
+        """rcssserver3d's 1 x 0.02 s on its field (a world with its contact slip), rcssservermj's
+        4 x 0.005 s on rcsssmj's."""
+        return (1, 0.02) if world.contact_slip > 0 else RCSSSMJ_STEP
 
     def _open_world(self, path: str, timestep: float) -> PhysicsWorld:
         from sim_gazebo import GzWorld  # the C++ module: only needed when this engine is chosen
