@@ -243,14 +243,19 @@ def server_stats(port: int) -> dict:
     return json.loads(answer[2])
 
 
-def start_rcsssmj(port: int) -> subprocess.Popen[str]:
-    """rcsssmj 0.2.1 from its own venv (made on first use), lock-step, no viewer."""
+def rcsssmj_venv() -> str:
+    """The venv holding rcsssmj 0.2.1 (made on first use, apart from ours: it pins its own MuJoCo)."""
     venv = os.path.join(tempfile.gettempdir(), "soccersim-bench-rcsssmj")
-    exe = os.path.join(venv, "bin", "rcssservermj")
-    if not os.path.exists(exe):
+    if not os.path.exists(os.path.join(venv, "bin", "rcssservermj")):
         env = {k: v for k, v in os.environ.items() if k != "_ROS_WHEELS_BOOTSTRAP_COMPLETE"}
         subprocess.run(["python3.11", "-m", "venv", venv], check=True, env=env)
         subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", "rcsssmj==0.2.1"], check=True, env=env)
+    return venv
+
+
+def start_rcsssmj(port: int) -> subprocess.Popen[str]:
+    """rcsssmj 0.2.1 from its own venv, lock-step, no viewer."""
+    exe = os.path.join(rcsssmj_venv(), "bin", "rcssservermj")
     workdir = tempfile.mkdtemp(prefix="rcsssmj-")  # it writes console.log into its cwd
     env = {k: v for k, v in os.environ.items() if k not in ("_ROS_WHEELS_BOOTSTRAP_COMPLETE", "LD_LIBRARY_PATH")}
     server = subprocess.Popen([exe, "--no-render", "--no-realtime", "--sync", "--rules", "fifa", "--aport", str(port),
