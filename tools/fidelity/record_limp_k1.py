@@ -1,17 +1,15 @@
 """Record how a K1 that never moves a joint falls, on rcssservermj 0.2.1 or on our server.
 
 Why: issue 29 compared one run of each server at frame 50 (0.279 m on rcssservermj, 0.542 on
-ours). The real server does not repeat itself: its free-running cycles before the agent joins
-(sync mode waits only once an agent is in) change the solver's warm start, and a limp K1
-balancing in its squat tips over at a different frame each run. One line per run is written
-(the torso height of each perception, as the wire gives it) so a test can compare ours with
-the spread of the reference, not with one draw of it.
+ours), and the real server does not repeat itself. One line per run is written (the torso
+height of each perception, as the wire gives it) so a test can compare ours with what decides
+the reference's runs, not with one draw of it.
 
 What decides a run on rcssservermj: a joining robot's actuators are added by recompiling the
 MuJoCo model, and their controls (`MjData.ctrl`) start as whatever the freed memory held, not 0.
 An agent that never commands leaves them so. If any is huge (> 1e10) MuJoCo refuses them all and
 steps with every control 0, which is what our server does; otherwise the leftovers act (seen: the
-right knee pulled to 1.03 rad, a shoulder torque), and the K1 tips earlier and lies flat. The
+right knee pulled to 0.73-1.86 rad or to -0.35), and the K1 tips at another frame. The
 recorder therefore watches rcssservermj's controls read-only (a wrapper around its step that
 copies `ctrl` before the first step with the robot, never writes) and tags each run `zero` or
 `leftover <actuator>=<value> ...`.
@@ -34,12 +32,12 @@ import time
 from sim_bridge.clients import RcsssmjAgent
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
-from bench_sync import rcsssmj_venv  # the reference server's own venv
+from bench_sync import free_port, rcsssmj_venv  # the reference server's own venv
 
 # Run inside rcssservermj's venv: its server, with its step wrapped to copy (never change) the
 # controls MuJoCo will see on the first step after a robot joined. Argument 1: where to write.
 WATCH_CONTROLS = """
-import json, sys, numpy
+import json, sys
 from rcsssmj.sim import simulation
 out, step = sys.argv.pop(1), simulation.BaseSimulation.step
 def watched(self, commands):
@@ -58,18 +56,12 @@ sys.exit(soccer_sim())
 K1_MOTORS = ("he1", "he2", "lae1", "lae2", "lae3", "lae4", "rae1", "rae2", "rae3", "rae4", "lle1", "lle2", "lle3",
              "lle4", "lle5", "lle6", "rle1", "rle2", "rle3", "rle4", "rle5", "rle6")
 # --command-zero: every motor told, every cycle, what its robot file sets it to (target 0, speed
-# 0, kp 1, kd 1, torque 0): the same robot as one never commanded on a server that starts its
-# controls at 0, and one that does not depend on what rcssservermj's memory held.
+# 0, kp 1, kd 1, torque 0): on a server that starts its controls at 0, the same robot as one
+# never commanded. rcssservermj's leftovers still act until the first command lands (a cycle).
 FILE_DEFAULTS = {name: (0.0, 0.0, 1.0, 1.0, 0.0) for name in K1_MOTORS}
 HUGE = 1e10  # MuJoCo's mjMAXVAL: a control beyond it makes mj_step zero them all (mjWARN_BADCTRL)
 
 TORSO_Z = re.compile(rb"\(pos \(n torso_pos\) \(p [-0-9.e]+ [-0-9.e]+ ([-0-9.e]+)\)\)")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def start_soccersim(port: int) -> subprocess.Popen[bytes]:
