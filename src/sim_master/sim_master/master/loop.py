@@ -140,6 +140,7 @@ class SimulationLoop(SimulationControl, EntityServices):
         # Effector commands of legacy agents wait here for their dialect's delay (one cycle on
         # both references): (cycles still to wait, player, command).
         self._delayed: list[tuple[int, Player, Command]] = []
+        self._reading_between_cycles = False  # real time: polling while waiting for the tick
         # Inits of players whose robot enters the world after the cycle's step (rcsssmj's rules).
         self._joining: list[tuple[Player, InitPlayer]] = []
         self.cycle_hooks: list[Callable[[SimulationLoop, list[GameEvent]], None]] = []
@@ -195,7 +196,7 @@ class SimulationLoop(SimulationControl, EntityServices):
             if self.config.max_cycles is not None and self.stats.cycles >= self.config.max_cycles:
                 break
             if pacer is not None:
-                self._idle_until(pacer)
+                self._idle_until(pacer, between_cycles=True)
             elif self.config.sync and not self._anyone_playing():
                 # sync mode with no agent: the clock runs in real time, not flat out
                 idle = idle or RealTimePacer()
@@ -312,14 +313,20 @@ class SimulationLoop(SimulationControl, EntityServices):
                     brain.set_side(p.side)
         self._team_counts = {"left": self._team_counts["right"], "right": self._team_counts["left"]}
 
-    def _idle_until(self, pacer: RealTimePacer) -> None:
-        """Real time: keep sockets serviced while waiting for the next 20 ms tick."""
-        while True:
-            remaining = pacer.remaining()
-            if remaining <= 0.0005:
-                break
-            self._poll_agents(min(remaining, 0.002))
-            self._poll_services()
+    def _idle_until(self, pacer: RealTimePacer, *, between_cycles: bool = False) -> None:
+        """Real time: keep sockets serviced while waiting for the next 20 ms tick.
+        `between_cycles`: what agents send now is read in the coming cycle (see
+        `_apply_command`)."""
+        self._reading_between_cycles = between_cycles
+        try:
+            while True:
+                remaining = pacer.remaining()
+                if remaining <= 0.0005:
+                    break
+                self._poll_agents(min(remaining, 0.002))
+                self._poll_services()
+        finally:
+            self._reading_between_cycles = False
         pacer.wait()
 
     # ------------------------------------------------------------------ agents
@@ -413,6 +420,13 @@ class SimulationLoop(SimulationControl, EntityServices):
 
     def _apply_command(self, player: Player, command: Command) -> None:
         delay = player.rules.effector_delay  # the dialect's timing (both references: one cycle)
+        if delay > 0 and self._reading_between_cycles:
+            # Real time: both references send a perception at the start of a cycle and read
+            # the answers at the next cycle's start, so an answer read while we wait for the
+            # tick belongs to the coming cycle, as one read in its collect phase does; taken
+            # as due there, a prompt agent's command acted a cycle early (its perception
+            # goes out at the end of ours), which threw FC Portugal and magmaOffenburg over.
+            delay += 1
         if delay > 0 and isinstance(command, self._EFFECTORS):
             self._delayed.append((delay, player, command))
             return
