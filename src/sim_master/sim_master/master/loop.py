@@ -208,7 +208,13 @@ class SimulationLoop(SimulationControl, EntityServices):
     # ------------------------------------------------------------------ one cycle
     def cycle(self) -> bool:
         """One simulation cycle; returns False when paused (nothing simulated)."""
-        self._poll_services()
+        # real time: a command handed in before this cycle takes its due ones (a ROS player's)
+        # is read between cycles, as one read while waiting for the tick
+        self._reading_between_cycles = self.config.realtime and not self.config.sync
+        try:
+            self._poll_services()
+        finally:
+            self._reading_between_cycles = False
         if self.config.wait_for_teams and not (self.referee.state.team_left and self.referee.state.team_right):
             self._poll_agents(0.0)
             self._join_waiting()  # the teams this waits for join without a step
