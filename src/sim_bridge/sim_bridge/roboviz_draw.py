@@ -21,8 +21,10 @@ numbers are 6 ASCII characters (`"%6f"`, e.g. `-1.235` or `12.000`), colours 3 (
 
 Shapes go to their set's pending buffer; a buffer swap shows, for every set whose name starts
 with the swapped name, what was drawn since its last swap (RoboViz's double buffering: an agent
-redraws a set each cycle and swaps it). Everything is bounded (sets, shapes per set, text), so
-a flood of datagrams costs memory once, not without end."""
+redraws a set each cycle and swaps it). Everything is bounded (sets, shapes per set, shapes in
+all, text), so a flood of datagrams costs memory once, not without end; each set carries a
+version, so what is drawn from the board (markers, the browser's JSON) is rebuilt only for the
+sets that changed."""
 from __future__ import annotations
 
 import math
@@ -32,6 +34,7 @@ from typing import Any
 DEFAULT_PORT = 32769
 MAX_SETS = 256
 MAX_SHAPES_PER_SET = 2000
+MAX_SHAPES = 20000  # pending and shown, over every set: what one rebuild of the drawings costs at most
 MAX_TEXT = 200  # characters of an annotation or set name kept
 NUMBER_WIDTH = 6
 
@@ -168,6 +171,8 @@ def _command(r: _Reader) -> Command:
         return _draw(r, Shape("sphere", (p,), abs(radius), r.color(3)))
     if kind == 1 and sub == 4:
         n = r.byte("polygon vertices")
+        if n < 2:
+            raise DrawProtocolError(f"a polygon of {n} vertices")
         color = r.color(4)
         vertices = tuple(r.point("polygon") for _ in range(n))
         return _draw(r, Shape("polygon", vertices, 0.0, color))
@@ -196,20 +201,25 @@ def _draw(r: _Reader, shape: Shape) -> Draw:
 class _Set:
     pending: list[Shape] = field(default_factory=list)
     shown: list[Shape] = field(default_factory=list)
+    version: int = 0  # the board's version when what it shows last changed
+    dicts: list[dict[str, Any]] | None = None  # `shown` as JSON-ready dicts, built once per version
 
 
 class DrawingBoard:
     """The drawings agents sent, as RoboViz keeps them: per named set a pending buffer (being
     drawn) and a shown one (last swapped), plus a text over each annotated agent. `version`
-    grows with every change of what is shown, so a viewer re-sends only when it moved."""
+    grows with every change of what is shown, so a viewer re-sends only when it moved; each
+    set's own version tells which sets a viewer must rebuild."""
 
-    def __init__(self, max_sets: int = MAX_SETS, max_shapes: int = MAX_SHAPES_PER_SET) -> None:
+    def __init__(self, max_sets: int = MAX_SETS, max_shapes: int = MAX_SHAPES_PER_SET,
+                 max_total: int = MAX_SHAPES) -> None:
         self._sets: dict[str, _Set] = {}
-        self._max_sets, self._max_shapes = max_sets, max_shapes
+        self._max_sets, self._max_shapes, self._max_total = max_sets, max_shapes, max_total
+        self._total = 0  # shapes held, pending and shown
         self.agent_text: dict[tuple[str, int], tuple[str, tuple[int, int, int, int]]] = {}
         self.selected: tuple[str, int] | None = None
         self.version = 0
-        self.dropped = 0  # shapes refused (a full set, too many sets)
+        self.dropped = 0  # shapes refused (a full set, too many sets, too many shapes)
 
     def apply(self, command: Command) -> None:
         if isinstance(command, Draw):
@@ -219,35 +229,54 @@ class DrawingBoard:
                     self.dropped += 1
                     return
                 entry = self._sets[command.set_name] = _Set()
-            if len(entry.pending) >= self._max_shapes:
+            if len(entry.pending) >= self._max_shapes or self._total >= self._max_total:
                 self.dropped += 1
                 return
             entry.pending.append(command.shape)
+            self._total += 1
         elif isinstance(command, Swap):
-            for name, entry in self._sets.items():
-                if name.startswith(command.prefix) and (entry.pending or entry.shown):
-                    entry.shown, entry.pending = entry.pending, []
-                    self.version += 1
+            changed = [entry for name, entry in self._sets.items()
+                       if (entry.pending or entry.shown) and name.startswith(command.prefix)]
+            if changed:
+                self.version += 1
+            for entry in changed:
+                self._total -= len(entry.shown)
+                entry.shown, entry.pending = entry.pending, []
+                entry.version, entry.dicts = self.version, None
         elif isinstance(command, AgentAnnotation):
             key = (command.side, command.unum)
             if command.text is None:
                 if self.agent_text.pop(key, None) is not None:
                     self.version += 1
-            else:
+            elif self.agent_text.get(key) != (command.text, command.color):
                 self.agent_text[key] = (command.text, command.color)
                 self.version += 1
-        else:
+        elif self.selected != (command.side, command.unum):
             self.selected = (command.side, command.unum)
             self.version += 1
+
+    @property
+    def shape_count(self) -> int:
+        """Shapes held, pending and shown (at most `max_total`)."""
+        return self._total
 
     def shown(self) -> dict[str, list[Shape]]:
         """Every set with something shown, by name."""
         return {name: list(entry.shown) for name, entry in sorted(self._sets.items()) if entry.shown}
 
+    def shown_versions(self) -> dict[str, int]:
+        """Every set with something shown, by name, with the version it last changed at."""
+        return {name: entry.version for name, entry in sorted(self._sets.items()) if entry.shown}
+
     def to_dict(self) -> dict[str, Any]:
         """What the browser monitor draws (sets by name, agent texts, the selected agent)."""
-        return {"version": self.version,
-                "sets": {name: [s.to_dict() for s in shapes] for name, shapes in self.shown().items()},
+        sets: dict[str, list[dict[str, Any]]] = {}
+        for name, entry in sorted(self._sets.items()):
+            if entry.shown:
+                if entry.dicts is None:
+                    entry.dicts = [s.to_dict() for s in entry.shown]
+                sets[name] = entry.dicts
+        return {"version": self.version, "sets": sets,
                 "agents": [{"side": side, "unum": unum, "text": text, "color": list(color)}
                            for (side, unum), (text, color) in sorted(self.agent_text.items())],
                 "selected": list(self.selected) if self.selected else None}

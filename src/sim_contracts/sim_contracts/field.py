@@ -88,6 +88,24 @@ class FieldSpec:
             return f"velocity beyond {MAX_PLACED_SPEED:g} per axis"
         return None
 
+    @staticmethod
+    def bad_orientation(quaternion: tuple[float, ...]) -> str | None:
+        """Why a placed orientation (w, x, y, z) is refused (not finite, not about unit), or None."""
+        if len(quaternion) != 4 or not all(math.isfinite(v) for v in quaternion):
+            return "orientation must be 4 finite numbers (w x y z)"
+        if not 0.5 <= math.hypot(*quaternion) <= 2.0:
+            return "orientation must be a unit quaternion (w x y z)"
+        return None
+
+    def placement_problem(self, position: tuple[float, float, float], velocity: tuple[float, ...] = (),
+                          yaw_deg: float | None = None,
+                          orientation: tuple[float, ...] | None = None) -> str | None:
+        """The one check of anything put somewhere in the world, whoever asks (referee, trainer,
+        a remote referee's verdict, a service): why it cannot be made, or None."""
+        return (self.outside_world(*position) or self.too_fast(*velocity)
+                or (None if yaw_deg is None or math.isfinite(yaw_deg) else "heading must be finite")
+                or (None if orientation is None else self.bad_orientation(orientation)))
+
     def in_penalty_area(self, side: str, x: float, y: float) -> bool:
         """Inside the penalty area in front of `side`'s goal."""
         edge = self.half_length - self.penalty_depth

@@ -163,8 +163,9 @@ class Referee:
                 given = [cmd.x, cmd.y, *(v for v in (cmd.rotation, cmd.z) if v is not None), *(cmd.orientation or ())]
                 if not all(math.isfinite(v) for v in given):
                     return CommandResult(False, "agent position must be finite")
-                if cmd.orientation is not None and not 0.5 <= math.hypot(*cmd.orientation) <= 2.0:
-                    return CommandResult(False, "agent orientation must be a unit quaternion (w x y z)")
+                wrong = None if cmd.orientation is None else self.field.bad_orientation(cmd.orientation)
+                if wrong:
+                    return CommandResult(False, f"agent {wrong}")
                 outside = self._outside_world(cmd.x, cmd.y, 0.0 if cmd.z is None else cmd.z)
                 if outside:
                     return CommandResult(False, outside)

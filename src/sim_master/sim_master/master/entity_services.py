@@ -160,12 +160,10 @@ class EntityServices:
         if name not in snap.entities:
             return f"no entity named {name!r}"
         current = snap.entities[name]
-        refused = (self.engine.field.outside_world(*state.position)
-                   or self.engine.field.too_fast(*state.linear_velocity, *state.angular_velocity))
+        refused = self.engine.field.placement_problem(
+            state.position, (*state.linear_velocity, *state.angular_velocity), orientation=state.orientation)
         if refused:
             return refused
-        if not all(math.isfinite(v) for v in state.orientation) or not 0.5 <= math.hypot(*state.orientation) <= 2.0:
-            return "orientation must be a unit quaternion (w x y z)"
         if not all(math.isfinite(v) for v in (*state.joint_positions, *state.joint_velocities)):
             return "joint positions and velocities must be finite"
         if name == "ball" and self.referee.state.play_mode.value == "BeforeKickOff":

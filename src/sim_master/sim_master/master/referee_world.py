@@ -1,4 +1,8 @@
-"""The engine seen through the referee's WorldView: players by (side, unum)."""
+"""The engine seen through the referee's WorldView: players by (side, unum).
+
+Every placement a referee makes reaches the engine here, whichever referee it is (the one in
+this process, or a verdict from another over DDS), so the field's placement check lives here
+too: a move the engine cannot take raises ValueError and changes nothing."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -41,6 +45,9 @@ class EngineWorld:
                 if a in player_of and b in player_of]
 
     def move_ball(self, position: Vec3, velocity: Vec3 = (0.0, 0.0, 0.0)) -> None:
+        problem = self.engine.field.placement_problem(position, velocity)
+        if problem:
+            raise ValueError(f"ball not moved: {problem}")
         self.engine.set_ball(position, velocity)
 
     def move_player(self, side: Side, unum: int, x: float, y: float, yaw_deg: float | None, *,
@@ -48,6 +55,9 @@ class EngineWorld:
                     orientation: tuple[float, float, float, float] | None = None,
                     zero_joints: bool = False, beside: bool = False) -> None:
         rid = self.robots.get((side, unum))
+        problem = self.engine.field.placement_problem((x, y, 0.0 if z is None else z), (), yaw_deg, orientation)
+        if problem:
+            raise ValueError(f"{side} #{unum} not moved: {problem}")
         if rid is not None:  # the referee carries; only a beam lifts
             self.engine.carry_robot(rid, x, y, yaw_deg, z=z, upright=upright, orientation=orientation,
                                     zero_joints=zero_joints, beside=beside)

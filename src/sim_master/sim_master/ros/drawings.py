@@ -2,7 +2,11 @@
 replay log keeps them so (a message whenever what is shown changes) and Foxglove's 3D panel
 draws them beside the match's markers. One namespace per drawing set; texts over agents in the
 namespace `agent/<side>/<unum>`, placed over the robot. Each message is whole (DELETEALL first).
-store/drawing_records.py reads them back for the browser's replay."""
+store/drawing_records.py reads them back for the browser's replay.
+
+Built on the drawing thread (server/draw_feed.py), not the loop's: each set's markers are
+kept until that set changes, and the message is serialized there, so the loop only hands
+finished bytes to the publisher and the log."""
 from __future__ import annotations
 
 import math
@@ -10,13 +14,16 @@ from typing import TYPE_CHECKING, Any, Final
 
 from builtin_interfaces.msg import Time
 from geometry_msgs.msg import Point
+from rclpy.serialization import serialize_message
 from std_msgs.msg import ColorRGBA
 from visualization_msgs.msg import Marker, MarkerArray
 
+from sim_master.ros.convert import stamp
 from sim_master.ros.markers import FRAME
 
 if TYPE_CHECKING:
-    from sim_master.master.loop import SimulationLoop
+    from sim_bridge.roboviz_draw import DrawingBoard
+    from sim_master.server.draw_feed import DrawingFeed
 
 PIXEL: Final = 0.01  # m per RoboViz pixel of line width / point size, as drawn on the field
 CIRCLE_SEGMENTS: Final = 32
@@ -39,66 +46,109 @@ def _marker(stamp: Time, ns: int | str, index: int, kind: int) -> Marker:
     return m
 
 
-def drawings_to_markers(drawings: dict[str, Any], stamp: Time,
-                        agent_positions: dict[tuple[str, int], tuple[float, float, float]]) -> MarkerArray:
-    """`drawings`: DrawingBoard.to_dict(); `agent_positions`: where each annotated agent's robot is."""
-    clear = Marker(action=Marker.DELETEALL)
-    clear.header.frame_id = FRAME
-    clear.header.stamp = stamp
-    markers = [clear]
-    for name, shapes in drawings["sets"].items():
-        for i, s in enumerate(shapes):
-            kind = s["kind"]
-            if kind in ("line", "circle", "polygon"):
-                m = _marker(stamp, name, i, Marker.LINE_LIST if kind == "line" else Marker.LINE_STRIP)
-                if kind == "circle":
-                    x, y, z = s["points"][0]
-                    ring = [[x + s["size"] * math.cos(2 * math.pi * k / CIRCLE_SEGMENTS),
-                             y + s["size"] * math.sin(2 * math.pi * k / CIRCLE_SEGMENTS), z]
-                            for k in range(CIRCLE_SEGMENTS + 1)]
-                    m.points = [_point(p) for p in ring]
-                else:
-                    points = s["points"] + ([s["points"][0]] if kind == "polygon" else [])
-                    m.points = [_point(p) for p in points]
-                m.scale.x = max(PIXEL, s.get("width", 1.0) * PIXEL)
-            elif kind == "point":
-                m = _marker(stamp, name, i, Marker.POINTS)
-                m.points = [_point(s["points"][0])]
-                m.scale.x = m.scale.y = max(PIXEL, s["size"] * PIXEL)
-            elif kind == "sphere":
-                m = _marker(stamp, name, i, Marker.SPHERE)
-                m.pose.position = _point(s["points"][0])
-                m.scale.x = m.scale.y = m.scale.z = 2 * s["size"]
-            else:  # text
-                m = _marker(stamp, name, i, Marker.TEXT_VIEW_FACING)
-                m.pose.position = _point(s["points"][0])
-                m.text = s.get("text", "")
-                m.scale.z = TEXT_HEIGHT
-            m.color = _colour(s["color"])
-            markers.append(m)
-    for a in drawings["agents"]:
+def _shape_marker(stamp: Time, name: str, i: int, s: dict[str, Any]) -> Marker | None:
+    """One shape of set `name` (DrawingBoard.to_dict()'s form) as a marker, None for one
+    that has nothing to draw."""
+    kind = s["kind"]
+    points = s["points"]
+    if not points:
+        return None
+    if kind in ("line", "circle", "polygon"):
+        m = _marker(stamp, name, i, Marker.LINE_LIST if kind == "line" else Marker.LINE_STRIP)
+        if kind == "circle":
+            x, y, z = points[0]
+            ring = [[x + s["size"] * math.cos(2 * math.pi * k / CIRCLE_SEGMENTS),
+                     y + s["size"] * math.sin(2 * math.pi * k / CIRCLE_SEGMENTS), z]
+                    for k in range(CIRCLE_SEGMENTS + 1)]
+            m.points = [_point(p) for p in ring]
+        else:
+            m.points = [_point(p) for p in points + ([points[0]] if kind == "polygon" else [])]
+        m.scale.x = max(PIXEL, s.get("width", 1.0) * PIXEL)
+    elif kind == "point":
+        m = _marker(stamp, name, i, Marker.POINTS)
+        m.points = [_point(points[0])]
+        m.scale.x = m.scale.y = max(PIXEL, s["size"] * PIXEL)
+    elif kind == "sphere":
+        m = _marker(stamp, name, i, Marker.SPHERE)
+        m.pose.position = _point(points[0])
+        m.scale.x = m.scale.y = m.scale.z = 2 * s["size"]
+    else:  # text
+        m = _marker(stamp, name, i, Marker.TEXT_VIEW_FACING)
+        m.pose.position = _point(points[0])
+        m.text = s.get("text", "")
+        m.scale.z = TEXT_HEIGHT
+    m.color = _colour(s["color"])
+    return m
+
+
+def _set_markers(stamp: Time, name: str, shapes: list[dict[str, Any]]) -> list[Marker]:
+    return [m for i, s in enumerate(shapes) if (m := _shape_marker(stamp, name, i, s)) is not None]
+
+
+def _agent_markers(stamp: Time, agents: list[dict[str, Any]],
+                   positions: dict[tuple[str, int], tuple[float, float, float]]) -> list[Marker]:
+    out = []
+    for a in agents:
         m = _marker(stamp, f"agent/{a['side']}/{a['unum']}", 0, Marker.TEXT_VIEW_FACING)
-        x, y, z = agent_positions.get((a["side"], a["unum"]), (0.0, 0.0, 0.0))
-        m.pose.position = Point(x=x, y=y, z=z + 0.45)
+        x, y, z = positions.get((a["side"], a["unum"]), (0.0, 0.0, 0.0))
+        m.pose.position = Point(x=float(x), y=float(y), z=float(z) + 0.45)
         m.text = a["text"]
         m.scale.z = TEXT_HEIGHT
         m.color = _colour(a["color"])
-        markers.append(m)
+        out.append(m)
+    return out
+
+
+def _clear(stamp: Time) -> Marker:
+    clear = Marker(action=Marker.DELETEALL)
+    clear.header.frame_id = FRAME
+    clear.header.stamp = stamp
+    return clear
+
+
+def drawings_to_markers(drawings: dict[str, Any], stamp: Time,
+                        agent_positions: dict[tuple[str, int], tuple[float, float, float]]) -> MarkerArray:
+    """`drawings`: DrawingBoard.to_dict(); `agent_positions`: where each annotated agent's robot is."""
+    markers = [_clear(stamp)]
+    for name, shapes in drawings["sets"].items():
+        markers += _set_markers(stamp, name, shapes)
+    markers += _agent_markers(stamp, drawings["agents"], agent_positions)
     return MarkerArray(markers=markers)
 
 
-def loop_drawings(loop: SimulationLoop, stamp: Time) -> MarkerArray | None:
-    """The loop's agents' drawings as markers (None without a drawing port); agent texts go over
-    their robots as they are now."""
-    drawing = getattr(loop, "drawing", None)  # the drawing port, when open (server/draw_feed.py)
-    if drawing is None:
+class MarkerRenderer:
+    """The board as one serialized MarkerArray, rebuilding only the sets that changed."""
+
+    def __init__(self) -> None:
+        self._sets: dict[str, tuple[int, list[Marker]]] = {}  # name -> (set version, its markers)
+
+    def __call__(self, board: DrawingBoard, positions: dict[tuple[str, int], tuple[float, float, float]],
+                 sim_time: float) -> bytes:
+        t = stamp(sim_time)
+        drawn = board.to_dict()
+        versions = board.shown_versions()
+        kept: dict[str, tuple[int, list[Marker]]] = {}
+        markers = [_clear(t)]
+        for name, shapes in drawn["sets"].items():
+            entry = self._sets.get(name)
+            if entry is None or entry[0] != versions.get(name):
+                entry = (versions.get(name, -1), _set_markers(t, name, shapes))
+            kept[name] = entry
+            markers += entry[1]
+        self._sets = kept
+        markers += _agent_markers(t, drawn["agents"], positions)
+        return bytes(serialize_message(MarkerArray(markers=markers)))
+
+
+MARKERS: Final = "markers"  # the drawing feed's key of the serialized MarkerArray
+
+
+def marker_view(feed: DrawingFeed | None) -> tuple[int, bytes] | None:
+    """The agents' drawings as (version, serialized MarkerArray), drawn on the feed's thread;
+    None without a drawing port or before the first is drawn. The first call asks for them."""
+    if feed is None:
         return None
-    positions = {(p.side, p.unum): loop.engine.robot_pose(p.robot_id)[0] for p in loop.players.with_robots()}
-    return drawings_to_markers(drawing.board.to_dict(), stamp, positions)
-
-
-def drawings_version(loop: SimulationLoop) -> int:
-    """What is shown of the agents' drawings, as a number that grows with every change (-1: no
-    drawing port): a publisher compares it with the one it last sent."""
-    drawing = getattr(loop, "drawing", None)
-    return -1 if drawing is None else int(drawing.board.version)
+    feed.renderer(MARKERS, MarkerRenderer)
+    view = feed.view
+    drawn = view.rendered.get(MARKERS)
+    return (view.version, drawn) if isinstance(drawn, bytes) else None

@@ -7,11 +7,20 @@ cycle it publishes what the referee's view reads (`referee_world`) and waits for
 verdict of that cycle (lockstep, bounded by `timeout`); the placements the referee made are
 made here in the engine before anyone perceives the cycle. A referee that stops answering
 never stops the match: the loop goes on with the last state it had, says so once, and waits
-again when the referee answers."""
+again when the referee answers.
+
+Trust: a verdict is taken only from a publisher of the referee's node (ros/senders.py), for a
+cycle this loop has published, and only whole: its state passes the game state's one check
+(team names the referee admitted through `register`, known play modes, bounded times and
+scores), its events name known kinds and sides, and each placement passes the field's check
+where the engine is moved (master/referee_world.py). A verdict that fails is refused and
+said (once a second at most); the match goes on with the state it had."""
 from __future__ import annotations
 
 import logging
+import math
 import threading
+import time
 from collections.abc import Callable
 from typing import Final
 
@@ -28,16 +37,21 @@ from sim_msgs.srv import RefereeBeam, RefereeCommand, RefereeRegister
 from soccer_referee.commands import CommandResult
 from soccer_referee.commands import RefereeCommand as Command
 from soccer_referee.events import GameEvent
-from soccer_referee.play_modes import PlayMode
 from soccer_referee.referee import BeamDecision, GameStateSnapshot
 from soccer_referee.registry import Registration
-from soccer_referee.ros.remote import apply_moves, command_request, unregister_request, world_to_msg
+from soccer_referee.ros.messages import game_state_from_msg
+from soccer_referee.ros.remote import LINK_NODE, apply_moves, command_request, unregister_request, world_to_msg
+from soccer_referee.ros.senders import TrustedSenders, node_endpoints
 from soccer_referee.rules import RuleBook
 from soccer_referee.world import WorldView
 
 _log = logging.getLogger("soccersim.referee")
 RELIABLE: Final = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
 CALL_TIMEOUT_S: Final = 5.0
+EVENT_KINDS: Final = frozenset({"goal", "foul", "play_mode", "refused", "sides_swapped", "half_time"})
+MAX_EVENTS: Final = 64  # per verdict
+MAX_MOVES: Final = 64  # placements per verdict (two teams of 11, the ball, with room)
+MAX_DETAIL: Final = 200
 
 
 class _Teams:
@@ -58,7 +72,7 @@ class RemoteReferee:
                  *, timeout: float) -> None:
         # A hidden node on an executor thread of its own: the loop waits here for answers while
         # the server's executor threads may all be waiting for the loop (players joining).
-        self.node = Node("_soccersim_referee_link", context=context)
+        self.node = Node(LINK_NODE, context=context)
         node = self.node
         self.executor = ExecutorThread(context, threads=1)
         self.executor.add(node)
@@ -74,6 +88,9 @@ class RemoteReferee:
         self._verdicts: dict[int, RefereeVerdict] = {}
         self._arrived = threading.Condition()
         self._world_pub = node.create_publisher(RefereeWorld, "referee_world", RELIABLE)
+        self._senders = TrustedSenders("referee_verdict", [referee], node_endpoints(node), node.get_namespace())
+        self._teams: set[str] = set()  # the names the referee admitted through register
+        self._said_at = -1e9
         node.create_subscription(RefereeVerdict, "referee_verdict", self._on_verdict, RELIABLE)
         self._register: Client = node.create_client(RefereeRegister, f"{referee}/register")
         self._beam: Client = node.create_client(RefereeBeam, f"{referee}/request_beam")
@@ -107,6 +124,7 @@ class RemoteReferee:
         if not isinstance(res, RefereeRegister.Response):
             return Registration(False, error=f"the referee {self.referee} does not answer")
         if res.success:  # the teams' names are known at once (percepts of this cycle carry them)
+            self._teams.add(team)
             if res.side == "left":
                 self.state.team_left = self.state.team_left or team
             elif res.side == "right":
@@ -132,9 +150,12 @@ class RemoteReferee:
         res = self._ask(self._command, request, type(cmd).__name__)
         if not isinstance(res, RefereeCommand.Response):
             return CommandResult(False, f"the referee {self.referee} does not answer")
-        self._take_state(res.state)
+        problem = self._take_state(res.state) or self._too_many(res.moves)
+        if problem:
+            self._refuse(f"an answer to {type(cmd).__name__}", problem)
+            return CommandResult(False, f"the referee {self.referee} answered {problem}")
         self._make(res.moves)
-        return CommandResult(res.ok, res.error)
+        return CommandResult(res.ok, res.error[:MAX_DETAIL])
 
     # ------------------------------------------------------------------ the cycle
     def step(self, dt: float) -> list[GameEvent]:
@@ -145,9 +166,38 @@ class RemoteReferee:
         verdict = self._wait(cycle)
         if verdict is None:
             return []
-        self._take_state(verdict.state)
+        events = self._events(verdict)
+        problem = events if isinstance(events, str) else self._too_many(verdict.moves) \
+            or self._take_state(verdict.state)
+        if problem:
+            self._refuse(f"the verdict of cycle {verdict.cycle}", problem)
+            return []
         self._make(verdict.moves)
-        return [GameEvent(e.game_time, e.kind, e.team, e.unum, e.detail) for e in verdict.events]
+        assert not isinstance(events, str)
+        return events
+
+    def _events(self, verdict: RefereeVerdict) -> list[GameEvent] | str:
+        if len(verdict.events) > MAX_EVENTS:
+            return f"{len(verdict.events)} events (at most {MAX_EVENTS})"
+        out = []
+        for e in verdict.events:
+            if e.kind not in EVENT_KINDS or e.team not in ("", "left", "right") or not 0 <= e.unum <= 99:
+                return f"an event {e.kind[:20]!r} of {e.team[:10]!r} #{e.unum}"
+            if len(e.detail) > MAX_DETAIL or not e.detail.isprintable() or not math.isfinite(e.game_time):
+                return f"an event {e.kind!r} whose detail or time is not plain"
+            out.append(GameEvent(float(e.game_time), e.kind, e.team, int(e.unum), e.detail))
+        return out
+
+    @staticmethod
+    def _too_many(moves: list[RefereeMove]) -> str | None:
+        return f"{len(moves)} placements (at most {MAX_MOVES})" if len(moves) > MAX_MOVES else None
+
+    def _refuse(self, what: str, problem: str) -> None:
+        now = time.monotonic()
+        if now - self._said_at >= 1.0:
+            self._said_at = now
+            _log.warning("the referee %s: %s refused: %s (the match goes on with the state it had)",
+                         self.referee, what, problem)
 
     def _wait(self, cycle: int) -> RefereeVerdict | None:
         with self._arrived:
@@ -167,23 +217,28 @@ class RemoteReferee:
             _log.info("the referee %s answers again", self.referee)
         return verdict
 
-    def _on_verdict(self, msg: RefereeVerdict) -> None:
+    def _on_verdict(self, msg: RefereeVerdict, info: object) -> None:
+        if not self._senders.allows(info):  # not the referee's node: dropped unread
+            return
         with self._arrived:
-            if msg.cycle <= self.cycle:
+            if self.cycle - 100 < msg.cycle <= self.cycle:
                 self._verdicts[msg.cycle] = msg
                 self._arrived.notify_all()
 
-    def _take_state(self, msg: GameState) -> None:
-        s = self.state
+    def _take_state(self, msg: GameState) -> str | None:
+        """Take the referee's state, or say why not (the state it had stays)."""
         try:
-            s.play_mode = PlayMode(msg.play_mode)
-        except ValueError:
-            _log.warning("the referee %s sent an unknown play mode %r", self.referee, msg.play_mode[:40])
-        s.game_time, s.half = float(msg.game_time), int(msg.half)
-        s.team_left, s.team_right = msg.team_left, msg.team_right
-        s.score_left, s.score_right = int(msg.score_left), int(msg.score_right)
-        s.last_touch = ((msg.last_touch_team, int(msg.last_touch_unum))
-                        if msg.last_touch_team in ("left", "right") else None)
+            new = game_state_from_msg(msg)
+        except ValueError as exc:
+            return str(exc)
+        for team in (new.team_left, new.team_right):
+            if team and team not in self._teams:
+                return f"team {team!r}, which the referee never admitted here"
+        s = self.state
+        s.play_mode, s.game_time, s.half = new.play_mode, new.game_time, new.half
+        s.team_left, s.team_right = new.team_left, new.team_right
+        s.score_left, s.score_right, s.last_touch = new.score_left, new.score_right, new.last_touch
+        return None
 
     def _make(self, moves: list[RefereeMove]) -> None:
         for problem in apply_moves(moves, self.world):

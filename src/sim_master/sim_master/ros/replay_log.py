@@ -13,7 +13,7 @@ from rosgraph_msgs.msg import Clock
 
 from sim_master.master.adapters import LoopAdapter
 from sim_master.ros.convert import joint_command_msg, percept_to_msg, snapshot_to_msg, stamp
-from sim_master.ros.drawings import drawings_version, loop_drawings
+from sim_master.ros.drawings import marker_view
 from sim_master.ros.frames import tf_message
 from sim_master.ros.markers import loop_markers
 from sim_master.ros.names import player_namespace
@@ -72,11 +72,10 @@ class ReplayLogRecorder(LoopAdapter):
         self.writer.write_cycle(engine.cycle, engine.time, snapshot_to_msg(snap), game if changed else None,
                                 [event_to_msg(e, t) for e in events], Clock(clock=t))
         self._last_game = game
-        if drawings_version(loop) != self._drawn_version:  # agents' RoboViz drawings changed
-            self._drawn_version = drawings_version(loop)
-            drawn = loop_drawings(loop, t)
-            if drawn is not None:
-                self.writer.write("/drawings", engine.time, drawn)
+        drawn = marker_view(getattr(loop, "drawing", None))  # agents' RoboViz drawings, drawn off this thread
+        if drawn is not None and drawn[0] != self._drawn_version:
+            self._drawn_version = drawn[0]
+            self.writer.write_serialized("/drawings", engine.time, drawn[1])
         if engine.cycle % TF_EVERY == 0:  # frames for Foxglove's 3D panel, 10 Hz of sim time
             names, poses = engine.frames()
             models = {rid: engine.robot_model(rid) for rid in engine.robot_ids()}

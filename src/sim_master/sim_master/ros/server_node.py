@@ -40,7 +40,7 @@ from sim_contracts.commands import JointTargets, JointVelocities
 from sim_hotpath import joint_command_from_cdr, percept_cdr
 from sim_master.master.adapters import LoopAdapter
 from sim_master.ros.convert import joint_command_msg, percept_to_msg, snapshot_to_msg, stamp
-from sim_master.ros.drawings import drawings_version, loop_drawings
+from sim_master.ros.drawings import marker_view
 from sim_master.ros.executor_thread import ExecutorThread
 from sim_master.ros.frames import robot_description, tf_messages
 from sim_master.ros.gazebo_services import GazeboServices
@@ -275,11 +275,10 @@ class ServerNode(LoopAdapter):
                 if ros_player.joint_state_pub.get_subscription_count() > 0:
                     ros_player.joint_state_pub.publish(self._joint_state(ros_player.player, loop.engine.time))
         self._publish_frames(loop, t)
-        if drawings_version(loop) != self._drawn_version:  # agents' RoboViz drawings changed
-            self._drawn_version = drawings_version(loop)
-            drawn = loop_drawings(loop, t)
-            if drawn is not None:
-                self.drawings_pub.publish(drawn)
+        drawn = marker_view(getattr(loop, "drawing", None))  # agents' RoboViz drawings, drawn off this thread
+        if drawn is not None and drawn[0] != self._drawn_version:
+            self._drawn_version = drawn[0]
+            self.drawings_pub.publish(drawn[1])
 
     def _check_clock_alone(self) -> None:
         """Another publisher on our clock topic (a second server, a replay) makes every

@@ -94,7 +94,7 @@ def register_services(port: ServicePort, server: SimulationLoop) -> None:
         from sim_master.monitor_web.frame import field_message, frame_from_server
 
         drawing = getattr(server, "drawing", None)  # agents' RoboViz drawings, when their port is open
-        frame = frame_from_server(server, [], drawings=drawing.board.to_dict() if drawing else None).to_dict()
+        frame = frame_from_server(server, [], drawings=drawing.view.board if drawing else None).to_dict()
         frame["field"] = field_message(server.engine.field)
         return json.dumps(frame, separators=(",", ":"))
 

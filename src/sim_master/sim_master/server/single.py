@@ -80,6 +80,7 @@ class SingleModeServer(SimulationLoop):
             return
         self.drawing = feed
         self.add_adapter(feed)
+        feed.start()
 
     @property
     def agent_servers(self) -> dict[Source, AgentServer]:

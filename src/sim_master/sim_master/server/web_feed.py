@@ -73,11 +73,11 @@ class WebMonitorFeed(LoopAdapter):
         (the page keeps what it has)."""
         if self.drawing is None:
             return None
-        board = self.drawing.board
-        if not force and board.version == self._drawn_version:
+        view = self.drawing.view  # drawn on the drawing port's thread
+        if not force and view.version == self._drawn_version:
             return None
-        self._drawn_version = board.version
-        return board.to_dict()
+        self._drawn_version = view.version
+        return view.board
 
     def close(self) -> None:
         self.monitor.close()

@@ -60,9 +60,12 @@ class ReplayLogWriter:
             topic, "cdr", schema, metadata={"offered_qos_profiles": _qos_yaml(*qos)})
 
     def write(self, topic: str, time: float, msg: Any) -> None:
+        self.write_serialized(topic, time, self._serialize(msg))
+
+    def write_serialized(self, topic: str, time: float, data: bytes) -> None:
+        """A message of `topic`'s type already in CDR (serialized off the loop's thread)."""
         ns = int(round(time * 1e9))
-        self._writer.add_message(self._channels[topic], log_time=ns, publish_time=ns,
-                                 data=self._serialize(msg))
+        self._writer.add_message(self._channels[topic], log_time=ns, publish_time=ns, data=data)
 
     def write_cycle(self, step: int, time: float, snapshot_msg: Any, game_state_msg: Any | None,
                     event_msgs: list[Any], clock_msg: Any) -> None:

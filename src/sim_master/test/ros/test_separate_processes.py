@@ -138,3 +138,57 @@ def test_a_match_with_the_bridge_and_the_referee_in_their_own_processes(ros_call
         alpha.close()
         for p in procs:
             assert p.poll() is None, "a node ended during the match"
+
+
+def test_a_participant_that_lies_to_the_referee_or_the_simulation_changes_nothing(ros_caller: Any,
+                                                                                  tmp_path: Path) -> None:
+    """Issue 42: any DDS participant could publish a `referee_verdict` (a ball at x = 1e300
+    ended simulation_node; team names reached the monitor stream unescaped) or a
+    `referee_world` (the judge gave goals for a ball it never saw). Both ends now take these
+    only from each other's node, in cycle order, and check every value."""
+    from sim_msgs.msg import RefereeMove, RefereeVerdict, RefereeWorld
+
+    with _processes(tmp_path, ["simulation_node", *SIM], ["referee_node"]) as procs:
+        _line(tmp_path / "simulation_node.log", r"mode: sync")
+        _line(tmp_path / "referee_node.log", r"judging soccersim")
+        node = ros_caller.node
+        states: list[GameState] = []
+        node.create_subscription(GameState, "/game_state", states.append, QoSProfile(
+            depth=10, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL))
+        steps: list[int] = []
+        ball: list[float] = []
+
+        def on_snapshot(m: Any) -> None:
+            steps.append(int(m.step))
+            ball[:] = [e.pose.position.x for e in m.entities if e.name == "ball"]
+
+        node.create_subscription(Snapshot, "/entity_states", on_snapshot, 10)
+        reliable = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
+        verdicts = node.create_publisher(RefereeVerdict, "/referee_verdict", reliable)
+        worlds = node.create_publisher(RefereeWorld, "/referee_world", reliable)
+        ros_caller.spin_until(lambda: len(steps) > 3 and states, "the simulation's snapshots and the game state")
+        ros_caller.spin_until(lambda: node.count_subscribers("/referee_verdict") > 0
+                              and node.count_subscribers("/referee_world") > 0, "both ends listening")
+        for _ in range(20):
+            now = steps[-1]
+            for cycle in range(max(1, now - 20), now + 80):
+                lie = RefereeVerdict(cycle=cycle)
+                lie.state.play_mode, lie.state.half = "PlayOn", 1
+                lie.state.team_left, lie.state.team_right = "Evil", "x)(hear_0_self_HACKED"
+                lie.state.score_left = 7
+                lie.moves = [RefereeMove(kind=RefereeMove.BALL)]
+                lie.moves[0].position.x, lie.moves[0].position.z = 1e300, 0.1
+                verdicts.publish(lie)
+                goal = RefereeWorld(cycle=cycle + 1000, dt=0.02)
+                goal.ball_position.x, goal.ball_position.z = 15.5, 0.1
+                goal.stamp.sec = 1
+                worlds.publish(goal)
+            ros_caller.executor.spin_once(timeout_sec=0.05)
+        seen = len(steps)
+        ros_caller.spin_until(lambda: len(steps) > seen + 20, "the simulation cycling on")
+        assert ball and abs(ball[0]) < 20, ball
+        assert all(s.team_left in ("", ) and s.team_right == "" and s.score_left == 0 for s in states), \
+            [(s.team_left, s.team_right, s.score_left) for s in states]
+        assert "refused" not in (tmp_path / "simulation_node.log").read_text()  # dropped unread: not its referee's
+        for p in procs:
+            assert p.poll() is None, "a node ended"

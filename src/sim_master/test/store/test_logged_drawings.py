@@ -29,7 +29,7 @@ def test_drawings_sent_during_a_match_come_back_from_its_log(running_server: Cal
         udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         try:
             deadline = time.monotonic() + 20
-            while server.drawing.board.version == 0 and time.monotonic() < deadline:
+            while server.drawing.view.version <= 0 and time.monotonic() < deadline:
                 udp.sendto(datagram, ("127.0.0.1", server.drawing.port.port))
                 time.sleep(0.05)
         finally:
@@ -37,7 +37,7 @@ def test_drawings_sent_during_a_match_come_back_from_its_log(running_server: Cal
         drawn_at = server.engine.time
         while server.engine.time < drawn_at + 0.5 and time.monotonic() < deadline:
             time.sleep(0.01)
-        live = server.calls.call(server.drawing.board.to_dict)
+        live = server.drawing.view.board
     logged = [c for c in ReplayLogReader(str(path)).cycles() if c.drawings is not None]
     assert logged, "no /drawings in the log"
     back = drawings_from_record(logged[-1].drawings)
@@ -71,7 +71,7 @@ def test_a_replays_page_gets_the_logged_drawings(running_server: Callable[..., A
         assert server.drawing is not None
         udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         deadline = time.monotonic() + 20
-        while server.drawing.board.version == 0 and time.monotonic() < deadline:
+        while server.drawing.view.version <= 0 and time.monotonic() < deadline:
             udp.sendto(datagram, ("127.0.0.1", server.drawing.port.port))
             time.sleep(0.05)
         udp.close()

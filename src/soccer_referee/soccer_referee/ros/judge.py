@@ -11,7 +11,13 @@ placed) are forwarded to the simulation node, whose loop asks the judge again; s
 and move_entity are ruled here and their placements travel with the answer.
 
 Run: `ros2 run soccer_referee referee_node --ros-args -p rules:=simspark` next to
-`soccersim server --referee external`."""
+`soccersim server --referee external`.
+
+Trust: a `referee_world` is judged only when it comes from the simulation's link node
+(remote.LINK_NODE in this namespace, ros/senders.py) and carries a later cycle than the last
+(or 1: a simulation that started again); a registration whose robot never appears in the
+world within REGISTRATION_WINDOW_S of simulation time is dropped, so a `~/register` call
+alone cannot hold a side."""
 from __future__ import annotations
 
 import sys
@@ -34,11 +40,13 @@ from soccer_referee.commands import MoveAgent, MoveBall, SetPlayMode
 from soccer_referee.referee import Referee
 from soccer_referee.ros.messages import event_to_msg, game_state_to_msg, seconds, stamp
 from soccer_referee.ros.referee_node import RefereeNode
-from soccer_referee.ros.remote import MessageWorld, command_from_request
+from soccer_referee.ros.remote import LINK_NODE, MessageWorld, command_from_request
+from soccer_referee.ros.senders import TrustedSenders, node_endpoints
 from soccer_referee.rules import RULE_BOOKS, rule_book
 
 RELIABLE: Final = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
 FIND_SIMULATION_S: Final = 10.0
+REGISTRATION_WINDOW_S: Final = 10.0  # simulation time for a registered player's robot to appear
 
 
 class Judge:
@@ -52,6 +60,9 @@ class Judge:
         referee.world = self.world
         self.lock = threading.Lock()
         self.time = 0.0
+        self.cycle = 0  # the last cycle judged
+        self._senders = TrustedSenders("referee_world", [LINK_NODE], node_endpoints(node), node.get_namespace())
+        self._unseen: dict[tuple[str, int], float] = {}  # registered, robot not yet in the world: since
         self.verdict_pub = node.create_publisher(RefereeVerdict, "referee_verdict", RELIABLE)
         node.create_subscription(RefereeWorld, "referee_world", self._on_world, RELIABLE)
         node.create_service(RefereeRegister, "~/register", self._register)
@@ -62,10 +73,16 @@ class Judge:
         self.referee_node: RefereeNode | None = None  # set by main: publishes the state
 
     # ------------------------------------------------------------------ the simulation's side
-    def _on_world(self, msg: RefereeWorld) -> None:
+    def _on_world(self, msg: RefereeWorld, info: object) -> None:
+        if not self._senders.allows(info):  # not the simulation's link: dropped unread
+            return
         with self.lock:
+            if msg.cycle <= self.cycle and msg.cycle != 1:
+                return  # an old or repeated cycle: judged once
+            self.cycle = msg.cycle
             self.world.update(msg)
             self.time = seconds(msg.stamp)
+            self._expire_unseen({(p.side, int(p.unum)) for p in msg.players})
             events = self.referee.step(msg.dt)
             stamp = msg.stamp
             state = game_state_to_msg(self.referee.state, stamp)
@@ -75,9 +92,21 @@ class Judge:
         if self.referee_node is not None:
             self.referee_node.publish(state, event_msgs)
 
+    def _expire_unseen(self, present: set[tuple[str, int]]) -> None:
+        for key, since in list(self._unseen.items()):
+            if key in present:
+                del self._unseen[key]
+            elif self.time - since > REGISTRATION_WINDOW_S:
+                del self._unseen[key]
+                self.referee.unregister(*key)
+                self.node.get_logger().warning(f"{key[0]} #{key[1]} was registered but its robot never came within "
+                                               f"{REGISTRATION_WINDOW_S:g} s: the place is free again")
+
     def _register(self, req: RefereeRegister.Request, res: RefereeRegister.Response) -> RefereeRegister.Response:
         with self.lock:
             decision = self.referee.register(req.team, req.unum)
+            if decision.success:
+                self._unseen[(decision.side, decision.unum)] = self.time
         res.success, res.error, res.side, res.unum = decision.success, decision.error, decision.side, decision.unum
         return res
 

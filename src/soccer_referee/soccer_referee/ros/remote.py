@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Final
 
 from builtin_interfaces.msg import Time
 from geometry_msgs.msg import Vector3
@@ -28,6 +29,10 @@ from soccer_referee.commands import (
     RefereeCommand as Command,
 )
 from soccer_referee.world import PlayerId, PlayerView, Side, Vec3, WorldView, as_side
+
+# The simulation's side of the link: a hidden node in the simulation's namespace, the one
+# publisher the judge takes `referee_world` from (ros/senders.py).
+LINK_NODE: Final = "_soccersim_referee_link"
 
 
 def _vec(v: Sequence[float]) -> Vector3:
@@ -107,7 +112,8 @@ class MessageWorld:
 
 def apply_moves(moves: Sequence[RefereeMove], world: WorldView) -> list[str]:
     """Make an external referee's placements in the simulation's world; returns why any
-    could not be made (numbers not finite, an unknown kind)."""
+    could not be made (numbers not finite, outside the world, an unknown kind); `world` checks
+    each placement as it checks the referee's own (master/referee_world.py)."""
     problems: list[str] = []
     for m in moves:
         numbers = [m.position.x, m.position.y, m.position.z, m.velocity.x, m.velocity.y, m.velocity.z, m.yaw_deg,
@@ -115,17 +121,20 @@ def apply_moves(moves: Sequence[RefereeMove], world: WorldView) -> list[str]:
         if not all(math.isfinite(v) for v in numbers):
             problems.append("a referee move with numbers that are not finite")
             continue
-        if m.kind == RefereeMove.BALL:
-            world.move_ball(_tuple(m.position), _tuple(m.velocity))
-        elif m.kind == RefereeMove.PLAYER and m.side in ("left", "right"):
-            o = m.orientation
-            orientation = (float(o[0]), float(o[1]), float(o[2]), float(o[3])) if m.has_orientation else None
-            world.move_player(as_side(m.side), int(m.unum), m.position.x, m.position.y,
-                              None if m.keep_yaw else m.yaw_deg, z=m.position.z if m.has_z else None,
-                              upright=m.upright, orientation=orientation,
-                              zero_joints=m.zero_joints, beside=m.beside)
-        else:
-            problems.append(f"a referee move of unknown kind {m.kind}")
+        try:
+            if m.kind == RefereeMove.BALL:
+                world.move_ball(_tuple(m.position), _tuple(m.velocity))
+            elif m.kind == RefereeMove.PLAYER and m.side in ("left", "right"):
+                o = m.orientation
+                orientation = (float(o[0]), float(o[1]), float(o[2]), float(o[3])) if m.has_orientation else None
+                world.move_player(as_side(m.side), int(m.unum), m.position.x, m.position.y,
+                                  None if m.keep_yaw else m.yaw_deg, z=m.position.z if m.has_z else None,
+                                  upright=m.upright, orientation=orientation,
+                                  zero_joints=m.zero_joints, beside=m.beside)
+            else:
+                problems.append(f"a referee move of unknown kind {m.kind}")
+        except ValueError as exc:
+            problems.append(str(exc))
     return problems
 
 
