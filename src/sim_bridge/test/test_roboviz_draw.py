@@ -11,6 +11,7 @@ from sim_bridge.roboviz_draw import (
     DrawingBoard,
     DrawProtocolError,
     SelectAgent,
+    Shape,
     Swap,
     parse_datagram,
 )
@@ -123,3 +124,20 @@ def test_a_flood_costs_bounded_memory() -> None:
     shown = board.shown()
     assert len(shown) == 4 and all(len(shapes) == 10 for shapes in shown.values())
     assert board.dropped == 100 - 40
+
+
+def test_the_board_holds_at_most_its_shapes_in_all_and_versions_each_set() -> None:
+    board = DrawingBoard(max_sets=64, max_shapes=100, max_total=250)
+    for i in range(600):
+        board.apply(Draw(f"set{i % 6}", Shape("point", ((0.0, 0.0, 0.0),), 1.0, (0, 0, 0, 255))))
+    assert board.shape_count == 250 and board.dropped == 350
+    board.apply(Swap("set1"))
+    versions = board.shown_versions()
+    assert list(versions) == ["set1"]
+    board.apply(Swap("set2"))
+    assert board.shown_versions()["set1"] == versions["set1"]  # unchanged sets keep their version
+
+
+def test_a_polygon_needs_two_vertices() -> None:
+    with pytest.raises(DrawProtocolError, match="polygon of 0 vertices"):
+        parse_datagram(b"\x01\x04\x00\xff\x00\x00\xffset\0")

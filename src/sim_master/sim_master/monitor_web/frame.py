@@ -29,6 +29,11 @@ from sim_master.engine.league import model_league
 from sim_master.world.spec import ModelSpec, Shape
 
 
+class JsonText(str):
+    """A value already encoded as JSON (e.g. agents' drawings, encoded off the loop's thread):
+    a frame splices it in as it is."""
+
+
 @dataclass(slots=True)
 class WebFrame:
     time: float
@@ -47,7 +52,7 @@ class WebFrame:
     said: list[dict[str, Any]] = field(default_factory=list)
     # agents' debug drawings (RoboViz protocol) when they changed: version, sets {name: shapes},
     # agents [{side, unum, text, color}], selected [side, unum]; None: unchanged
-    drawings: dict[str, Any] | None = None
+    drawings: dict[str, Any] | JsonText | None = None
     paused: bool = False  # the simulation is held (service, page or ROS): the page says so
     mode: str = "live"  # or "replay": the page says which it shows
     kind: str = "frame"
@@ -57,7 +62,13 @@ class WebFrame:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), separators=(",", ":"))
+        data = self.to_dict()
+        drawings = data.get("drawings")
+        if isinstance(drawings, JsonText):
+            data["drawings"] = None
+            text = json.dumps(data, separators=(",", ":"))
+            return text.replace('"drawings":null', f'"drawings":{drawings}', 1)
+        return json.dumps(data, separators=(",", ":"))
 
 
 def field_message(spec: FieldSpec) -> dict[str, Any]:
@@ -122,7 +133,7 @@ def yaw_deg(quat: tuple[float, float, float, float]) -> float:
 
 def frame_from_server(server: Any, fouls: list[dict[str, Any]], link_rows: LinkRows | None = None, *,
                       said: list[dict[str, Any]] | None = None,
-                      drawings: dict[str, Any] | None = None) -> WebFrame:
+                      drawings: dict[str, Any] | JsonText | None = None) -> WebFrame:
     """A frame of a running SingleModeServer (called on its loop thread)."""
     s = server.referee.state
     engine = server.engine

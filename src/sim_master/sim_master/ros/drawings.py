@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 PIXEL: Final = 0.01  # m per RoboViz pixel of line width / point size, as drawn on the field
 CIRCLE_SEGMENTS: Final = 32
 TEXT_HEIGHT: Final = 0.2  # m
+# Points in one /drawings message at most: building a point costs tens of microseconds in
+# rclpy, and a circle is 64 of them; the sets beyond are left out of the message (the
+# browser, which draws from the board itself, still shows them).
+MAX_MARKER_POINTS: Final = 40000
 
 
 def _colour(rgba: list[int]) -> ColorRGBA:
@@ -46,43 +50,71 @@ def _marker(stamp: Time, ns: int | str, index: int, kind: int) -> Marker:
     return m
 
 
-def _shape_marker(stamp: Time, name: str, i: int, s: dict[str, Any]) -> Marker | None:
-    """One shape of set `name` (DrawingBoard.to_dict()'s form) as a marker, None for one
-    that has nothing to draw."""
-    kind = s["kind"]
+def _segments(s: dict[str, Any]) -> list[list[float]]:
+    """A line, circle or polygon as the ends of its segments (a LINE_LIST's points)."""
     points = s["points"]
-    if not points:
-        return None
-    if kind in ("line", "circle", "polygon"):
-        m = _marker(stamp, name, i, Marker.LINE_LIST if kind == "line" else Marker.LINE_STRIP)
-        if kind == "circle":
-            x, y, z = points[0]
-            ring = [[x + s["size"] * math.cos(2 * math.pi * k / CIRCLE_SEGMENTS),
-                     y + s["size"] * math.sin(2 * math.pi * k / CIRCLE_SEGMENTS), z]
-                    for k in range(CIRCLE_SEGMENTS + 1)]
-            m.points = [_point(p) for p in ring]
-        else:
-            m.points = [_point(p) for p in points + ([points[0]] if kind == "polygon" else [])]
-        m.scale.x = max(PIXEL, s.get("width", 1.0) * PIXEL)
-    elif kind == "point":
-        m = _marker(stamp, name, i, Marker.POINTS)
-        m.points = [_point(points[0])]
-        m.scale.x = m.scale.y = max(PIXEL, s["size"] * PIXEL)
-    elif kind == "sphere":
-        m = _marker(stamp, name, i, Marker.SPHERE)
-        m.pose.position = _point(points[0])
-        m.scale.x = m.scale.y = m.scale.z = 2 * s["size"]
-    else:  # text
-        m = _marker(stamp, name, i, Marker.TEXT_VIEW_FACING)
-        m.pose.position = _point(points[0])
-        m.text = s.get("text", "")
-        m.scale.z = TEXT_HEIGHT
-    m.color = _colour(s["color"])
-    return m
+    if s["kind"] == "line":
+        return points[:2] if len(points) >= 2 else []
+    if s["kind"] == "circle":
+        x, y, z = points[0]
+        points = [[x + s["size"] * math.cos(2 * math.pi * k / CIRCLE_SEGMENTS),
+                   y + s["size"] * math.sin(2 * math.pi * k / CIRCLE_SEGMENTS), z] for k in range(CIRCLE_SEGMENTS)]
+    if len(points) < 2:
+        return []
+    ring = points + [points[0]]
+    return [p for k in range(len(points)) for p in (ring[k], ring[k + 1])]
 
 
 def _set_markers(stamp: Time, name: str, shapes: list[dict[str, Any]]) -> list[Marker]:
-    return [m for i, s in enumerate(shapes) if (m := _shape_marker(stamp, name, i, s)) is not None]
+    """A set's shapes as few markers: one LINE_LIST per line width (lines, circles and polygons
+    as segments), one POINTS per point size, one SPHERE_LIST per radius, each with a colour per
+    point when its shapes differ; one text marker per text. Why grouped: a board of 20 000
+    shapes is some hundreds of markers, not 20 000 (2 s to build and 5 MB a message)."""
+    groups: dict[tuple[str, float], tuple[list[Point], list[ColorRGBA]]] = {}
+    texts: list[Marker] = []
+    for s in shapes:
+        kind, points = s["kind"], s["points"]
+        if not points:
+            continue
+        colour = _colour(s["color"])
+        if kind in ("line", "circle", "polygon"):
+            ends = _segments(s)
+            key = ("line", max(PIXEL, s.get("width", 1.0) * PIXEL))
+        elif kind == "point":
+            ends, key = points[:1], ("point", max(PIXEL, s["size"] * PIXEL))
+        elif kind == "sphere":
+            ends, key = points[:1], ("sphere", 2 * s["size"])
+        else:  # text
+            m = _marker(stamp, name, 0, Marker.TEXT_VIEW_FACING)
+            m.pose.position = _point(points[0])
+            m.text = s.get("text", "")
+            m.scale.z = TEXT_HEIGHT
+            m.color = colour
+            texts.append(m)
+            continue
+        group = groups.setdefault(key, ([], []))
+        group[0].extend(_point(p) for p in ends)
+        group[1].extend([colour] * len(ends))
+    out = []
+    types = {"line": Marker.LINE_LIST, "point": Marker.POINTS, "sphere": Marker.SPHERE_LIST}
+    for (kind, scale), (points_, colours) in groups.items():
+        if not points_:
+            continue
+        m = _marker(stamp, name, 0, types[kind])
+        m.points = points_
+        m.scale.x = scale
+        if kind != "line":
+            m.scale.y = scale
+        if kind == "sphere":
+            m.scale.z = scale
+        m.color = colours[0]
+        if any(c != colours[0] for c in colours):
+            m.colors = colours
+        out.append(m)
+    out += texts
+    for i, m in enumerate(out):
+        m.id = i
+    return out
 
 
 def _agent_markers(stamp: Time, agents: list[dict[str, Any]],
@@ -121,6 +153,7 @@ class MarkerRenderer:
 
     def __init__(self) -> None:
         self._sets: dict[str, tuple[int, list[Marker]]] = {}  # name -> (set version, its markers)
+        self.left_out = 0  # sets not in the last message (beyond MAX_MARKER_POINTS)
 
     def __call__(self, board: DrawingBoard, positions: dict[tuple[str, int], tuple[float, float, float]],
                  sim_time: float) -> bytes:
@@ -129,10 +162,21 @@ class MarkerRenderer:
         versions = board.shown_versions()
         kept: dict[str, tuple[int, list[Marker]]] = {}
         markers = [_clear(t)]
+        points = 0
+        self.left_out = 0
         for name, shapes in drawn["sets"].items():
             entry = self._sets.get(name)
             if entry is None or entry[0] != versions.get(name):
+                cost = sum(2 * CIRCLE_SEGMENTS if s["kind"] == "circle" else 2 * len(s["points"]) for s in shapes)
+                if points + cost > MAX_MARKER_POINTS:
+                    self.left_out += 1
+                    continue
                 entry = (versions.get(name, -1), _set_markers(t, name, shapes))
+            size = sum(len(m.points) for m in entry[1])
+            if points + size > MAX_MARKER_POINTS:
+                self.left_out += 1
+                continue
+            points += size
             kept[name] = entry
             markers += entry[1]
         self._sets = kept

@@ -1,16 +1,18 @@
 """Agents' debug drawings (RoboViz's UDP drawing protocol, sim_bridge/roboviz_draw.py), read,
-parsed and drawn on a thread of their own, never on the loop's.
+parsed and drawn on threads of their own, never on the loop's.
 
-Why a thread: a datagram is cheap to send and dear to parse and draw, so a port that any
-local process can write to must not be able to hold a cycle. The thread reads within
+Why threads: a datagram is cheap to send and dear to parse and draw, so a port that any
+local process can write to must not be able to hold a cycle. One thread reads within
 budgets (per sender and for the port, datagrams and bytes per second: a flood is dropped
-unread), keeps one DrawingBoard, and turns what is shown into views (the browser's JSON and
+unread) into one DrawingBoard; another turns what is shown into views (the browser's JSON and
 whatever a renderer registers, e.g. the ROS markers) at most `MAX_VIEW_RATE` times a second
-and never more than a tenth of its time. The loop only picks the latest view up. A malformed
+and never more than a tenth of its time, so a long drawing never stops the reading. The loop
+only picks the latest view up. A malformed
 datagram loses only itself (the commands before the fault are kept) and is said once per
 sender."""
 from __future__ import annotations
 
+import json
 import logging
 import select
 import socket
@@ -27,12 +29,13 @@ if TYPE_CHECKING:
     from sim_master.master.loop import SimulationLoop
 
 MAX_DATAGRAM: Final = 65535
-# A drawing agent sends a few hundred datagrams a second (one per shape, 50 cycles/s); the
-# budgets leave it room and bound what any number of senders can make the thread parse.
-SENDER_DATAGRAMS_PER_S: Final = 4000.0
-SENDER_BYTES_PER_S: Final = 2_000_000.0
-PORT_DATAGRAMS_PER_S: Final = 12000.0
-PORT_BYTES_PER_S: Final = 6_000_000.0
+# What reading the port may cost, as shares of one core's time (parsing costs about 12 us a
+# shape in Python, a swap a scan of the sets): a drawing agent (tens of shapes a cycle) needs
+# a few percent; beyond its share a sender's datagrams are dropped unread until it saves up
+# again, and all senders together never take more than the port's share.
+SENDER_CPU: Final = 0.05
+PORT_CPU: Final = 0.15
+PORT_DATAGRAMS_PER_S: Final = 20000.0  # read at most (each read costs too); the kernel drops the rest
 MAX_SENDERS: Final = 256  # budgets kept; beyond, the least recently heard sender is forgotten
 MAX_VIEW_RATE: Final = 20.0  # views per second at most
 VIEW_DUTY: Final = 0.1  # share of the thread's time spent drawing views, at most
@@ -41,47 +44,65 @@ _log = logging.getLogger("soccersim.drawings")
 
 
 class _Bucket:
-    """A token bucket: `rate` a second, up to one second's worth saved."""
+    """A token bucket: `rate` a second, up to one second's worth saved; it may run into debt
+    by the last charge (the cost of a datagram is known only after it is parsed)."""
 
     __slots__ = ("rate", "tokens", "at")
 
     def __init__(self, rate: float, now: float) -> None:
         self.rate, self.tokens, self.at = rate, rate, now
 
-    def take(self, amount: float, now: float) -> bool:
+    def _fill(self, now: float) -> None:
         self.tokens = min(self.rate, self.tokens + (now - self.at) * self.rate)
         self.at = now
-        if self.tokens < amount:
-            return False
+
+    def has(self, now: float) -> bool:
+        self._fill(now)
+        return self.tokens > 0
+
+    def charge(self, amount: float, now: float) -> None:
+        self._fill(now)
         self.tokens -= amount
-        return True
 
 
 class SenderBudgets:
-    """Datagrams and bytes a second, per sender (address and port) and for the whole port."""
+    """Time spent on each sender's datagrams (address and port) and on all of them, and
+    datagrams read, per second."""
 
-    def __init__(self, *, sender_datagrams: float = SENDER_DATAGRAMS_PER_S, sender_bytes: float = SENDER_BYTES_PER_S,
-                 port_datagrams: float = PORT_DATAGRAMS_PER_S, port_bytes: float = PORT_BYTES_PER_S,
-                 max_senders: int = MAX_SENDERS) -> None:
-        self._rates = (sender_datagrams, sender_bytes)
+    def __init__(self, *, sender_cpu: float = SENDER_CPU, port_cpu: float = PORT_CPU,
+                 port_datagrams: float = PORT_DATAGRAMS_PER_S, max_senders: int = MAX_SENDERS) -> None:
         now = time.monotonic()
-        self._port = (_Bucket(port_datagrams, now), _Bucket(port_bytes, now))
-        self._senders: dict[tuple[str, int], tuple[_Bucket, _Bucket]] = {}
+        self._sender_cpu = sender_cpu
+        self._port = _Bucket(port_cpu, now)
+        self._reads = _Bucket(port_datagrams, now)
+        self._senders: dict[tuple[str, int], _Bucket] = {}
         self._max_senders = max_senders
         self.refused = 0  # datagrams dropped unread
 
-    def admit(self, sender: tuple[str, int], size: int, now: float) -> bool:
-        buckets = self._senders.pop(sender, None)
-        if buckets is None:
+    def may_read(self, now: float) -> bool:
+        """Another datagram may be read now (else: wait, the kernel keeps or drops them)."""
+        if not self._reads.has(now):
+            return False
+        self._reads.charge(1, now)
+        return True
+
+    def admit(self, sender: tuple[str, int], now: float) -> bool:
+        bucket = self._senders.pop(sender, None)
+        if bucket is None:
             if len(self._senders) >= self._max_senders:
                 del self._senders[next(iter(self._senders))]  # the least recently heard
-            buckets = (_Bucket(self._rates[0], now), _Bucket(self._rates[1], now))
-        self._senders[sender] = buckets  # most recently heard last
-        ok = buckets[0].take(1, now) and buckets[1].take(size, now) \
-            and self._port[0].take(1, now) and self._port[1].take(size, now)
-        if not ok:
-            self.refused += 1
-        return ok
+            bucket = _Bucket(self._sender_cpu, now)
+        self._senders[sender] = bucket  # most recently heard last
+        if bucket.has(now) and self._port.has(now):
+            return True
+        self.refused += 1
+        return False
+
+    def charge(self, sender: tuple[str, int], seconds: float, now: float) -> None:
+        bucket = self._senders.get(sender)
+        if bucket is not None:
+            bucket.charge(seconds, now)
+        self._port.charge(seconds, now)
 
 
 class DrawingPort:
@@ -119,9 +140,10 @@ class DrawingPort:
         self.sock.close()
 
 
-# A renderer turns the board into one kind of view on the drawing thread; it gets the board,
-# where each annotated agent's robot is, and the simulation time the loop last gave.
-Renderer = Callable[[DrawingBoard, dict[tuple[str, int], tuple[float, float, float]], float], Any]
+# A renderer turns what the board shows into one kind of view on the drawing thread; it gets
+# the board's `to_dict()` and `shown_versions()`, where each annotated agent's robot is, and
+# the simulation time the loop last gave.
+Renderer = Callable[[Any, dict[tuple[str, int], tuple[float, float, float]], float], Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +153,7 @@ class DrawingView:
     version: int
     board: dict[str, Any]
     rendered: dict[str, Any]
+    board_json: str = "null"  # `board` as JSON text
 
 
 class DrawingFeed(LoopAdapter):
@@ -138,28 +161,32 @@ class DrawingFeed(LoopAdapter):
 
     def __init__(self, port: DrawingPort, *, budgets: SenderBudgets | None = None) -> None:
         self.port = port
-        self.board = DrawingBoard()  # the drawing thread's own; others read `view`
+        self.board = DrawingBoard()  # the reading thread's (under _board_lock); others read `view`
         self.budgets = budgets or SenderBudgets()
-        self.view = DrawingView(-1, self.board.to_dict(), {})
+        empty = self.board.to_dict()
+        self.view = DrawingView(-1, empty, {}, json.dumps(empty, separators=(",", ":")))
         self.datagrams = 0  # read and parsed
         self._renderers: dict[str, Renderer] = {}
         self._lock = threading.Lock()  # renderers and positions, set from other threads
         self._positions: dict[tuple[str, int], tuple[float, float, float]] = {}
         self._sim_time = 0.0
-        self._dirty = True  # a view is due whatever the board's version
         self._warned: set[str] = set()
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="drawing port", daemon=True)
+        self._changed = threading.Event()  # the board or the renderers changed: a view is due
+        self._board_lock = threading.Lock()  # the reader applies, the drawer copies
+        self._threads = [threading.Thread(target=self._read_forever, name="drawing port", daemon=True),
+                         threading.Thread(target=self._draw_forever, name="drawing views", daemon=True)]
 
     def start(self) -> None:
-        self._thread.start()
+        for thread in self._threads:
+            thread.start()
 
     def renderer(self, key: str, make: Callable[[], Renderer]) -> None:
         """Draw the board also with `make()` (once per key), its output in `view.rendered[key]`."""
         with self._lock:
             if key not in self._renderers:
                 self._renderers[key] = make()
-                self._dirty = True  # drawn again, with it
+                self._changed.set()
 
     # ------------------------------------------------------------------ the loop's side
     def poll(self, loop: SimulationLoop) -> None:
@@ -173,53 +200,96 @@ class DrawingFeed(LoopAdapter):
 
     def close(self) -> None:
         self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout=2.0)
+        self._changed.set()
+        for thread in self._threads:
+            if thread.is_alive():
+                thread.join(timeout=2.0)
         self.port.close()
 
-    # ------------------------------------------------------------------ the drawing thread
-    def _run(self) -> None:
-        next_view = 0.0
+    # ------------------------------------------------------------------ the reading thread
+    def _read_forever(self) -> None:
         while not self._stop.is_set():
             try:
-                if self.port.wait(0.05):
+                if self.port.wait(0.1):
                     self._read(time.monotonic())
-                now = time.monotonic()
-                if (self._dirty or self.board.version != self.view.version) and now >= next_view:
-                    started = time.perf_counter()
-                    self._draw()
-                    spent = time.perf_counter() - started
-                    next_view = time.monotonic() + max(1.0 / MAX_VIEW_RATE, spent / VIEW_DUTY)
             except Exception:  # noqa: BLE001 - the drawings' fault boundary: the port stays open
-                _log.exception("drawing port: a fault while drawing (the drawings go on)")
+                _log.exception("drawing port: a fault while reading (the drawings go on)")
                 time.sleep(0.05)
 
     def _read(self, now: float) -> None:
-        for _ in range(512):  # then draw, if due, and come back
+        for _ in range(512):  # then let the lock go, and come back
+            if not self.budgets.may_read(now):
+                time.sleep(0.01)
+                return
             got = self.port.receive()
             if got is None:
                 return
             data, peer = got
-            if not self.budgets.admit(peer, len(data), now):
+            if not self.budgets.admit(peer, now):
                 continue
             self.datagrams += 1
+            started = time.perf_counter()
+            self._parse(data, peer)
+            spent = time.perf_counter() - started
+            now += spent
+            self.budgets.charge(peer, spent, now)
+
+    def _parse(self, data: bytes, peer: tuple[str, int]) -> None:
+        try:
+            commands = parse_datagram(data)
+        except DrawProtocolError as exc:
+            commands = exc.args[1] if len(exc.args) > 1 else []
+            if peer[0] not in self._warned and len(self._warned) < 64:
+                self._warned.add(peer[0])
+                _log.warning("drawing port: %s:%d sent a datagram that is not RoboViz's drawing protocol "
+                             "(%s); its commands from there on are dropped (said once per sender)",
+                             peer[0], peer[1], exc.args[0])
+        if commands:
+            with self._board_lock:
+                version = self.board.version
+                for command in commands:
+                    self.board.apply(command)
+            if self.board.version != version:
+                self._changed.set()
+
+    # ------------------------------------------------------------------ the drawing thread
+    def _draw_forever(self) -> None:
+        while not self._stop.is_set():
+            self._changed.wait()
+            if self._stop.is_set():
+                return
             try:
-                commands = parse_datagram(data)
-            except DrawProtocolError as exc:
-                commands = exc.args[1] if len(exc.args) > 1 else []
-                if peer[0] not in self._warned and len(self._warned) < 64:
-                    self._warned.add(peer[0])
-                    _log.warning("drawing port: %s:%d sent a datagram that is not RoboViz's drawing protocol "
-                                 "(%s); its commands from there on are dropped (said once per sender)",
-                                 peer[0], peer[1], exc.args[0])
-            for command in commands:
-                self.board.apply(command)
+                started = time.perf_counter()
+                self._changed.clear()
+                self._draw()
+                spent = time.perf_counter() - started
+            except Exception:  # noqa: BLE001 - the drawings' fault boundary: the port stays open
+                _log.exception("drawing port: a fault while drawing (the drawings go on)")
+                spent = 0.05
+            self._stop.wait(max(1.0 / MAX_VIEW_RATE, spent / VIEW_DUTY))
 
     def _draw(self) -> None:
         with self._lock:
             renderers = dict(self._renderers)
             positions, sim_time = self._positions, self._sim_time
-            self._dirty = False
-        version = self.board.version
-        rendered = {key: render(self.board, positions, sim_time) for key, render in renderers.items()}
-        self.view = DrawingView(version, self.board.to_dict(), rendered)
+        with self._board_lock:  # a copy of what is shown (each set's shapes built once per change)
+            shown = _ShownBoard(self.board)
+        rendered = {key: render(shown, positions, sim_time) for key, render in renderers.items()}
+        board = shown.to_dict()
+        self.view = DrawingView(shown.version, board, rendered, json.dumps(board, separators=(",", ":")))
+
+
+class _ShownBoard:
+    """What a board shows at one moment, for drawing outside its lock (a renderer reads
+    `to_dict()` and `shown_versions()` as of a board)."""
+
+    def __init__(self, board: DrawingBoard) -> None:
+        self.version = board.version
+        self._dict = board.to_dict()
+        self._versions = board.shown_versions()
+
+    def to_dict(self) -> dict[str, Any]:
+        return self._dict
+
+    def shown_versions(self) -> dict[str, int]:
+        return self._versions

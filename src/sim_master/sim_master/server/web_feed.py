@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from sim_master.master.adapters import LoopAdapter
 from sim_master.monitor_web.commands import CommandError, Control, parse_referee
-from sim_master.monitor_web.frame import LinkRows, frame_from_server, scene_message
+from sim_master.monitor_web.frame import JsonText, LinkRows, frame_from_server, scene_message
 from sim_master.monitor_web.server import WebMonitor
 from sim_master.server.draw_feed import DrawingFeed
 from soccer_referee.events import GameEvent
@@ -68,7 +68,7 @@ class WebMonitorFeed(LoopAdapter):
                                                        drawings=self._drawings(force=force)))
             self._fouls, self._said = [], []
 
-    def _drawings(self, *, force: bool) -> dict[str, object] | None:
+    def _drawings(self, *, force: bool) -> JsonText | None:
         """The agents' drawings when they changed since the last frame (or `force`), else None
         (the page keeps what it has)."""
         if self.drawing is None:
@@ -77,7 +77,7 @@ class WebMonitorFeed(LoopAdapter):
         if not force and view.version == self._drawn_version:
             return None
         self._drawn_version = view.version
-        return view.board
+        return JsonText(view.board_json)
 
     def close(self) -> None:
         self.monitor.close()
