@@ -4,7 +4,11 @@ Engine, referee and bridge are single-threaded by design: nothing but the loop t
 them. A ROS service callback submits a function and waits for the loop to run it. Most calls
 may also run while a cycle waits for its agents (sync mode), so services stay responsive;
 calls that change what the next cycle does (pause, reset) ask for a cycle boundary, so a
-pause acknowledged to its caller has frozen time and no half-collected cycle runs on."""
+pause acknowledged to its caller has frozen time and no half-collected cycle runs on.
+
+A caller that must not hold its thread while it waits (a ROS service: the executor has two
+threads for every caller) hands a call with `call_soon` and hears back on the loop's thread;
+a call its caller gave up on before it ran is skipped, never made late."""
 from __future__ import annotations
 
 import logging
@@ -29,6 +33,8 @@ class _Call(Generic[T]):
     done: threading.Event = field(default_factory=threading.Event)
     result: Any = None
     error: BaseException | None = None
+    then: Callable[[_Call[Any]], None] | None = None  # told on the loop's thread when it ran
+    cancelled: bool = False  # the caller gave up: not run
 
 
 class LoopCalls:
@@ -53,6 +59,17 @@ class LoopCalls:
             raise item.error
         return item.result
 
+    def call_soon(self, fn: Callable[[], T], then: Callable[[_Call[T]], None], *,
+                  at_boundary: bool = False) -> _Call[T]:
+        """Run `fn` on the loop, then `then(call)` there (its `result` or `error`); returns the
+        call, whose `cancelled` set before it runs keeps it from running."""
+        item: _Call[T] = _Call(fn, then=then)
+        if threading.get_ident() == self._loop_thread:
+            self._execute(item)
+        else:
+            (self._at_boundary if at_boundary else self._queue).put(item)
+        return item
+
     def submit(self, fn: Callable[[], object]) -> None:
         """Fire and forget (e.g. an effector message): runs before the next cycle."""
         self._queue.put(_Call(fn, waited=False))
@@ -76,13 +93,21 @@ class LoopCalls:
 
     @staticmethod
     def _execute(item: _Call[Any]) -> None:
-        try:
-            item.result = item.fn()
-        except Exception as exc:  # noqa: BLE001 - handed to the waiting thread
-            item.error = exc
-            if not item.waited:
-                _log.exception("loop call %r failed", item.fn)
+        if item.cancelled:
+            item.error = LoopCallTimeout("given up by its caller before it ran")
+        else:
+            try:
+                item.result = item.fn()
+            except Exception as exc:  # noqa: BLE001 - handed to the waiting thread
+                item.error = exc
+                if not item.waited:
+                    _log.exception("loop call %r failed", item.fn)
         item.done.set()
+        if item.then is not None:
+            try:
+                item.then(item)
+            except Exception:  # noqa: BLE001 - the caller's hook must not end the loop
+                _log.exception("loop call %r: its caller's hook failed", item.fn)
 
     @staticmethod
     def _run(pending: queue.SimpleQueue[_Call[Any]]) -> int:
@@ -105,3 +130,5 @@ class LoopCalls:
                     break
                 item.error = LoopCallTimeout(reason)
                 item.done.set()
+                if item.then is not None:
+                    item.then(item)

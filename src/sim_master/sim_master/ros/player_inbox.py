@@ -15,7 +15,9 @@ synchronize, so a command and its synchronize that arrive together act in that c
 whichever DDS delivered first. Only `synchronize: true` in the joint command itself makes
 that certain (two topics have no order between them); players in sync mode use it. A player
 whose effector topics lose every publisher (its node left the graph or its process ended) is
-reported once, as a TCP agent whose connection closed."""
+reported once, as a TCP agent whose connection closed; so is one whose topics never had a
+publisher within JOIN_WINDOW_S of its joining (its process ended before it published, or
+the caller gave up): otherwise it would hold its place and its side for ever."""
 from __future__ import annotations
 
 import itertools
@@ -24,7 +26,7 @@ import threading
 import time
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Final
 
@@ -39,6 +41,7 @@ _log = logging.getLogger("soccersim.ros")
 
 WAKE_EVERY_S: Final = 0.1  # at the latest: the publisher check and stop run at this pace
 GONE_AFTER_S: Final = 0.5  # no publisher on any effector topic this long: the player has gone
+JOIN_WINDOW_S: Final = 10.0  # a joined player's first publisher appears within this, or it has gone
 _HANDLE_ERRORS: Final = (InvalidHandle, RuntimeError, _rclpy.RCLError)
 
 
@@ -86,6 +89,7 @@ class InboxEntry:
     had_publisher: bool = False
     alone_since: float | None = None
     gone_reported: bool = False
+    joined_at: float = field(default_factory=time.monotonic)
 
 
 class PlayerInbox:
@@ -207,7 +211,12 @@ class PlayerInbox:
         if publishers:
             entry.had_publisher, entry.alone_since = True, None
             return
-        if not entry.had_publisher or entry.gone_reported:
+        if entry.gone_reported:
+            return
+        if not entry.had_publisher:
+            if now - entry.joined_at >= JOIN_WINDOW_S:
+                entry.gone_reported = True
+                self._on_gone(entry.agent_id)
             return
         if entry.alone_since is None:
             entry.alone_since = now

@@ -44,6 +44,7 @@ from sim_master.ros.drawings import marker_view
 from sim_master.ros.executor_thread import ExecutorThread
 from sim_master.ros.frames import robot_description, tf_messages
 from sim_master.ros.gazebo_services import GazeboServices
+from sim_master.ros.loop_await import on_loop
 from sim_master.ros.markers import loop_markers
 from sim_master.ros.names import player_namespace, ros_entity_path, ros_token
 from sim_master.ros.parameters import declare as declare_parameters
@@ -54,7 +55,7 @@ from sim_msgs.msg import Beam, JointCommand, Say, Snapshot
 from sim_msgs.msg import Percept as PerceptMsg
 from sim_msgs.srv import BeamAgent, InitAgent
 from soccer_referee.ros.messages import event_to_msg, game_state_to_msg
-from soccer_referee.ros.referee_node import RefereeNode, init_response
+from soccer_referee.ros.referee_node import JOIN_QOS, RefereeNode, init_response
 from tf2_msgs.msg import TFMessage
 
 if TYPE_CHECKING:
@@ -226,7 +227,8 @@ class ServerNode(LoopAdapter):
         self.inbox = PlayerInbox(context, node.count_publishers, self._player_gone, server.calls.submit)
         group = ReentrantCallbackGroup()
         services = [(InitAgent, "~/add_player", self._add_player), (BeamAgent, "~/beam_player", self._beam_player)]
-        self.services = [node.create_service(t, n, guarded(n, cb), callback_group=group) for t, n, cb in services]
+        self.services = [node.create_service(t, n, guarded(n, cb), callback_group=group, qos_profile=JOIN_QOS)
+                         for t, n, cb in services]
         # the settings, with descriptions and ranges; read-only but for the dynamic ones
         declare_parameters(node, server.config, self._parameter_changed)
         self.simulation = SimulationServices(server, node)  # the ROS simulation standard's services
@@ -380,7 +382,7 @@ class ServerNode(LoopAdapter):
         def leave() -> None:
             player = self.server.players.get(agent_id)
             if player is not None:
-                self.server.log.info("ROS player %s left: no publisher on its effector topics",
+                self.server.log.info("ROS player %s left: no publisher on its effector topics (gone, or none came after it joined)",
                                      self._namespace(player))
                 self.server.remove_player(agent_id)
         self.server.calls.submit(leave)
@@ -412,12 +414,13 @@ class ServerNode(LoopAdapter):
         return msg
 
     # ------------------------------------------------------------------ the referee node's host (executor threads)
-    def _call(self, fn, timeout: float = 10.0):
-        return self.server.calls.call(fn, timeout)
+    async def _call(self, fn, timeout: float = 10.0):
+        """`fn` run by the loop, awaited: the executor's threads serve other requests meanwhile."""
+        return await on_loop(self.server.calls, self.node, self.executor.executor, fn, timeout)
 
-    def init_agent(self, team: str, unum: int, model: str, perception: str) -> tuple[int, str, str] | str:
+    async def init_agent(self, team: str, unum: int, model: str, perception: str) -> tuple[int, str, str] | str:
         """A robot for a ROS-native player (or a bridged agent), joined to its team."""
-        outcome = self._call(lambda: self._join(team, unum, model, perception))
+        outcome = await self._call(lambda: self._join(team, unum, model, perception))
         if isinstance(outcome, str):
             return outcome
         return outcome.unum, outcome.side, self._namespace(outcome)
@@ -437,21 +440,22 @@ class ServerNode(LoopAdapter):
             self.referee.publish(game_state_to_msg(self.server.referee.state, stamp(self.server.engine.time)), [])
         return outcome
 
-    def beam_agent(self, team: str, unum: int, x: float, y: float, rotation: float) -> str | None:
-        return self._call(lambda: self.server.beam_player(team, unum, x, y, rotation))
+    async def beam_agent(self, team: str, unum: int, x: float, y: float, rotation: float) -> str | None:
+        return await self._call(lambda: self.server.beam_player(team, unum, x, y, rotation))
 
-    def set_play_mode(self, name: str) -> str | None:
-        return self._call(lambda: self.server.set_play_mode(name))
+    async def set_play_mode(self, name: str) -> str | None:
+        return await self._call(lambda: self.server.set_play_mode(name))
 
-    def move_entity(self, entity: str, position: tuple[float, float, float], rotation: float,
-                    velocity: tuple[float, float, float]) -> str | None:
-        return self._call(lambda: self.server.move_entity(entity, position, rotation, velocity))
+    async def move_entity(self, entity: str, position: tuple[float, float, float], rotation: float,
+                          velocity: tuple[float, float, float]) -> str | None:
+        return await self._call(lambda: self.server.move_entity(entity, position, rotation, velocity))
 
     # ------------------------------------------------------------------ the simulation's own services
-    def _add_player(self, req: InitAgent.Request, res: InitAgent.Response) -> InitAgent.Response:
-        return init_response(self.init_agent(req.team, req.unum, req.robot_model or "nao0", req.perception), res)
+    async def _add_player(self, req: InitAgent.Request, res: InitAgent.Response) -> InitAgent.Response:
+        joined = await self.init_agent(req.team, req.unum, req.robot_model or "nao0", req.perception)
+        return init_response(joined, res)
 
-    def _beam_player(self, req: BeamAgent.Request, res: BeamAgent.Response) -> BeamAgent.Response:
-        error = self.beam_agent(req.team, req.unum, req.x, req.y, req.rotation)
+    async def _beam_player(self, req: BeamAgent.Request, res: BeamAgent.Response) -> BeamAgent.Response:
+        error = await self.beam_agent(req.team, req.unum, req.x, req.y, req.rotation)
         res.success, res.error = error is None, error or ""
         return res

@@ -8,6 +8,7 @@ soccer services' `success`/`error`; a response with none of them (std_srvs/Empty
 answered empty."""
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -34,18 +35,31 @@ def _fail(response: Any, reason: str) -> Any:
     return response
 
 
+def _failed(name: str, exc: Exception, response: Any) -> Any:
+    reason = clip(f"{type(exc).__name__}: {exc}")
+    key = f"{name}:{type(exc).__name__}"
+    if key not in _said:
+        _said.add(key)
+        _log.error("service %s failed: %s (the server goes on; logged once per kind)", name, reason)
+    return _fail(response, f"failed: {reason}")
+
+
 def guarded(name: str, handler: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    """`handler` as a service callback that never raises."""
+    """`handler` as a service callback that never raises; a coroutine handler (one that awaits
+    the loop, holding no executor thread) stays a coroutine."""
+    if inspect.iscoroutinefunction(handler):
+        async def call_async(request: Any, response: Any) -> Any:
+            try:
+                return await handler(request, response)
+            except Exception as exc:  # noqa: BLE001 - the boundary itself
+                return _failed(name, exc, response)
+
+        return call_async
 
     def call(request: Any, response: Any) -> Any:
         try:
             return handler(request, response)
         except Exception as exc:  # noqa: BLE001 - the boundary itself
-            reason = clip(f"{type(exc).__name__}: {exc}")
-            key = f"{name}:{type(exc).__name__}"
-            if key not in _said:
-                _said.add(key)
-                _log.error("service %s failed: %s (the server goes on; logged once per kind)", name, reason)
-            return _fail(response, f"failed: {reason}")
+            return _failed(name, exc, response)
 
     return call

@@ -27,11 +27,11 @@ def _player(team: str, unum: int) -> subprocess.Popen[str]:
 def test_a_player_whose_process_ends_leaves(running_server: Callable[..., Any], ros_caller: Any, how: str) -> None:
     with running_server(sync=True, ros=True, node_name="soccersim") as server:
         ghost = _player("Ghost", 1)
+        other: subprocess.Popen[str] | None = None
         try:
             assert ghost.stdout is not None and ghost.stdout.readline().strip() == "/Ghost/p1"
-            other = ros_caller.call(InitAgent, "/soccer_referee/init_agent",
-                                    InitAgent.Request(team="Beta", unum=1, robot_model="nao"))
-            assert other.success
+            other = _player("Beta", 1)  # after Ghost (its side is the left); it plays on, as a silent one would not
+            assert other.stdout is not None and other.stdout.readline().strip() == "/Beta/p1"
             ros_caller.spin_until(lambda: any(p.team == "Ghost" and p.answered_once for p in server.players),
                                   "Ghost plays (its commands reach the server)")
             robots = len(server.engine.robot_ids())
@@ -49,5 +49,40 @@ def test_a_player_whose_process_ends_leaves(running_server: Callable[..., Any], 
             if how == "sigterm":
                 assert left_after < 1.5, left_after
         finally:
-            ghost.kill()
-            ghost.wait(10)
+            for each in (ghost, other):
+                if each is not None:
+                    each.kill()
+                    each.wait(10)
+
+
+def test_a_hundred_joins_at_once_are_answered_in_order_and_silent_players_leave(
+        running_server: Callable[..., Any], ros_caller: Any) -> None:
+    """Issue 42: 100 concurrent `init_agent` calls left 90 unanswered (each held one of the
+    executor's two threads while the loop made its robot), and a player whose process ended
+    before it published held its place and its side for ever. Now every call is answered,
+    in the order sent, and a player with no publisher within its join window leaves."""
+    from sim_master.ros.player_inbox import JOIN_WINDOW_S
+
+    with running_server(sync=False, realtime=True, ros=True, node_name="soccersim") as server:
+        from soccer_referee.ros.referee_node import JOIN_QOS
+
+        # one client with a hundred calls in flight keeps them all (a default client keeps 10)
+        client = ros_caller.node.create_client(InitAgent, "/soccer_referee/init_agent", qos_profile=JOIN_QOS)
+        assert client.wait_for_service(timeout_sec=20)
+        sent_at = time.monotonic()
+        futures = [client.call_async(InitAgent.Request(team="A" if i % 2 == 0 else "B", unum=0, robot_model="nao"))
+                   for i in range(100)]
+        ros_caller.spin_until(lambda: all(f.done() for f in futures), "every call answered", timeout=120)
+        answers = [f.result() for f in futures]
+        for team, first in (("A", 0), ("B", 1)):
+            mine = answers[first::2]
+            assert [a.success for a in mine] == [True] * 11 + [False] * 39, [a.error for a in mine]
+            assert [a.unum for a in mine[:11]] == list(range(1, 12))  # numbered in the order asked
+            assert all(a.error for a in mine[11:])
+        assert len(server.engine.robot_ids()) == 22
+        # none of them ever publishes: each leaves after its join window, and both sides are free
+        ros_caller.spin_until(lambda: not list(server.players), "the silent players gone",
+                              timeout=JOIN_WINDOW_S + 30)
+        assert time.monotonic() - sent_at >= JOIN_WINDOW_S
+        ros_caller.spin_until(lambda: server.referee.state.team_left == server.referee.state.team_right == "",
+                              "both sides free")

@@ -28,6 +28,9 @@ GAME_STATE_QOS: Final = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST,
 NODE_NAME: Final = "soccer_referee"
 R = TypeVar("R")
 T = TypeVar("T")
+# Services that make or place robots: their calls are answered in turn by the loop, so a burst
+# (a whole team joining at once, or a flood) is queued, not overwritten in DDS (depth 10).
+JOIN_QOS: Final = QoSProfile(depth=256, history=HistoryPolicy.KEEP_LAST, reliability=ReliabilityPolicy.RELIABLE)
 
 
 Joining = tuple[int, str, str] | str
@@ -42,9 +45,9 @@ class RefereeHost(Protocol):
                    perception: str) -> Joining | Awaitable[Joining]: ...
     def beam_agent(self, team: str, unum: int, x: float, y: float,
                    rotation: float) -> str | None | Awaitable[str | None]: ...
-    def set_play_mode(self, name: str) -> str | None: ...
+    def set_play_mode(self, name: str) -> str | None | Awaitable[str | None]: ...
     def move_entity(self, entity: str, position: tuple[float, float, float], rotation: float,
-                    velocity: tuple[float, float, float]) -> str | None: ...
+                    velocity: tuple[float, float, float]) -> str | None | Awaitable[str | None]: ...
 
 
 def guarded(name: str, callback: Callable[[R, R], Awaitable[R]],
@@ -101,7 +104,7 @@ class RefereeNode:
         services = [(InitAgent, "~/init_agent", self._init_agent), (BeamAgent, "~/beam_agent", self._beam_agent),
                     (SetPlayMode, "~/set_play_mode", self._set_play_mode),
                     (MoveEntity, "~/move_entity", self._move_entity)]
-        self.services = [node.create_service(t, n, guarded(n, cb, log), callback_group=group)
+        self.services = [node.create_service(t, n, guarded(n, cb, log), callback_group=group, qos_profile=JOIN_QOS)
                          for t, n, cb in services]
         node.create_timer(0.1, self._republish, callback_group=group)
 
@@ -132,12 +135,12 @@ class RefereeNode:
         return res
 
     async def _set_play_mode(self, req: SetPlayMode.Request, res: SetPlayMode.Response) -> SetPlayMode.Response:
-        error = self.host.set_play_mode(req.play_mode)
+        error = await _settled(self.host.set_play_mode(req.play_mode))
         res.success, res.error = error is None, error or ""
         return res
 
     async def _move_entity(self, req: MoveEntity.Request, res: MoveEntity.Response) -> MoveEntity.Response:
         p, v = req.position, req.velocity
-        error = self.host.move_entity(req.entity, (p.x, p.y, p.z), req.rotation, (v.x, v.y, v.z))
+        error = await _settled(self.host.move_entity(req.entity, (p.x, p.y, p.z), req.rotation, (v.x, v.y, v.z)))
         res.success, res.error = error is None, error or ""
         return res
