@@ -3,11 +3,18 @@ WebSocket (/ws), on one port, in its own asyncio thread. publish() never blocks 
 simulation: each client gets the newest scene, timeline and frame when it is ready for them
 (slow clients skip frames). Commands from the page (replay controls, referee buttons) are
 queued for the owner to take on its own thread; they are accepted from loopback clients
-only unless remote commands are allowed, as on the legacy monitor ports."""
+only unless remote commands are allowed, as on the legacy monitor ports.
+
+Limits: every request must name this server by a name it is reachable by (an IP address,
+localhost, its --host, or a name it was given): a page of another site that rebinds its own
+name to 127.0.0.1 is refused (DNS rebinding), as a cross-origin WebSocket is; at most
+MAX_CLIENTS pages watch at once (MAX_PER_HOST from one address); a command is at most
+MAX_COMMAND_BYTES of JSON nested at most MAX_DEPTH deep."""
 from __future__ import annotations
 
 import asyncio
 import functools
+import ipaddress
 import json
 import queue
 import threading
@@ -28,6 +35,9 @@ TYPES: Final = {".html": "text/html; charset=utf-8", ".js": "text/javascript; ch
 MAX_COMMAND_BYTES: Final = 4096  # a page command is a few dozen bytes; more closes the socket
 COMMAND_QUEUE: Final = 256  # all clients' commands waiting for the simulation thread
 PER_CLIENT: Final = 16  # of those, one client's: a flooding page loses its own commands, nobody else's
+MAX_CLIENTS: Final = 64  # pages watching at once (each is sent every frame)
+MAX_PER_HOST: Final = 16  # of those, from one address
+MAX_DEPTH: Final = 8  # a command's JSON nesting: {"cmd": ..., "args": [...]} needs 3
 
 
 @dataclass(slots=True, frozen=True)
@@ -52,13 +62,53 @@ def _loopback(host: str) -> bool:
     return host.startswith("127.") or host in ("::1", "localhost")
 
 
+def host_name(header: str) -> str:
+    """The name in an HTTP Host header, without its port ('[::1]:80' -> '::1')."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:header.find("]")] if "]" in header else header
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def _too_deep(text: str | bytes, limit: int) -> bool:
+    """JSON nested beyond `limit` (brackets outside strings), without parsing it."""
+    depth, in_string, escaped = 0, False, False
+    for ch in text.decode("utf-8", "replace") if isinstance(text, bytes) else text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
 class WebMonitor:
     def __init__(self, host: str = "127.0.0.1", port: int = 0, *, allow_remote_commands: bool = False,
-                 live: bool = False) -> None:
+                 live: bool = False, names: tuple[str, ...] = ()) -> None:
         """live: frames are made only while a page watches (a live match), so the last one goes
         stale when the last page leaves and is forgotten then: the next page gets the match as
         it is now, not where the previous page left it (a replay keeps its current frame)."""
         self.host, self.port = host, port
+        # the names a page may reach this server by, besides IP addresses (see the module's doc)
+        self.names = {"localhost", host.lower(), *(n.lower() for n in names)}
         self.live = live
         self.allow_remote_commands = allow_remote_commands
         self._commands: queue.Queue[WebCommand] = queue.Queue(COMMAND_QUEUE)
@@ -75,6 +125,7 @@ class WebMonitor:
         self._latest: str | None = None
         self._notices: dict[str, list[str]] = {}  # errors for one connected client (event loop only)
         self._peers: set[str] = set()  # connected clients (event loop only)
+        self._per_host: dict[str, int] = {}  # connected clients by address (event loop only)
         self._version = 0
         self._changed: asyncio.Condition | None = None
         self._server = None
@@ -177,8 +228,24 @@ class WebMonitor:
             self._ready.set()
             await self._stop.wait()
 
+    def host_allowed(self, header: str | None) -> bool:
+        """A Host this server answers to: an address, or one of its names (not a name some
+        other site rebound to this machine's address)."""
+        if header is None:
+            return False
+        name = host_name(header)
+        return _is_address(name) or name in self.names or name.endswith(".localhost")
+
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        hosts = request.headers.get_all("Host")
+        if len(hosts) != 1 or not self.host_allowed(hosts[0]):
+            return connection.respond(403, "this server is not reachable by that name (Host refused)\n")
         if request.path == "/ws":
+            if self.clients >= MAX_CLIENTS:
+                return connection.respond(503, f"{MAX_CLIENTS} pages watch already\n")
+            peer = str(connection.remote_address[0]) if connection.remote_address else ""
+            if self._per_host.get(peer, 0) >= MAX_PER_HOST:
+                return connection.respond(503, f"{MAX_PER_HOST} pages from {peer} watch already\n")
             # A page from another site must not read the match through the visitor's browser:
             # browsers send Origin; a cross-origin one is refused (tools send none).
             origin = request.headers.get("Origin")
@@ -201,9 +268,13 @@ class WebMonitor:
         peer_host = str(connection.remote_address[0]) if connection.remote_address else ""
         allowed = self.commands_allowed(peer_host)
         reader = asyncio.ensure_future(self._read_commands(connection, peer_host, allowed))
+        writer = asyncio.current_task()
+        if writer is not None:  # a page that leaves while nothing changes is let go at once, not at the next frame
+            reader.add_done_callback(lambda _done: writer.cancel())
         peer = f"{peer_host}:{connection.remote_address[1] if connection.remote_address else 0}"
         seen, sent_scene, sent_timeline, sent_frame = -1, None, None, None
         self._peers.add(peer)
+        self._per_host[peer_host] = self._per_host.get(peer_host, 0) + 1
         self.clients += 1
         self.wants_frame = True
         try:
@@ -224,11 +295,16 @@ class WebMonitor:
                     sent_timeline = timeline
                 for notice in self._notices.pop(peer, []):
                     await connection.send(json.dumps({"kind": "error", "message": notice}))
-        except ConnectionClosed:
+        except (ConnectionClosed, asyncio.CancelledError):
             return
         finally:
             self._peers.discard(peer)
             self._notices.pop(peer, None)
+            left = self._per_host.get(peer_host, 1) - 1
+            if left > 0:
+                self._per_host[peer_host] = left
+            else:
+                self._per_host.pop(peer_host, None)
             self.clients -= 1
             if self.live and self.clients == 0:
                 self._latest = None
@@ -246,9 +322,11 @@ class WebMonitor:
             return
 
     def _accept(self, message: str | bytes, peer: str, allowed: bool) -> str | None:
+        if _too_deep(message, MAX_DEPTH):
+            return f"commands are JSON nested at most {MAX_DEPTH} deep"
         try:
             command = json.loads(message)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             return "commands are JSON objects like {\"cmd\": \"pause\"}"
         if not isinstance(command, dict) or not isinstance(command.get("cmd"), str):
             return "commands are JSON objects like {\"cmd\": \"pause\"}"

@@ -382,8 +382,8 @@ class ServerNode(LoopAdapter):
         def leave() -> None:
             player = self.server.players.get(agent_id)
             if player is not None:
-                self.server.log.info("ROS player %s left: no publisher on its effector topics (gone, or none came after it joined)",
-                                     self._namespace(player))
+                self.server.log.info("ROS player %s left: no publisher on its effector topics (gone, or none "
+                                     "came after it joined)", self._namespace(player))
                 self.server.remove_player(agent_id)
         self.server.calls.submit(leave)
 

@@ -89,6 +89,7 @@ class SingleModeServer(SimulationLoop):
 
     def start(self, ros_args: list[str] | None = None) -> None:
         c = self.config
+        raise_open_files_limit()
         if c.referee not in ("internal", "external"):
             raise StartupError(f"--referee {c.referee[:40]}: internal or external")
         if c.referee == "external" and not c.ros:
@@ -237,6 +238,23 @@ class SingleModeServer(SimulationLoop):
 
 class StartupError(RuntimeError):
     """A port the configuration asks for cannot be had: one line naming its flag."""
+
+
+def raise_open_files_limit(want: int = 65536) -> int:
+    """Every agent, page and monitor is a socket: the soft limit on open files (often 1024) is
+    raised to the hard one, so a crowd of idle connections on one surface cannot leave no
+    descriptor for an agent that joins. Returns the limit now in force."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = want if hard == resource.RLIM_INFINITY else min(want, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return soft
 
 
 def _listen(start: Callable[[], None], setting: str, host: str, port: int) -> None:

@@ -74,7 +74,7 @@ def test_a_hundred_joins_at_once_are_answered_in_order_and_silent_players_leave(
                    for i in range(100)]
         ros_caller.spin_until(lambda: all(f.done() for f in futures), "every call answered", timeout=120)
         answers = [f.result() for f in futures]
-        for team, first in (("A", 0), ("B", 1)):
+        for first in (0, 1):  # A, B
             mine = answers[first::2]
             assert [a.success for a in mine] == [True] * 11 + [False] * 39, [a.error for a in mine]
             assert [a.unum for a in mine[:11]] == list(range(1, 12))  # numbered in the order asked

@@ -457,9 +457,18 @@ function showSaid() {
   }));
 }
 
+// Text from the match (team names, robot ids, messages) is set as text, never parsed as HTML.
 function legend(frame) {
-  const item = (side, name) => name ? `<span style="color:${CSS_COLOURS[side]}">&#9632; ${name}</span>` : "";
-  $("legend").innerHTML = [item("left", frame.team_left), item("right", frame.team_right)].filter(Boolean).join(" &nbsp; ");
+  const items = [];
+  for (const [side, name] of [["left", frame.team_left], ["right", frame.team_right]]) {
+    if (!name) continue;
+    const span = document.createElement("span");
+    span.style.color = CSS_COLOURS[side];
+    span.textContent = `\u25A0 ${name}`;
+    if (items.length) items.push(document.createTextNode("\u00A0 "));
+    items.push(span);
+  }
+  $("legend").replaceChildren(...items);
 }
 
 function onFrame(frame) {
@@ -497,7 +506,12 @@ function onFrame(frame) {
   const ids = frame.robots.map((r) => `${r.id}:${r.physics}`).join(",");
   if (players.dataset.ids !== ids) {
     const keep = players.value;
-    players.innerHTML = frame.robots.map((r) => `<option value="${r.id}">${label(r)}</option>`).join("");
+    players.replaceChildren(...frame.robots.map((r) => {
+      const option = document.createElement("option");
+      option.value = r.id;
+      option.textContent = label(r);
+      return option;
+    }));
     if (frame.robots.some((r) => r.id === keep)) players.value = keep;
     players.dataset.ids = ids;
   }
@@ -535,7 +549,7 @@ function onTimeline(t) {
   $("play-pause").textContent = t.paused ? "play" : "pause";
   $("speed").value = String(t.speed);
   document.body.dataset.paused = String(t.paused);
-  $("events").innerHTML = "";
+  $("events").replaceChildren();
   for (const e of t.events) {
     const b = document.createElement("button");
     // labelled in game time, as the header's clock (the log's own time runs before kick-off too)
