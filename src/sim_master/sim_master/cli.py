@@ -7,6 +7,8 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
+from sim_contracts.logtext import clip
+
 Command = Callable[[argparse.Namespace], int]
 
 
@@ -106,6 +108,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C before a command set its own handler (while starting up)
         print(f"soccersim{' ' + argv[0] if argv else ''}: interrupted while starting", file=sys.stderr)
         return 130
+    except OSError as exc:  # a file or name the user gave that the system refuses: one line
+        if exc.filename is None:
+            raise
+        print(f"soccersim{' ' + argv[0] if argv else ''}: {exc.strerror or exc}: {clip(str(exc.filename), 120)}",
+              file=sys.stderr)
+        return 2
 
 
 def _main(argv: list[str]) -> int:

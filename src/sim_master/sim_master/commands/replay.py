@@ -111,6 +111,7 @@ def run_replay(args: argparse.Namespace) -> int:
         loading = web
         loading.set_timeline({"kind": "loading", "read": 0.0})
         index = reader.index(progress=lambda t: loading.set_timeline({"kind": "loading", "read": round(t, 1)}))
+        _say_damage(args.file, reader.damage)
     else:
         index = ReplayIndex(0.0, float("inf"), 0, [], [])
     player = ReplayPlayer(reader, index, speed=args.speed)
@@ -147,11 +148,19 @@ def run_replay(args: argparse.Namespace) -> int:
             shown += 1
     finally:
         shows.close()
+    if web is None:
+        _say_damage(args.file, reader.damage)
     print(f"replayed {shown} cycles", flush=True)
     if shown == 0:
         print(f"soccersim replay: {args.file} holds no cycles (is it a soccersim replay log?)", file=sys.stderr)
         return 1
     return 0
+
+
+def _say_damage(path: str, damage: list[str]) -> None:
+    if damage:
+        print(f"soccersim replay: {path} is damaged ({'; '.join(damage)}): what is readable is played "
+              "(soccersim repair writes a clean copy of it)", file=sys.stderr, flush=True)
 
 
 def add_repair_arguments(parser: argparse.ArgumentParser) -> None:
@@ -174,7 +183,8 @@ def run_repair(args: argparse.Namespace) -> int:
     except (LogError, OSError) as exc:
         print(f"soccersim repair: {exc}", file=sys.stderr)
         return 2
-    state = "was complete already" if report.complete else "had no footer (a crash)"
+    state = "was complete already" if report.complete else "had no footer (a crash)" + \
+        (f"; {'; '.join(report.damage)}" if report.damage else "")
     print(f"{args.file} {state}: {report.messages} messages on {report.channels} topics up to "
           f"t = {report.last_time:.2f} s -> {out}", flush=True)
     return 0

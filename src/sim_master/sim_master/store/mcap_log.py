@@ -13,6 +13,7 @@ from typing import Any, BinaryIO, Final
 
 from mcap.writer import CompressionType, Writer
 
+from sim_contracts.logtext import clip
 from sim_master.snapshot import Snapshot
 from sim_master.store.msgdefs import message_definition
 from sim_master.store.snapshot_records import snapshot_from_record
@@ -136,47 +137,99 @@ class ReplayIndex:
         return best
 
 
+def salvaged_records(f: BinaryIO, damage: list[str]) -> Iterator[Any]:
+    """Every record of a log that can be read, in file order, whatever happened to the file:
+    cut off by a crash (no summary, a record half written), a chunk whose bytes were damaged
+    (skipped: the chunks after it are read), garbage where a record should start (reading
+    stops there). What was lost is said in `damage` (one entry per kind). The one reader of
+    damaged logs: replay and repair both read through it."""
+    from mcap.records import Chunk, Footer
+    from mcap.stream_reader import StreamReader, breakup_chunk
+
+    lost_chunks, ended = 0, False
+    records = StreamReader(f, emit_chunks=True).records
+    while True:
+        try:
+            record = next(records)
+        except StopIteration:
+            break
+        except Exception as exc:  # noqa: BLE001 - any garbage: what came before is kept
+            if _is_truncation(exc):
+                damage.append(f"cut off at byte {f.tell()} (its writer never closed it: a crash?)")
+            else:
+                damage.append(f"unreadable from byte {f.tell()} on ({type(exc).__name__}: {clip(str(exc), 80)})")
+            ended = True
+            break
+        if isinstance(record, Footer):
+            ended = True
+        if isinstance(record, Chunk):
+            try:
+                inner = breakup_chunk(record, validate_crc=True)
+            except Exception:  # noqa: BLE001 - a damaged chunk: skipped, the next ones read
+                lost_chunks += 1
+                continue
+            yield from inner
+        else:
+            yield record
+    if not ended:
+        damage.append("cut off before its end (its writer never closed it: a crash?)")
+    if lost_chunks:
+        damage.append(f"{lost_chunks} damaged chunk(s) of about 1 s each skipped")
+
+
 class ReplayLogReader:
     """Cycles of a log, world state rebuilt from keyframes and deltas. Works on files cut off
-    by a crash (no summary): it reads until the data ends."""
+    by a crash (no summary) and on damaged ones: it reads what can be read
+    (`salvaged_records`); `damage` says what could not, after a pass."""
 
     def __init__(self, path: str) -> None:
         check_log(path)
         self.path = path
+        self.damage: list[str] = []
 
     def messages(self, since_ns: int | None = None) -> Iterator[tuple[str, int, Any]]:
         """(topic, log time ns, decoded message) in file order. Record by record, so a file
         without its summary (a killed writer) reads up to its last complete chunk. Messages
         logged before `since_ns` are skipped without being decoded (a seek)."""
         from mcap.records import Channel, Message, Schema
-        from mcap.stream_reader import StreamReader
         from mcap_ros2.decoder import DecoderFactory
 
         factory = DecoderFactory()
         schemas: dict[int, Schema] = {}
         channels: dict[int, Channel] = {}
         decoders: dict[int, Callable[[bytes], Any]] = {}
+        damage: list[str] = []
+        undecoded = 0
         with open(self.path, "rb") as f:
-            try:
-                for record in StreamReader(f).records:
-                    if isinstance(record, Schema):
-                        schemas[record.id] = record
-                    elif isinstance(record, Channel):
-                        channels[record.id] = record
-                    elif isinstance(record, Message):
-                        if since_ns is not None and record.log_time < since_ns:
-                            continue
-                        channel = channels[record.channel_id]
-                        decoder = decoders.get(channel.id)
-                        if decoder is None:
-                            made = factory.decoder_for(channel.message_encoding, schemas[channel.schema_id])
-                            if made is None:
-                                raise ValueError(f"no decoder for {channel.message_encoding!r} on {channel.topic}")
-                            decoder = decoders[channel.id] = made
-                        yield channel.topic, record.log_time, decoder(record.data)
-            except Exception as exc:
-                if not _is_truncation(exc):
-                    raise
+            for record in salvaged_records(f, damage):
+                if isinstance(record, Schema):
+                    schemas[record.id] = record
+                elif isinstance(record, Channel):
+                    channels[record.id] = record
+                elif isinstance(record, Message):
+                    if since_ns is not None and record.log_time < since_ns:
+                        continue
+                    channel = channels.get(record.channel_id)
+                    decoder = decoders.get(record.channel_id)
+                    if decoder is None and channel is not None and channel.schema_id in schemas:
+                        try:
+                            decoder = factory.decoder_for(channel.message_encoding, schemas[channel.schema_id])
+                        except Exception:  # noqa: BLE001 - a damaged schema: its messages are not read
+                            decoder = None
+                        if decoder is not None:
+                            decoders[record.channel_id] = decoder
+                    if channel is None or decoder is None:
+                        undecoded += 1
+                        continue
+                    try:
+                        msg = decoder(record.data)
+                    except Exception:  # noqa: BLE001 - one damaged message: skipped
+                        undecoded += 1
+                        continue
+                    yield channel.topic, record.log_time, msg
+        if undecoded:
+            damage.append(f"{undecoded} message(s) that could not be decoded skipped")
+        self.damage = damage
 
     def cycles(self, start: ReplayCheckpoint | None = None) -> Iterator[ReplayCycle]:
         """Every cycle of the log, or those from a checkpoint of `index()` on."""
@@ -254,6 +307,7 @@ class RepairReport:
     channels: int
     complete: bool  # the file already had its summary: nothing was missing
     last_time: float  # s, log time of the last message kept
+    damage: list[str] = field(default_factory=list)  # what could not be read (salvaged_records)
 
 
 def repair_log(path: str, out: str) -> RepairReport:
@@ -262,34 +316,30 @@ def repair_log(path: str, out: str) -> RepairReport:
     What is lost is the chunk being written when the writer died (at most `flush_every`
     cycles, 1 s by default)."""
     from mcap.records import Channel, Footer, Message, Schema
-    from mcap.stream_reader import StreamReader
 
     check_log(path)
     schemas: dict[int, int] = {}
     channels: dict[int, int] = {}
     count, last_ns, complete = 0, 0, False
+    damage: list[str] = []
     with open(path, "rb") as src, open(out, "wb") as dst:
         writer = Writer(dst, chunk_size=256 * 1024, compression=CompressionType.ZSTD)
         writer.start(profile="ros2", library="soccersim repair")
-        try:
-            for record in StreamReader(src).records:
-                if isinstance(record, Schema):
-                    schemas[record.id] = writer.register_schema(record.name, record.encoding, record.data)
-                elif isinstance(record, Channel):
-                    channels[record.id] = writer.register_channel(
-                        record.topic, record.message_encoding, schemas.get(record.schema_id, 0), record.metadata)
-                elif isinstance(record, Message) and record.channel_id in channels:
-                    writer.add_message(channels[record.channel_id], log_time=record.log_time, data=record.data,
-                                       publish_time=record.publish_time, sequence=record.sequence)
-                    count += 1
-                    last_ns = max(last_ns, record.log_time)
-                elif isinstance(record, Footer):
-                    complete = True
-        except Exception as exc:  # noqa: BLE001 - a crash leaves any kind of garbage at the end
-            if not _is_truncation(exc):
-                raise LogError(f"{path}: unreadable after {count} messages ({type(exc).__name__}: {exc})") from None
+        for record in salvaged_records(src, damage):
+            if isinstance(record, Schema):
+                schemas[record.id] = writer.register_schema(record.name, record.encoding, record.data)
+            elif isinstance(record, Channel):
+                channels[record.id] = writer.register_channel(
+                    record.topic, record.message_encoding, schemas.get(record.schema_id, 0), record.metadata)
+            elif isinstance(record, Message) and record.channel_id in channels:
+                writer.add_message(channels[record.channel_id], log_time=record.log_time, data=record.data,
+                                   publish_time=record.publish_time, sequence=record.sequence)
+                count += 1
+                last_ns = max(last_ns, record.log_time)
+            elif isinstance(record, Footer):
+                complete = True
         writer.finish()
-    return RepairReport(count, len(schemas), len(channels), complete, last_ns / 1e9)
+    return RepairReport(count, len(schemas), len(channels), complete and not damage, last_ns / 1e9, damage)
 
 
 def _is_truncation(exc: Exception) -> bool:

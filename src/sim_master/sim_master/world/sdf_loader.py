@@ -12,6 +12,7 @@ from typing import Final
 
 import numpy as np
 
+from sim_contracts.logtext import clip
 from sim_master.world.spec import FieldSpec, Geometry, JointSpec, LinkSpec, ModelSpec, Shape, WorldSpec
 from sim_master.world.transforms import Transform
 
@@ -58,24 +59,32 @@ def worlds_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "worlds"
 
 
+def _is_file(path: Path) -> bool:
+    """An existing file; False for a name the system cannot even look up (too long, NUL)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def resolve_world(name_or_path: str) -> Path:
     path = Path(name_or_path)
-    if path.suffix == ".sdf" and path.exists():
+    if path.suffix == ".sdf" and _is_file(path):
         return path
     candidate = worlds_dir() / f"{name_or_path}.sdf"
-    if candidate.exists():
+    if _is_file(candidate):
         return candidate
     available = sorted(p.stem for p in worlds_dir().glob("*.sdf"))
-    raise SdfError(f"world {name_or_path!r} not found (available: {', '.join(available)})")
+    raise SdfError(f"world {clip(name_or_path, 80)!r} not found (available: {', '.join(available)})")
 
 
 def resolve_model(name: str) -> Path:
     if not name or "/" in name or "\\" in name or name.startswith("."):
         raise SdfError(f"robot model {name[:80]!r} not found: a model name has no path in it")
     candidate = worlds_dir() / "models" / f"{name}.sdf"
-    if candidate.exists():
+    if _is_file(candidate):
         return candidate
-    raise SdfError(f"robot model {name!r} not found (available: {', '.join(available_models())})")
+    raise SdfError(f"robot model {clip(name, 80)!r} not found (available: {', '.join(available_models())})")
 
 
 def available_models() -> list[str]:

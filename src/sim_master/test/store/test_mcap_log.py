@@ -125,3 +125,64 @@ def test_a_cycle_reads_back_with_its_own_game_state_and_events(tmp_path: Path) -
     assert [c.step for c in cycles] == [1, 2, 3, 4, 5]
     assert cycles[0].game_state is not None and cycles[0].game_state.team_left == "Alpha"
     assert [len(c.events) for c in cycles] == [0, 0, 1, 0, 0]
+
+
+def _log_of(path: Path, cycles: int) -> None:
+    from rclpy.serialization import serialize_message
+    from rosgraph_msgs.msg import Clock
+
+    from sim_master.engine.mujoco.engine import MujocoEngine
+    from sim_master.ros.convert import snapshot_to_msg, stamp
+    from sim_master.store.mcap_log import ReplayLogWriter
+
+    engine = MujocoEngine(vision_noise=False)
+    engine.add_robot("left_1", "nao", -2.0, 0.0, 0.0)
+    log = ReplayLogWriter(str(path), serialize_message)
+    for _ in range(cycles):
+        engine.step()
+        snap = engine.snapshot() if log.wants_keyframe() else engine.delta()
+        log.write_cycle(engine.cycle, engine.time, snapshot_to_msg(snap), None, [], Clock(clock=stamp(engine.time)))
+    log.close()
+
+
+def test_every_damaged_log_is_one_line_and_plays_what_is_readable(tmp_path: Path) -> None:
+    """Issue 42: six kinds of damaged file gave tracebacks. Each now gives one line saying what
+    is damaged, and the cycles before (and after a damaged chunk) are played."""
+    good = tmp_path / "good.mcap"
+    _log_of(good, 1000)
+    data = good.read_bytes()
+    n = len(data)
+    chunk_at = data.find(b"\x06", n // 2)  # somewhere in a chunk: a few bytes of it flipped
+    damaged = {
+        "cut_mid": (data[:n // 2], True),
+        "cut_at_end": (data[:-37], True),
+        "zeroed": (data[:n // 2] + b"\0" * 4000 + data[n // 2 + 4000:], True),
+        "flipped": (data[:chunk_at + 400] + bytes(b ^ 0x5A for b in data[chunk_at + 400:chunk_at + 420])
+                    + data[chunk_at + 420:], True),
+        "garbage_tail": (data[:2 * n // 3] + os.urandom(3000), True),
+        "header_only": (data[:8], False),
+        "empty": (b"", False),
+        "not_mcap": (b"(scene rsg/agent/nao.rsg)" * 100, False),
+    }
+    for name, (body, playable) in damaged.items():
+        path = tmp_path / f"{name}.mcap"
+        path.write_bytes(body)
+        run = subprocess.run([sys.executable, "-m", "sim_master.cli", "replay", str(path), "--speed", "0",
+                              "--no-ros", "--simspark-monitor-port", "-1", "--rcsssmj-monitor-port", "-1"],
+                             capture_output=True, text=True, timeout=120)
+        assert "Traceback" not in run.stderr, (name, run.stderr[-2000:])
+        said = [line for line in run.stderr.splitlines() if line.startswith("soccersim replay:")]
+        assert said, (name, run.stderr[-500:])
+        if playable:
+            played = int(run.stdout.strip().splitlines()[-1].split()[1])
+            assert run.returncode == 0 and played > 0, (name, run.stdout[-300:], run.stderr[-500:])
+            assert "damaged" in said[0], (name, said)
+        else:
+            assert run.returncode in (1, 2), (name, run.returncode)
+        repaired = subprocess.run([sys.executable, "-m", "sim_master.cli", "repair", str(path), "--out",
+                                   str(tmp_path / f"{name}.repaired.mcap")], capture_output=True, text=True,
+                                  timeout=120)
+        assert "Traceback" not in repaired.stderr, (name, repaired.stderr[-2000:])
+        if playable:  # what repair salvages, replay reads as much of
+            back = list(ReplayLogReader(str(tmp_path / f"{name}.repaired.mcap")).cycles())
+            assert len(back) == played, (name, len(back), played)
