@@ -25,6 +25,7 @@ import redis
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
+from sim_contracts.logtext import clip
 from sim_master.distributed import topics
 from sim_master.distributed.topic_reader import TopicReader
 from sim_master.distributed.world_config import WorldConfig
@@ -154,11 +155,18 @@ class DistributedMaster:
 
     def wait_for_nodes(self, executor: rclpy.executors.Executor, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
+        said_at = time.monotonic()
         while not self.roster.complete():
             if self.failed is not None:
                 raise RuntimeError(self.failed)
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"nodes missing: {sorted(self.expected - set(self.nodes))}")
+            now = time.monotonic()
+            missing = sorted(self.expected - set(self.nodes))
+            if now > deadline:
+                raise RuntimeError(f"nodes missing after {timeout:g} s: {', '.join(missing)}")
+            if now - said_at >= 5.0:  # the wait says what it waits for
+                said_at = now
+                log.info("waiting for node(s) %s (the world's assets are theirs; %.0f s left)",
+                         clip(", ".join(missing), 200), deadline - now)
             self.serve_control(executor, force=True)
             time.sleep(0.01)
         if self.world.entities:

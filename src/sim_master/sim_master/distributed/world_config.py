@@ -9,7 +9,11 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sim_contracts.field import MAX_PLACED_SPEED
+from sim_contracts.logtext import clip
 from sim_master.snapshot import EntitySnapshot, Snapshot
+
+MAX_ASSETS = 1000  # what one distributed world holds (the swarm example: 200)
 
 
 @dataclass(slots=True)
@@ -61,28 +65,39 @@ class WorldConfig:
     def problems(self) -> list[str]:
         """What makes this world unplayable, checked before any node starts: the world file
         loads, every asset has a unique name, a known model, a finite pose and an owner."""
+        from sim_contracts.field import FieldSpec
         from sim_master.world.sdf_loader import available_models, load_world
 
         found: list[str] = []
+        field_spec = FieldSpec()
         try:
-            load_world(self.world)
+            field_spec = load_world(self.world).field
         except Exception as exc:  # noqa: BLE001 - any reason the world file cannot be read
-            found.append(f"world {self.world!r}: {exc}")
+            found.append(f"world {clip(str(self.world), 80)!r}: {exc}")
+        if len(self.assets) > MAX_ASSETS:
+            found.append(f"{len(self.assets)} assets: a distributed world holds at most {MAX_ASSETS}")
+            return found
         models = {"ball", "nao", *available_models()}
         seen: set[str] = set()
         for a in self.assets:
-            label = f"asset {a.name!r}"
+            label = f"asset {clip(str(a.name), 40)!r}"
             if not a.name:
                 found.append("an asset without a name")
             elif a.name in seen:
                 found.append(f"{label} appears twice")
             seen.add(a.name)
             if a.model not in models:
-                found.append(f"{label}: unknown model {a.model!r} (known: {', '.join(sorted(models))})")
+                found.append(f"{label}: unknown model {clip(str(a.model), 40)!r} (known: {', '.join(sorted(models))})")
             if len(a.pose) != 3 or not all(isinstance(v, (int, float)) and math.isfinite(v) for v in a.pose):
-                found.append(f"{label}: pose must be three finite numbers x y yaw, got {list(a.pose)}")
-            if len(a.drive) != 2 or not all(isinstance(v, (int, float)) and math.isfinite(v) for v in a.drive):
-                found.append(f"{label}: drive must be two finite wheel speeds, got {list(a.drive)}")
+                found.append(f"{label}: pose must be three finite numbers x y yaw, got {clip(str(list(a.pose)), 80)}")
+            else:
+                outside = field_spec.outside_world(float(a.pose[0]), float(a.pose[1]), 0.0)
+                if outside or abs(a.pose[2]) > 3600:
+                    found.append(f"{label}: {outside or f'yaw {a.pose[2]:g} beyond +-3600 deg'}")
+            if len(a.drive) != 2 or not all(isinstance(v, (int, float)) and math.isfinite(v)
+                                            and abs(v) <= MAX_PLACED_SPEED for v in a.drive):
+                found.append(f"{label}: drive must be two wheel speeds within +-{MAX_PLACED_SPEED:g}, "
+                             f"got {clip(str(list(a.drive)), 80)}")
             if not a.owner:
                 found.append(f"{label} has no owner node")
         return found
