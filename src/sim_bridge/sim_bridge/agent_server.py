@@ -54,6 +54,14 @@ JOIN_CYCLES: Final = 500
 # Connections one port holds at once (two teams of 11 and their spares fit many times over);
 # more are closed as they come, so a flood of connections cannot slow the match.
 MAX_CONNECTIONS: Final = 64
+# What reading and parsing one port's agents may cost per cycle (s of the loop's thread), and
+# one agent's share: an agent beyond its share is not read again until the next cycle (TCP
+# holds the rest: nothing is lost, a flooding agent only slows itself). Quiet agents (a
+# playing agent's message costs ~0.05 ms) are read even once flooders used the port's budget.
+PORT_READ_BUDGET_S: Final = 0.004
+AGENT_READ_BUDGET_S: Final = 0.001
+QUIET_READ_S: Final = 0.0003
+ACCEPTS_PER_POLL: Final = 16  # a connection churn is taken a batch per poll; the backlog holds the rest
 
 
 
@@ -83,6 +91,8 @@ class _Connection:
     connected_at: float = field(default_factory=time.monotonic)
     last_data: float = field(default_factory=time.monotonic)
     writing: bool = False
+    spent: float = 0.0  # s spent reading and parsing its input this cycle
+    throttled: bool = False  # over its budget: not read until the next cycle
 
 
 class AgentServer:
@@ -106,6 +116,8 @@ class AgentServer:
         self._by_fd: dict[int, _Connection] = {}
         self._next_id = 1
         self._events: list[AgentEvent] = []
+        self._spent = 0.0  # s spent reading this cycle, all agents
+        self.throttled_reads = 0  # times an agent was held to its budget
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
@@ -138,8 +150,15 @@ class AgentServer:
                 continue
             if mask & selectors.EVENT_WRITE:
                 self._flush(conn)
-            if mask & selectors.EVENT_READ and conn.agent_id in self._conns:
+            if mask & selectors.EVENT_READ and conn.agent_id in self._conns and not conn.throttled:
+                started = time.perf_counter()
                 self._read(conn)
+                spent = time.perf_counter() - started
+                conn.spent += spent
+                self._spent += spent
+                if conn.agent_id in self._conns and (conn.spent >= AGENT_READ_BUDGET_S or (
+                        self._spent >= PORT_READ_BUDGET_S and conn.spent >= QUIET_READ_S)):
+                    self._throttle(conn, True)
         self._check_stalls()
         events, self._events = self._events, []
         return events
@@ -148,6 +167,7 @@ class AgentServer:
                       stop: threading.Event | None = None) -> list[AgentEvent]:
         """Sync mode: return once every waited-for agent has synced or timed out, or at
         once when `stop` is set (stopping never waits out a silent agent)."""
+        self._new_cycle()
         events = self.poll(0.0)
         for conn in self._conns.values():
             conn.connected_cycles += 1
@@ -180,6 +200,32 @@ class AgentServer:
             conn.synced = False
         return events
 
+    def _new_cycle(self) -> None:
+        """Every agent's reading budget starts again."""
+        self._spent = 0.0
+        for conn in self._conns.values():
+            conn.spent = 0.0
+            if conn.throttled:
+                self._throttle(conn, False)
+
+    def _throttle(self, conn: _Connection, hold: bool) -> None:
+        """Stop (or go on) reading an agent's socket: held, it is not even selected."""
+        conn.throttled = hold
+        self.throttled_reads += hold
+        self._interest(conn)
+
+    def _interest(self, conn: _Connection) -> None:
+        """Select the socket for what is wanted of it: reading unless held, writing while output waits."""
+        events = (0 if conn.throttled else selectors.EVENT_READ) | (selectors.EVENT_WRITE if conn.writing else 0)
+        try:
+            if events:
+                self._selector.modify(conn.sock, events, conn.agent_id)
+            else:
+                self._selector.unregister(conn.sock)
+        except KeyError:  # not registered (held with nothing to write): register it again
+            if events:
+                self._selector.register(conn.sock, events, conn.agent_id)
+
     @staticmethod
     def _answered(conn: _Connection) -> bool:
         """Whether a cycle may go on without waiting for this agent: a playing agent owes its
@@ -192,7 +238,7 @@ class AgentServer:
 
     def _accept(self) -> None:
         assert self._listener is not None
-        for _ in range(2 * MAX_CONNECTIONS):  # a flood is taken a batch per poll
+        for _ in range(ACCEPTS_PER_POLL):  # a flood is taken a batch per poll
             try:
                 sock, addr = self._listener.accept()
             except (BlockingIOError, InterruptedError):
@@ -334,8 +380,7 @@ class AgentServer:
         want_write = bool(conn.out)
         if want_write != conn.writing:
             conn.writing = want_write
-            events = selectors.EVENT_READ | (selectors.EVENT_WRITE if want_write else 0)
-            self._selector.modify(conn.sock, events, conn.agent_id)
+            self._interest(conn)
 
     # ------------------------------------------------------------------ management
     def disconnect(self, agent_id: str, reason: str) -> None:

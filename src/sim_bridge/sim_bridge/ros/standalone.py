@@ -50,6 +50,7 @@ from sim_msgs.msg import Percept as PerceptMsg
 from sim_msgs.msg import Say as SayMsg
 from sim_msgs.srv import InitAgent
 from simulation_interfaces.srv import DeleteEntity
+from soccer_referee.ros.messages import game_state_from_msg
 
 RELIABLE: Final = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
 WAITING_PERCEPT_S: Final = 0.02  # a not yet joined agent's perception, once a cycle
@@ -129,8 +130,14 @@ class StandaloneBridge:
             gyro=(0.0, 0.0, 0.0), accel=(0.0, 0.0, 0.0), joint_names=[], joint_angles=[], joint_velocities=[])
 
     def _on_game_state(self, msg: GameState) -> None:
-        self.game = GameStateView(play_mode=msg.play_mode, game_time=msg.game_time, score_left=msg.score_left,
-                                  score_right=msg.score_right, team_left=msg.team_left, team_right=msg.team_right)
+        try:  # the game state's one check: what goes into the agents' perceptions
+            state = game_state_from_msg(msg)
+        except ValueError as exc:
+            _log.warning("a /game_state refused: %s", exc)
+            return
+        self.game = GameStateView(play_mode=state.play_mode.value, game_time=state.game_time,
+                                  score_left=state.score_left, score_right=state.score_right,
+                                  team_left=state.team_left, team_right=state.team_right)
         self._clock = max(self._clock, seconds(msg.stamp))
 
     def _handle(self, server: AgentServer, event: object) -> None:

@@ -204,6 +204,8 @@ class _Shows:
         self.models: tuple[str, ...] | None = None
         self._timeline_key: object = None
         self._drawings_shown: object = None
+        self._state_read: object = None
+        self._state_refused = False
         self._drawings: dict[str, object] = DrawingBoard().to_dict()  # none yet
         from sim_master.monitor_web.frame import LinkRows
 
@@ -211,15 +213,19 @@ class _Shows:
 
     def show(self, cycle: Any) -> None:
         from sim_master.scene.monitor_scene import MonitorScene, scene_key
-        from soccer_referee.play_modes import PlayMode
-        from soccer_referee.referee import GameStateSnapshot
+        from soccer_referee.ros.messages import game_state_from_msg
 
         engine = self.engine
         engine.apply_snapshot(cycle.snapshot)
-        if cycle.game_state is not None:
-            g = cycle.game_state
-            self.state = GameStateSnapshot(PlayMode(g.play_mode), g.game_time, g.half, g.team_left, g.team_right,
-                                           g.score_left, g.score_right)
+        if cycle.game_state is not None and cycle.game_state is not self._state_read:
+            self._state_read = cycle.game_state
+            try:  # the game state's one check, for a file as for DDS: what monitors and pages get
+                self.state = game_state_from_msg(cycle.game_state)
+            except ValueError as exc:
+                if not self._state_refused:
+                    self._state_refused = True
+                    print(f"soccersim replay: a game state in the log refused ({exc}); the last good one is shown",
+                          file=sys.stderr, flush=True)
         names, poses = engine.frames()
         robots = engine.scene_robots(self.state.team_left, self.state.team_right)
         for name, monitor in self.monitors.items():

@@ -23,7 +23,6 @@ from sim_master.ros.markers import FRAME
 
 if TYPE_CHECKING:
     from sim_bridge.roboviz_draw import DrawingBoard
-    from sim_master.server.draw_feed import DrawingFeed
 
 PIXEL: Final = 0.01  # m per RoboViz pixel of line width / point size, as drawn on the field
 CIRCLE_SEGMENTS: Final = 32
@@ -187,9 +186,10 @@ class MarkerRenderer:
 MARKERS: Final = "markers"  # the drawing feed's key of the serialized MarkerArray
 
 
-def marker_view(feed: DrawingFeed | None) -> tuple[int, bytes] | None:
-    """The agents' drawings as (version, serialized MarkerArray), drawn on the feed's thread;
-    None without a drawing port or before the first is drawn. The first call asks for them."""
+def marker_view(feed: Any) -> tuple[int, bytes] | None:
+    """The agents' drawings as (version, serialized MarkerArray), drawn on the feed's thread
+    (`feed`: the server's DrawingFeed, server/draw_feed.py, or None without a drawing port);
+    None before the first is drawn. The first call asks for them."""
     if feed is None:
         return None
     feed.renderer(MARKERS, MarkerRenderer)
