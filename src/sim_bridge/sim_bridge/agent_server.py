@@ -61,7 +61,10 @@ MAX_CONNECTIONS: Final = 64
 PORT_READ_BUDGET_S: Final = 0.004
 AGENT_READ_BUDGET_S: Final = 0.001
 QUIET_READ_S: Final = 0.0003
-ACCEPTS_PER_POLL: Final = 16  # a connection churn is taken a batch per poll; the backlog holds the rest
+# A connection churn is taken a batch per poll and per cycle; the listen backlog holds the rest
+# (and, full, slows the churner), so connecting is never what a cycle spends its time on.
+ACCEPTS_PER_POLL: Final = 32
+ACCEPTS_PER_CYCLE: Final = 160
 
 
 
@@ -117,6 +120,7 @@ class AgentServer:
         self._next_id = 1
         self._events: list[AgentEvent] = []
         self._spent = 0.0  # s spent reading this cycle, all agents
+        self._accepted = 0  # connections accepted this cycle
         self.throttled_reads = 0  # times an agent was held to its budget
 
     # ------------------------------------------------------------------ lifecycle
@@ -202,7 +206,7 @@ class AgentServer:
 
     def _new_cycle(self) -> None:
         """Every agent's reading budget starts again."""
-        self._spent = 0.0
+        self._spent, self._accepted = 0.0, 0
         for conn in self._conns.values():
             conn.spent = 0.0
             if conn.throttled:
@@ -238,7 +242,8 @@ class AgentServer:
 
     def _accept(self) -> None:
         assert self._listener is not None
-        for _ in range(ACCEPTS_PER_POLL):  # a flood is taken a batch per poll
+        for _ in range(min(ACCEPTS_PER_POLL, ACCEPTS_PER_CYCLE - self._accepted)):  # a flood: a batch at a time
+            self._accepted += 1
             try:
                 sock, addr = self._listener.accept()
             except (BlockingIOError, InterruptedError):

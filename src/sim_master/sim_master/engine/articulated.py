@@ -237,6 +237,11 @@ class ArticulatedEngine(EntityServices):
         if key not in self._models:
             self._models[key] = (spec, standing_height(spec), None)
 
+    def forget_model(self, key: str) -> None:
+        """A registered model no entity uses any more (spawned ones are many: each SDF text its own)."""
+        if key not in available_models() and key in self._models and self._models[key][2] is None:
+            del self._models[key]
+
     def has_model(self, key: str) -> bool:
         return MODEL_ALIASES.get(key, key) in self._models or key in available_models()
 

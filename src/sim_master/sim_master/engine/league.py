@@ -132,6 +132,11 @@ class LeagueEngine:
         for engine in self._engines.values():
             engine.register_model(key, spec)
 
+    def forget_model(self, key: str) -> None:
+        self._registered.pop(key, None)
+        for engine in self._engines.values():
+            engine.forget_model(key)
+
     # ------------------------------------------------------------------ everything else
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") or name in ("_engine", "_engines"):

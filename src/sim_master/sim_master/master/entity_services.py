@@ -148,11 +148,16 @@ class EntityServices:
                 transport.disconnect(player.agent_id, "its robot was deleted (delete_entity)")
             self.remove_player(player.agent_id)
             return None
+        gone = self.engine.snapshot().entities.get(name)
         try:
             self.engine.delete_entity(name)
         except (ValueError, KeyError) as exc:
             return str(exc.args[0]) if exc.args else type(exc).__name__
         self.spawned.discard(name)
+        model = gone.model if gone is not None else ""
+        left = self.engine.snapshot().entities.values()
+        if model.startswith(("sdf-", "file-")) and all(e.model != model for e in left):
+            self.engine.forget_model(model)  # a spawn of new SDF text each time costs memory once, not without end
         return None
 
     def set_entity_state(self, name: str, state: EntitySnapshot) -> str | None:

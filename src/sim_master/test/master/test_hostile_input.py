@@ -164,3 +164,30 @@ def test_agents_coming_and_going_do_not_rebuild_the_model(running_server: Callab
         player.join(10)
         assert server.engine.builds <= builds + 1
         assert elapsed < 5.0  # 30 joins and leaves never waited out the 5 s sync timeout
+
+
+def test_spawned_models_are_let_go_with_their_last_entity(running_server: Callable[..., Any]) -> None:
+    """Issue 42: RSS grew 7 kB per spawn + delete pair without end: each new SDF text was a
+    model registered for ever. Now a spawned model goes with its last entity."""
+    sdf = ('<sdf version="1.9"><model name="box{i}"><link name="l"><inertial><mass>1</mass></inertial>'
+           '<collision name="c"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></collision></link>'
+           '</model></sdf>')
+    with running_server(simspark_port=None, rcsssmj_port=None, sync=False) as server:
+        def registered() -> int:
+            engines = getattr(server.engine, "_engines", {"one": server.engine}).values()
+            return sum(1 for e in engines for key in getattr(e, "_models", {}) if key.startswith("sdf-"))
+
+        def pair(i: int) -> None:
+            out = server.calls.call(lambda: server.spawn_entity("thing", "", False, (1.0, 1.0, 0.3),
+                                                                (1.0, 0.0, 0.0, 0.0), resource_string=sdf.format(i=i)))
+            assert not out.error, out
+            assert server.calls.call(lambda: server.delete_entity("thing")) is None
+
+        pair(0)
+        before = registered()
+        for i in range(1, 60):
+            pair(i)
+        assert registered() == before
+        kept = server.calls.call(lambda: server.spawn_entity("kept", "", False, (2.0, 1.0, 0.3), (1.0, 0.0, 0.0, 0.0),
+                                                             resource_string=sdf.format(i=999)))
+        assert not kept.error and registered() > before  # a model in use stays

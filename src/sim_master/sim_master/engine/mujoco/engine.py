@@ -144,6 +144,11 @@ class MujocoEngine(EntityServices):
         if key not in self._models:
             self._models[key] = _ModelCache(spec, self._standing_height(spec))
 
+    def forget_model(self, key: str) -> None:
+        """A registered model no entity uses any more (spawned ones are many: each SDF text its own)."""
+        if key not in available_models():
+            self._models.pop(key, None)
+
     def model_spec(self, key: str) -> ModelSpec:
         """The engine-neutral description of a model in play (links, shapes), for drawings."""
         return self._model_cache(key).spec
