@@ -85,7 +85,8 @@ def draw_datagram(rng: random.Random) -> bytes:
 
 
 # ---------------------------------------------------------------------- the browser
-COMMANDS = ["pause", "play", "kickoff", "drop_ball", "free_kick", "play_mode", "move_ball", "move_robot", "step",
+# "pause" is left out: a loopback page may legitimately hold the match (as killsim for monitors).
+COMMANDS = ["play", "kickoff", "drop_ball", "free_kick", "play_mode", "move_ball", "move_robot", "step",
             "seek", "speed", "killsim", "", "__proto__", "constructor"]
 FIELDS = ["side", "name", "x", "y", "unum", "yaw", "cycles", "time", "value", "cmd"]
 
@@ -126,7 +127,7 @@ def page_frame(rng: random.Random) -> str | bytes:
 
 # ---------------------------------------------------------------------- DDS
 def _float(rng: random.Random) -> float:
-    return rng.choice(HOSTILE_NUMBERS) if rng.random() < 0.5 else rng.uniform(-30, 30)
+    return float(rng.choice(HOSTILE_NUMBERS)) if rng.random() < 0.5 else rng.uniform(-30, 30)
 
 
 def _text(rng: random.Random) -> str:
