@@ -3,12 +3,18 @@
 A new monitor gets a full frame first, then incremental ones. Commands are framed
 S-expressions; they are accepted from loopback only unless remote commands are allowed
 (a monitor port is unauthenticated). A monitor that does not read is never waited for
-(rcsssmj froze on one) nor dropped: it skips frames while its backlog is full."""
+(rcsssmj froze on one) nor dropped: it skips frames while its backlog is full.
+
+A monitor's commands are a trainer's: a few at a time. Each monitor may give
+COMMANDS_PER_S a second (a burst of as many); its socket is not read while it has none left
+(TCP holds the rest), and commands beyond what it has left in one read are dropped and said,
+so a flood of trainer commands costs the loop a bounded number of referee commands."""
 from __future__ import annotations
 
 import logging
 import selectors
 import socket
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -27,6 +33,8 @@ from soccer_referee.commands import (
 )
 
 _log = logging.getLogger("sim_bridge.monitors")
+COMMANDS_PER_S = 100.0
+READ_CHUNK = 4096  # a read of commands: about a hundred at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +59,10 @@ class _Monitor:
     out: bytearray = field(default_factory=bytearray)
     needs_full: bool = True
     skipping: bool = False  # its backlog is full: frames are skipped until it reads
+    tokens: float = COMMANDS_PER_S  # commands it may give now
+    tokens_at: float = field(default_factory=time.monotonic)
+    dropped: int = 0  # commands over its budget, since it was last said
+    said_at: float = 0.0
 
 
 def _fields(args: list[Expr]) -> dict[str, list[Expr]]:
@@ -184,8 +196,13 @@ class MonitorServer:
         _log.info("%s monitor connected from %s", self.name, addr[0])
 
     def _read(self, m: _Monitor) -> list[tuple[str, RefereeCommand | KillSim]]:
+        now = time.monotonic()
+        m.tokens = min(COMMANDS_PER_S, m.tokens + (now - m.tokens_at) * COMMANDS_PER_S)
+        m.tokens_at = now
+        if m.tokens < 1.0:  # its budget is spent: its commands wait in TCP
+            return []
         try:
-            data = m.sock.recv(65536)
+            data = m.sock.recv(READ_CHUNK)
         except (BlockingIOError, InterruptedError):
             return []
         except OSError:
@@ -217,8 +234,15 @@ class MonitorServer:
                     continue
                 if isinstance(command, RequestFullState):
                     m.needs_full = True
-                else:
+                elif m.tokens >= 1.0:
+                    m.tokens -= 1.0
                     out.append((m.peer, command))
+                else:
+                    m.dropped += 1
+        if m.dropped and now - m.said_at >= 1.0:
+            _log.warning("%s monitor %s: %d commands over its %g a second dropped", self.name, m.peer, m.dropped,
+                         COMMANDS_PER_S)
+            m.dropped, m.said_at = 0, now
         return out
 
     def _send(self, m: _Monitor, payload: bytes) -> bool:
