@@ -35,6 +35,10 @@ DEFAULT_PORT = 32769
 MAX_SETS = 256
 MAX_SHAPES_PER_SET = 2000
 MAX_SHAPES = 20000  # pending and shown, over every set: what one rebuild of the drawings costs at most
+# One sender's share (sets it made, and the shapes in them): a team's eleven agents drawing
+# side by side each keep room, whatever one of them sends.
+MAX_SETS_PER_SENDER = 64
+MAX_SHAPES_PER_SENDER = 5000
 MAX_TEXT = 200  # characters of an annotation or set name kept
 NUMBER_WIDTH = 6
 
@@ -203,6 +207,7 @@ class _Set:
     shown: list[Shape] = field(default_factory=list)
     version: int = 0  # the board's version when what it shows last changed
     dicts: list[dict[str, Any]] | None = None  # `shown` as JSON-ready dicts, built once per version
+    owner: object = None  # the sender that made it: its shapes count against that sender's share
 
 
 class DrawingBoard:
@@ -212,37 +217,49 @@ class DrawingBoard:
     set's own version tells which sets a viewer must rebuild."""
 
     def __init__(self, max_sets: int = MAX_SETS, max_shapes: int = MAX_SHAPES_PER_SET,
-                 max_total: int = MAX_SHAPES) -> None:
+                 max_total: int = MAX_SHAPES, max_sets_per_sender: int = MAX_SETS_PER_SENDER,
+                 max_shapes_per_sender: int = MAX_SHAPES_PER_SENDER) -> None:
         self._sets: dict[str, _Set] = {}
         self._max_sets, self._max_shapes, self._max_total = max_sets, max_shapes, max_total
+        self._per_sender = (max_sets_per_sender, max_shapes_per_sender)
+        self._sets_of: dict[object, int] = {}  # sender -> sets it made
+        self._shapes_of: dict[object, int] = {}  # sender -> shapes held in its sets
         self._total = 0  # shapes held, pending and shown
         self.agent_text: dict[tuple[str, int], tuple[str, tuple[int, int, int, int]]] = {}
         self.selected: tuple[str, int] | None = None
         self.version = 0
         self.dropped = 0  # shapes refused (a full set, too many sets, too many shapes)
 
-    def apply(self, command: Command) -> None:
+    def apply(self, command: Command, sender: object = None) -> None:
+        """`sender`: who sent it (address and port), whose share a new set and its shapes take."""
         if isinstance(command, Draw):
             entry = self._sets.get(command.set_name)
             if entry is None:
-                if len(self._sets) >= self._max_sets:
+                if len(self._sets) >= self._max_sets or self._sets_of.get(sender, 0) >= self._per_sender[0]:
                     self.dropped += 1
                     return
-                entry = self._sets[command.set_name] = _Set()
-            if len(entry.pending) >= self._max_shapes or self._total >= self._max_total:
+                entry = self._sets[command.set_name] = _Set(owner=sender)
+                self._sets_of[sender] = self._sets_of.get(sender, 0) + 1
+            if (len(entry.pending) >= self._max_shapes or self._total >= self._max_total
+                    or self._shapes_of.get(entry.owner, 0) >= self._per_sender[1]):
                 self.dropped += 1
                 return
             entry.pending.append(command.shape)
             self._total += 1
+            self._shapes_of[entry.owner] = self._shapes_of.get(entry.owner, 0) + 1
         elif isinstance(command, Swap):
-            changed = [entry for name, entry in self._sets.items()
+            changed = [(name, entry) for name, entry in self._sets.items()
                        if (entry.pending or entry.shown) and name.startswith(command.prefix)]
             if changed:
                 self.version += 1
-            for entry in changed:
+            for name, entry in changed:
                 self._total -= len(entry.shown)
+                self._shapes_of[entry.owner] = self._shapes_of.get(entry.owner, 0) - len(entry.shown)
                 entry.shown, entry.pending = entry.pending, []
                 entry.version, entry.dicts = self.version, None
+                if not entry.shown:  # nothing drawn in it any more: the set goes, its maker's room is free
+                    del self._sets[name]
+                    self._sets_of[entry.owner] = self._sets_of.get(entry.owner, 1) - 1
         elif isinstance(command, AgentAnnotation):
             key = (command.side, command.unum)
             if command.text is None:

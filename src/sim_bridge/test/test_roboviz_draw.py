@@ -141,3 +141,31 @@ def test_the_board_holds_at_most_its_shapes_in_all_and_versions_each_set() -> No
 def test_a_polygon_needs_two_vertices() -> None:
     with pytest.raises(DrawProtocolError, match="polygon of 0 vertices"):
         parse_datagram(b"\x01\x04\x00\xff\x00\x00\xffset\0")
+
+
+def test_one_sender_cannot_take_every_set_or_shape() -> None:
+    board = DrawingBoard(max_sets=256, max_total=20000, max_sets_per_sender=8, max_shapes_per_sender=50)
+    flood, agent = ("127.0.0.1", 5000), ("127.0.0.1", 6000)
+    for i in range(1000):
+        board.apply(Draw(f"flood{i % 20}", Shape("point", ((0.0, 0.0, 0.0),), 1.0, (0, 0, 0, 255))), flood)
+    board.apply(Swap("flood"))
+    assert len(board.shown()) == 8 and sum(len(s) for s in board.shown().values()) == 50
+    for i in range(10):
+        board.apply(Draw("7.L.path", Shape("point", ((i, 0.0, 0.0),), 1.0, (0, 0, 0, 255))), agent)
+    board.apply(Swap("7.L"))
+    assert len(board.shown()["7.L.path"]) == 10  # the agent's drawing has its room
+    board.apply(Swap("flood"))  # the flood's sets emptied: its share is free again
+    for _ in range(50):
+        board.apply(Draw("flood0", Shape("point", ((0.0, 0.0, 0.0),), 1.0, (0, 0, 0, 255))), flood)
+    assert board.shape_count == 10 + 50
+
+
+def test_an_emptied_set_goes() -> None:
+    board = DrawingBoard(max_sets_per_sender=2)
+    for name in ("a", "b"):
+        board.apply(Draw(name, Shape("point", ((0.0, 0.0, 0.0),), 1.0, (0, 0, 0, 255))), "s")
+    board.apply(Swap(""))
+    board.apply(Swap(""))  # shown, then nothing: both sets go
+    board.apply(Draw("c", Shape("point", ((0.0, 0.0, 0.0),), 1.0, (0, 0, 0, 255))), "s")
+    board.apply(Swap("c"))
+    assert list(board.shown()) == ["c"]

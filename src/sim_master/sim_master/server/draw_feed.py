@@ -248,7 +248,7 @@ class DrawingFeed(LoopAdapter):
             with self._board_lock:
                 version = self.board.version
                 for command in commands:
-                    self.board.apply(command)
+                    self.board.apply(command, peer)
             if self.board.version != version:
                 self._changed.set()
 
