@@ -6,10 +6,19 @@ import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 from sim_contracts.logtext import clip
 
 Command = Callable[[argparse.Namespace], int]
+
+
+class OneLineErrors(argparse.ArgumentParser):
+    """A user's mistake on the command line is one line, with where to look, not the whole
+    usage (the server's runs to twenty lines); its subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def _version(_: argparse.Namespace) -> int:
@@ -75,7 +84,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """Every subcommand with its help line; the arguments and handler of `command` alone
     (its module imported), or of all when None. Importing every command's module (ROS,
     MuJoCo, Redis, MCAP) cost each start-up ~0.5 s (issue 31)."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrors(
         prog="soccersim",
         description="RoboCup-style 3D soccer simulation on ROS 2 and MuJoCo.",
     )

@@ -330,7 +330,9 @@ def run_master(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="the master of a distributed run")
+    from sim_master.cli import OneLineErrors
+
+    parser = OneLineErrors(description="the master of a distributed run")
     add_master_arguments(parser)
     return run_master(parser.parse_args(argv))
 

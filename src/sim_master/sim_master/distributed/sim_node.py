@@ -218,7 +218,9 @@ def make_engine(kind: str, config: WorldConfig, node_id: str, bt_xml: str) -> St
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="a simulation node of a distributed run")
+    from sim_master.cli import OneLineErrors
+
+    parser = OneLineErrors(description="a simulation node of a distributed run")
     add_node_arguments(parser)
     return run_node(parser.parse_args(argv))
 
