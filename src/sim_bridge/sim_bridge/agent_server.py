@@ -65,6 +65,10 @@ QUIET_READ_S: Final = 0.0003
 # (and, full, slows the churner), so connecting is never what a cycle spends its time on.
 ACCEPTS_PER_POLL: Final = 32
 ACCEPTS_PER_CYCLE: Final = 160
+# The budgets are per cycle: a collect_cycle starts one, and so does this much time without one
+# when no cycle is being collected (a paused or held match, a bridge that only polls), so no
+# agent is held for longer.
+BUDGET_PERIOD_S: Final = 0.1
 
 
 
@@ -121,6 +125,8 @@ class AgentServer:
         self._events: list[AgentEvent] = []
         self._spent = 0.0  # s spent reading this cycle, all agents
         self._accepted = 0  # connections accepted this cycle
+        self._budget_from = time.monotonic()  # when the budgets last started again
+        self._collecting = False  # inside collect_cycle: its budgets are the cycle's
         self.throttled_reads = 0  # times an agent was held to its budget
 
     # ------------------------------------------------------------------ lifecycle
@@ -145,6 +151,8 @@ class AgentServer:
     # ------------------------------------------------------------------ input
     def poll(self, timeout: float = 0.0) -> list[AgentEvent]:
         """Accept, read and parse whatever is there (waits at most `timeout`)."""
+        if not self._collecting and time.monotonic() - self._budget_from >= BUDGET_PERIOD_S:
+            self._new_cycle()
         for key, mask in self._selector.select(timeout):
             if key.data is None:
                 self._accept()
@@ -155,13 +163,16 @@ class AgentServer:
             if mask & selectors.EVENT_WRITE:
                 self._flush(conn)
             if mask & selectors.EVENT_READ and conn.agent_id in self._conns and not conn.throttled:
-                started = time.perf_counter()
+                started = time.thread_time()  # CPU of this thread: waiting for the GIL is not its cost
                 self._read(conn)
-                spent = time.perf_counter() - started
+                spent = time.thread_time() - started
                 conn.spent += spent
                 self._spent += spent
-                if conn.agent_id in self._conns and (conn.spent >= AGENT_READ_BUDGET_S or (
-                        self._spent >= PORT_READ_BUDGET_S and conn.spent >= QUIET_READ_S)):
+                over = conn.spent >= AGENT_READ_BUDGET_S or (
+                    self._spent >= PORT_READ_BUDGET_S and conn.spent >= QUIET_READ_S)
+                # an agent this cycle still waits for (sync: its (syn)) is read on: held, it would
+                # be waited for in vain
+                if over and conn.agent_id in self._conns and (conn.lagging or self._answered(conn)):
                     self._throttle(conn, True)
         self._check_stalls()
         events, self._events = self._events, []
@@ -172,6 +183,13 @@ class AgentServer:
         """Sync mode: return once every waited-for agent has synced or timed out, or at
         once when `stop` is set (stopping never waits out a silent agent)."""
         self._new_cycle()
+        self._collecting = True
+        try:
+            return self._collect(deadline_s, stop)
+        finally:
+            self._collecting = False
+
+    def _collect(self, deadline_s: float | None, stop: threading.Event | None) -> list[AgentEvent]:
         events = self.poll(0.0)
         for conn in self._conns.values():
             conn.connected_cycles += 1
@@ -207,6 +225,7 @@ class AgentServer:
     def _new_cycle(self) -> None:
         """Every agent's reading budget starts again."""
         self._spent, self._accepted = 0.0, 0
+        self._budget_from = time.monotonic()
         for conn in self._conns.values():
             conn.spent = 0.0
             if conn.throttled:

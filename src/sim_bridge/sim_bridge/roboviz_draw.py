@@ -201,6 +201,15 @@ def _draw(r: _Reader, shape: Shape) -> Draw:
     return Draw(r.text("set name"), shape)
 
 
+def _count(counts: dict[object, int], key: object, change: int) -> None:
+    """A per-sender count changed; a sender with nothing left is forgotten (senders come and go)."""
+    left = counts.get(key, 0) + change
+    if left > 0:
+        counts[key] = left
+    else:
+        counts.pop(key, None)
+
+
 @dataclass(slots=True)
 class _Set:
     pending: list[Shape] = field(default_factory=list)
@@ -234,19 +243,20 @@ class DrawingBoard:
         """`sender`: who sent it (address and port), whose share a new set and its shapes take."""
         if isinstance(command, Draw):
             entry = self._sets.get(command.set_name)
+            owner = sender if entry is None else entry.owner
+            if ((entry is not None and len(entry.pending) >= self._max_shapes) or self._total >= self._max_total
+                    or self._shapes_of.get(owner, 0) >= self._per_sender[1]):
+                self.dropped += 1  # (checked before a set is made: a refused shape leaves no empty set)
+                return
             if entry is None:
                 if len(self._sets) >= self._max_sets or self._sets_of.get(sender, 0) >= self._per_sender[0]:
                     self.dropped += 1
                     return
                 entry = self._sets[command.set_name] = _Set(owner=sender)
                 self._sets_of[sender] = self._sets_of.get(sender, 0) + 1
-            if (len(entry.pending) >= self._max_shapes or self._total >= self._max_total
-                    or self._shapes_of.get(entry.owner, 0) >= self._per_sender[1]):
-                self.dropped += 1
-                return
             entry.pending.append(command.shape)
             self._total += 1
-            self._shapes_of[entry.owner] = self._shapes_of.get(entry.owner, 0) + 1
+            self._shapes_of[owner] = self._shapes_of.get(owner, 0) + 1
         elif isinstance(command, Swap):
             changed = [(name, entry) for name, entry in self._sets.items()
                        if (entry.pending or entry.shown) and name.startswith(command.prefix)]
@@ -254,12 +264,12 @@ class DrawingBoard:
                 self.version += 1
             for name, entry in changed:
                 self._total -= len(entry.shown)
-                self._shapes_of[entry.owner] = self._shapes_of.get(entry.owner, 0) - len(entry.shown)
+                _count(self._shapes_of, entry.owner, -len(entry.shown))
                 entry.shown, entry.pending = entry.pending, []
                 entry.version, entry.dicts = self.version, None
                 if not entry.shown:  # nothing drawn in it any more: the set goes, its maker's room is free
                     del self._sets[name]
-                    self._sets_of[entry.owner] = self._sets_of.get(entry.owner, 1) - 1
+                    _count(self._sets_of, entry.owner, -1)
         elif isinstance(command, AgentAnnotation):
             key = (command.side, command.unum)
             if command.text is None:

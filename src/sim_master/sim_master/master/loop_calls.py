@@ -131,4 +131,7 @@ class LoopCalls:
                 item.error = LoopCallTimeout(reason)
                 item.done.set()
                 if item.then is not None:
-                    item.then(item)
+                    try:
+                        item.then(item)
+                    except Exception:  # noqa: BLE001 - every other waiter is still released
+                        _log.exception("loop call %r: its caller's hook failed at shutdown", item.fn)

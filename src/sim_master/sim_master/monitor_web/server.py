@@ -70,6 +70,17 @@ def host_name(header: str) -> str:
     return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
 
 
+def _machine_names() -> set[str]:
+    """This machine's own name (a server on 0.0.0.0 is reached by it); no DNS is asked."""
+    import socket
+
+    try:
+        name = socket.gethostname().lower()
+    except OSError:
+        return set()
+    return {name, name.split(".")[0]} if name else set()
+
+
 def _is_address(name: str) -> bool:
     try:
         ipaddress.ip_address(name)
@@ -108,7 +119,7 @@ class WebMonitor:
         it is now, not where the previous page left it (a replay keeps its current frame)."""
         self.host, self.port = host, port
         # the names a page may reach this server by, besides IP addresses (see the module's doc)
-        self.names = {"localhost", host.lower(), *(n.lower() for n in names)}
+        self.names = {"localhost", host.lower(), *(n.lower() for n in names), *_machine_names()}
         self.live = live
         self.allow_remote_commands = allow_remote_commands
         self._commands: queue.Queue[WebCommand] = queue.Queue(COMMAND_QUEUE)
@@ -269,8 +280,17 @@ class WebMonitor:
         allowed = self.commands_allowed(peer_host)
         reader = asyncio.ensure_future(self._read_commands(connection, peer_host, allowed))
         writer = asyncio.current_task()
-        if writer is not None:  # a page that leaves while nothing changes is let go at once, not at the next frame
-            reader.add_done_callback(lambda _done: writer.cancel())
+
+        def reader_ended(_done: object) -> None:
+            if writer is not None:  # a page that leaves while nothing changes is let go at once
+                writer.cancel()
+
+        reader.add_done_callback(reader_ended)
+        if self.clients >= MAX_CLIENTS or self._per_host.get(peer_host, 0) >= MAX_PER_HOST:
+            reader.remove_done_callback(reader_ended)  # handshakes at once passed the check: the cap holds
+            reader.cancel()
+            await connection.close(1013, "too many pages watch already")
+            return
         peer = f"{peer_host}:{connection.remote_address[1] if connection.remote_address else 0}"
         seen, sent_scene, sent_timeline, sent_frame = -1, None, None, None
         self._peers.add(peer)
@@ -308,6 +328,7 @@ class WebMonitor:
             self.clients -= 1
             if self.live and self.clients == 0:
                 self._latest = None
+            reader.remove_done_callback(reader_ended)
             reader.cancel()
 
     async def _read_commands(self, connection: ServerConnection, peer_host: str, allowed: bool) -> None:

@@ -37,6 +37,7 @@ SENDER_CPU: Final = 0.05
 PORT_CPU: Final = 0.15
 PORT_DATAGRAMS_PER_S: Final = 20000.0  # read at most (each read costs too); the kernel drops the rest
 MAX_SENDERS: Final = 256  # budgets kept; beyond, the least recently heard sender is forgotten
+READ_COST_S: Final = 3e-6  # what reading a datagram that is then dropped costs, charged to the port
 MAX_VIEW_RATE: Final = 20.0  # views per second at most
 VIEW_DUTY: Final = 0.1  # share of the thread's time spent drawing views, at most
 
@@ -49,8 +50,8 @@ class _Bucket:
 
     __slots__ = ("rate", "tokens", "at")
 
-    def __init__(self, rate: float, now: float) -> None:
-        self.rate, self.tokens, self.at = rate, rate, now
+    def __init__(self, rate: float, now: float, start: float = 1.0) -> None:
+        self.rate, self.tokens, self.at = rate, rate * start, now
 
     def _fill(self, now: float) -> None:
         self.tokens = min(self.rate, self.tokens + (now - self.at) * self.rate)
@@ -91,11 +92,14 @@ class SenderBudgets:
         if bucket is None:
             if len(self._senders) >= self._max_senders:
                 del self._senders[next(iter(self._senders))]  # the least recently heard
-            bucket = _Bucket(self._sender_cpu, now)
+            # a new sender starts with a tenth of its share: a flood from ever new source ports
+            # gets no more than one that keeps its port
+            bucket = _Bucket(self._sender_cpu, now, start=0.1)
         self._senders[sender] = bucket  # most recently heard last
         if bucket.has(now) and self._port.has(now):
             return True
         self.refused += 1
+        self._port.charge(READ_COST_S, now)  # reading it cost something too
         return False
 
     def charge(self, sender: tuple[str, int], seconds: float, now: float) -> None:
@@ -150,7 +154,7 @@ Renderer = Callable[[Any, dict[tuple[str, int], tuple[float, float, float]], flo
 class DrawingView:
     """What is shown, as of `version`: the browser's JSON-ready dict and each renderer's output."""
 
-    version: int
+    version: int  # grows with every view drawn
     board: dict[str, Any]
     rendered: dict[str, Any]
     board_json: str = "null"  # `board` as JSON text
@@ -170,6 +174,8 @@ class DrawingFeed(LoopAdapter):
         self._lock = threading.Lock()  # renderers and positions, set from other threads
         self._positions: dict[tuple[str, int], tuple[float, float, float]] = {}
         self._sim_time = 0.0
+        self._polled_cycle = -1
+        self._views = 0  # views drawn: a view's version (the board's or the robots' positions changed)
         self._warned: set[str] = set()
         self._stop = threading.Event()
         self._changed = threading.Event()  # the board or the renderers changed: a view is due
@@ -190,13 +196,21 @@ class DrawingFeed(LoopAdapter):
 
     # ------------------------------------------------------------------ the loop's side
     def poll(self, loop: SimulationLoop) -> None:
-        """Tell the drawing thread the time and, when agents are annotated, where their robots are."""
+        """Tell the drawing thread the time and, when agents are annotated, where their robots
+        are (once a cycle; a robot that moved asks for a view, so the texts follow it)."""
+        cycle = loop.engine.cycle
+        if cycle == self._polled_cycle:
+            return
+        self._polled_cycle = cycle
         positions = {}
         if self.board.agent_text:
             positions = {(p.side, p.unum): loop.engine.robot_pose(p.robot_id)[0] for p in loop.players.with_robots()}
         with self._lock:
+            moved = positions != self._positions
             self._sim_time = loop.engine.time
             self._positions = positions
+        if moved:
+            self._changed.set()
 
     def close(self) -> None:
         self._stop.set()
@@ -228,9 +242,9 @@ class DrawingFeed(LoopAdapter):
             if not self.budgets.admit(peer, now):
                 continue
             self.datagrams += 1
-            started = time.perf_counter()
+            started = time.thread_time()  # this thread's CPU: a wait for the GIL is not the sender's cost
             self._parse(data, peer)
-            spent = time.perf_counter() - started
+            spent = time.thread_time() - started
             now += spent
             self.budgets.charge(peer, spent, now)
 
@@ -276,7 +290,8 @@ class DrawingFeed(LoopAdapter):
             shown = _ShownBoard(self.board)
         rendered = {key: render(shown, positions, sim_time) for key, render in renderers.items()}
         board = shown.to_dict()
-        self.view = DrawingView(shown.version, board, rendered, json.dumps(board, separators=(",", ":")))
+        self._views += 1
+        self.view = DrawingView(self._views, board, rendered, json.dumps(board, separators=(",", ":")))
 
 
 class _ShownBoard:

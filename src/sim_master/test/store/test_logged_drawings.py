@@ -29,7 +29,7 @@ def test_drawings_sent_during_a_match_come_back_from_its_log(running_server: Cal
         udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         try:
             deadline = time.monotonic() + 20
-            while server.drawing.view.version <= 0 and time.monotonic() < deadline:
+            while not server.drawing.view.board["sets"] and time.monotonic() < deadline:
                 udp.sendto(datagram, ("127.0.0.1", server.drawing.port.port))
                 time.sleep(0.05)
         finally:
@@ -71,7 +71,7 @@ def test_a_replays_page_gets_the_logged_drawings(running_server: Callable[..., A
         assert server.drawing is not None
         udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         deadline = time.monotonic() + 20
-        while server.drawing.view.version <= 0 and time.monotonic() < deadline:
+        while not server.drawing.view.board["sets"] and time.monotonic() < deadline:
             udp.sendto(datagram, ("127.0.0.1", server.drawing.port.port))
             time.sleep(0.05)
         udp.close()

@@ -7,7 +7,9 @@ told apart: each message carries its publisher's GID, and the ROS graph says whi
 that publisher. A message from any other publisher is dropped, so a stray or hostile
 participant must at least impersonate the node by name, which the graph shows. The check
 costs a dictionary lookup per message; the graph is asked again only for a publisher not
-seen before, at most every `REFRESH_S`."""
+known yet (at most every `ASK_EVERY_S`: DDS may match a publisher before the graph names its
+node, so its first messages can be dropped), and a publisher the graph gives to another node
+is refused without asking again for `REFRESH_S`."""
 from __future__ import annotations
 
 import time
@@ -15,6 +17,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 REFRESH_S: Final = 0.5
+ASK_EVERY_S: Final = 0.02
 MAX_REFUSED: Final = 1024  # unknown publishers remembered (refused without asking the graph)
 
 
@@ -47,12 +50,16 @@ class TrustedSenders:
         self._asked_at = -1e9
         self.dropped = 0
 
-    def _refresh(self) -> None:
+    def _refresh(self) -> set[bytes]:
+        """Learn the trusted publishers from the graph; returns every publisher it names."""
         self._asked_at = time.monotonic()
+        named = set()
         for ns, name, gid in self._endpoints(self.topic):
+            named.add(gid[:16])
             if (ns, name) in self._nodes:
                 self._trusted.add(gid[:16])
                 self._refused.pop(gid[:16], None)
+        return named
 
     def allows(self, info: Any) -> bool:
         gid = _gid(info)
@@ -60,13 +67,16 @@ class TrustedSenders:
             return True
         if gid in self._trusted:
             return True
-        if time.monotonic() - self._asked_at >= REFRESH_S:
-            self._refresh()
+        now = time.monotonic()
+        refused_at = self._refused.get(gid)
+        if (refused_at is None or now - refused_at >= REFRESH_S) and now - self._asked_at >= ASK_EVERY_S:
+            named = self._refresh()
             if gid in self._trusted:
                 return True
-        if len(self._refused) >= MAX_REFUSED:
-            self._refused.clear()
-        self._refused[gid] = time.monotonic()
+            if gid in named:  # another node's: refused without asking again for a while
+                if len(self._refused) >= MAX_REFUSED:
+                    self._refused.clear()
+                self._refused[gid] = now
         self.dropped += 1
         return False
 
