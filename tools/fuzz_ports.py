@@ -25,6 +25,8 @@ import struct
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 # "killsim" is left out: a loopback monitor may legitimately stop the server.
@@ -108,6 +110,23 @@ class _Refusals(logging.Handler):
         self.count += record.levelno == logging.WARNING
 
 
+@contextmanager
+def watched_logs() -> Iterator[tuple[InternalErrors, _Refusals]]:
+    """The process's log watched for what the fault boundaries caught and what was refused."""
+    errors, refusals = InternalErrors(), _Refusals()
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(errors)
+    root.addHandler(refusals)
+    root.setLevel(logging.INFO)
+    try:
+        yield errors, refusals
+    finally:
+        root.removeHandler(errors)
+        root.removeHandler(refusals)
+        root.setLevel(level)
+
+
 def fuzz(server: Any, ports: dict[str, int], per_port: int, seed: int,
          progress: bool = False) -> dict[str, Any]:
     """Send `per_port` generated inputs to each of `ports` (name -> TCP port; "service" takes
@@ -158,13 +177,7 @@ def fuzz_match(per_port: int, seed: int, progress: bool = False) -> dict[str, An
     from sim_master.master.config import ServerConfig
     from sim_master.server.in_thread import serving
 
-    errors, refusals = InternalErrors(), _Refusals()
-    root = logging.getLogger()
-    level = root.level
-    root.addHandler(errors)
-    root.addHandler(refusals)
-    root.setLevel(logging.INFO)
-    try:
+    with watched_logs() as (errors, refusals):
         config = ServerConfig(sync=False, realtime=True, simspark_port=0, rcsssmj_port=0, simspark_monitor_port=0,
                               rcsssmj_monitor_port=0, service_port=0, ros=False, vision_noise=False)
         with serving(config) as server:
@@ -210,10 +223,6 @@ def fuzz_match(per_port: int, seed: int, progress: bool = False) -> dict[str, An
                           internal_errors=len(errors.seen), internal_error_samples=errors.seen[:5])
             for agent in good:
                 agent.close()
-    finally:
-        root.removeHandler(errors)
-        root.removeHandler(refusals)
-        root.setLevel(level)
     return result
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import random
 import socket
@@ -25,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from fuzz_ports import ATOMS, InternalErrors, _Refusals, message
+from fuzz_ports import ATOMS, message, watched_logs
 
 HOSTILE_NUMBERS = [0.0, -0.0, 1.0, -1.0, 1e5, -1e5, 1e300, -1e300, float("inf"), float("-inf"), float("nan"),
                    5e-324, 1e-300, 15.0, -15.0, 10.0, 99.0, 2 ** 53, -(2 ** 63)]
@@ -202,16 +201,10 @@ def fuzz_surfaces(per_surface: int, seed: int, progress: bool = False,
     from sim_master.master.config import ServerConfig
     from sim_master.server.in_thread import serving
 
-    errors, refusals = InternalErrors(), _Refusals()
-    root = logging.getLogger()
-    level = root.level
-    root.addHandler(errors)
-    root.addHandler(refusals)
-    root.setLevel(logging.INFO)
     rng = random.Random(seed)
     result: dict[str, Any] = {"seed": seed, "inputs": {}}
     t0 = time.monotonic()
-    try:
+    with watched_logs() as (errors, refusals):
         config = ServerConfig(sync=False, realtime=True, simspark_port=0, rcsssmj_port=None, simspark_monitor_port=None,
                               rcsssmj_monitor_port=None, service_port=None, web_port=0, draw_port=0, ros=True,
                               vision_noise=False)
@@ -253,10 +246,6 @@ def fuzz_surfaces(per_surface: int, seed: int, progress: bool = False,
             player.join(5)
             result["server_alive"] = not server.stop_event.is_set()
             good.close()
-    finally:
-        root.removeHandler(errors)
-        root.removeHandler(refusals)
-        root.setLevel(level)
     result.update(wall_s=round(time.monotonic() - t0, 1), refusals_logged=refusals.count,
                   internal_errors=len(errors.seen), internal_error_samples=errors.seen[:5])
     return result
