@@ -1,5 +1,6 @@
 """The ROS 2 face of the single-mode server: the design's three nodes, composed in this
-process on one executor thread.
+process on one executor (two threads); the services that wait for the loop are coroutines
+(ros/loop_await.py), so no request holds a thread while the loop answers it.
 
 - the simulation node (`/soccersim`, this package): /clock, entity and joint states, /tf,
   the entity services of the ROS simulation standard and of gazebo_ros, the settings as
