@@ -17,7 +17,7 @@ pybind11::object parse_simspark_hinges(pybind11::bytes payload);
 
 namespace sim_hotpath {
 
-// SimSpark hinge speeds into a robot's controller arrays (sim_master's engine/mujoco/robot.py
+// SimSpark hinge speeds into a robot's controller arrays (sim_master's engine/robot.py
 // keeps their meaning): each name found in `names_index` sets mode[i] = velocity_mode and
 // v_cmd[i] = the speed cut to +-max_speed[i]. Returns (errors, whether a mode changed); the
 // errors read as the Python controller's.

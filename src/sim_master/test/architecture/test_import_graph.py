@@ -26,9 +26,15 @@ def test_the_packages_keep_the_layering() -> None:
     assert "rules kept" in result.stderr
 
 
-def _write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
+def _write(root: Path, packages: tuple[str, ...], modules: dict[str, str]) -> None:
+    """A made-up tree under `root`: each package (with its package.xml) and each module, named
+    by its dotted name (`pkg.sub.mod`), at src/<pkg>/<pkg>/sub/mod.py with its source."""
+    for package in packages:
+        (root / "src" / package / package).mkdir(parents=True, exist_ok=True)
+        (root / "src" / package / "package.xml").write_text("<package/>")
+    for dotted, text in modules.items():
+        package, *rest = dotted.split(".")
+        path = root / "src" / package / package / Path(*rest[:-1]) / f"{rest[-1]}.py"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
 
@@ -36,19 +42,17 @@ def _write(root: Path, files: dict[str, str]) -> None:
 def test_each_broken_rule_is_reported(tmp_path: Path) -> None:
     _write(
         tmp_path,
+        ("sim_master", "sim_bridge"),
         {
-            "src/sim_master/package.xml": "<package/>",
-            "src/sim_master/sim_master/__init__.py": "",
-            "src/sim_master/sim_master/engine/__init__.py": "",
-            "src/sim_master/sim_master/engine/physics.py": (
-                "def f():\n    import rclpy\n    from sim_bridge.percept import P\n"),
-            "src/sim_master/sim_master/master/__init__.py": "",
-            "src/sim_master/sim_master/master/loop.py": "from ..ros import node\n",
-            "src/sim_master/sim_master/ros/__init__.py": "",
-            "src/sim_master/sim_master/ros/node.py": "from sim_master.master import loop\n",
-            "src/sim_bridge/package.xml": "<package/>",
-            "src/sim_bridge/sim_bridge/__init__.py": "",
-            "src/sim_bridge/sim_bridge/percept.py": "P = 1\n",
+            "sim_master.__init__": "",
+            "sim_master.engine.__init__": "",
+            "sim_master.engine.physics": "def f():\n    import rclpy\n    from sim_bridge.percept import P\n",
+            "sim_master.master.__init__": "",
+            "sim_master.master.loop": "from ..ros import node\n",
+            "sim_master.ros.__init__": "",
+            "sim_master.ros.node": "from sim_master.master import loop\n",
+            "sim_bridge.__init__": "",
+            "sim_bridge.percept": "P = 1\n",
         },
     )
     graph = _tool()
