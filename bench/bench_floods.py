@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from typing import Any
 
 NOW = re.compile(rb"\(now ([0-9.]+)\)")
@@ -84,22 +85,30 @@ def good_agent(port: int, team: str, marks: Any, out: Any) -> None:
 
 
 # ---------------------------------------------------------------------- the attackers
-def effectors(ports: dict[str, int], until: float) -> None:
-    flood = frame(b"".join(b"(he1 0.1)" for _ in range(2000)) + b"(syn)")
+def _flood(port: int, connections: int, payload: Callable[[int], bytes], until: float) -> None:
+    """Send `payload(i)` on each of `connections` as fast as the server takes it (reading and
+    dropping what it answers) until `until`; a connection the server closed stays closed."""
     socks = []
-    for _ in range(20):
-        s = socket.create_connection(("127.0.0.1", ports["simspark"]), timeout=5)
+    for _ in range(connections):
+        s = socket.create_connection(("127.0.0.1", port), timeout=5)
         s.setblocking(False)
         socks.append(s)
-    while time.time() < until:
-        for s in socks:
+    i = 0
+    while socks and time.time() < until:
+        for s in list(socks):
             try:
-                s.send(flood)
+                s.send(payload(i))
                 s.recv(1 << 20)
             except (BlockingIOError, InterruptedError):
                 pass
             except OSError:
-                pass
+                socks.remove(s)
+        i += 1
+
+
+def effectors(ports: dict[str, int], until: float) -> None:
+    flood = frame(b"".join(b"(he1 0.1)" for _ in range(2000)) + b"(syn)")
+    _flood(ports["simspark"], 20, lambda _i: flood, until)
 
 
 def churn(ports: dict[str, int], until: float) -> None:
@@ -112,20 +121,9 @@ def churn(ports: dict[str, int], until: float) -> None:
 
 
 def trainer(ports: dict[str, int], until: float) -> None:
-    s = socket.create_connection(("127.0.0.1", ports["monitor"]), timeout=5)
-    s.setblocking(False)
     commands = [frame(b"(ball (pos 1 1 0.1)(vel 1 0 0))"), frame(b"(playMode PlayOn)"),
                 frame(b"(agent (unum 1)(team Left)(pos -3 0 0.4))"), frame(b"(dropBall)")]
-    i = 0
-    while time.time() < until:
-        try:
-            s.send(commands[i % len(commands)] * 50)
-            s.recv(1 << 20)
-        except (BlockingIOError, InterruptedError):
-            pass
-        except OSError:
-            break
-        i += 1
+    _flood(ports["monitor"], 1, lambda i: commands[i % len(commands)] * 50, until)
 
 
 def drawings(ports: dict[str, int], until: float) -> None:
@@ -164,18 +162,8 @@ def pages(ports: dict[str, int], until: float) -> None:
 
 
 def services(ports: dict[str, int], until: float) -> None:
-    s = socket.create_connection(("127.0.0.1", ports["service"]), timeout=5)
-    s.setblocking(False)
-    n = 0
-    while time.time() < until:
-        try:
-            s.send(b"".join(f"r{n + i} simulation stats\n".encode() for i in range(50)))
-            s.recv(1 << 20)
-        except (BlockingIOError, InterruptedError):
-            pass
-        except OSError:
-            break
-        n += 50
+    _flood(ports["service"], 1,
+           lambda i: b"".join(f"r{50 * i + k} simulation stats\n".encode() for k in range(50)), until)
 
 
 ATTACKS = {"effectors": effectors, "churn": churn, "trainer": trainer, "drawings": drawings, "pages": pages,

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from sim_bridge.budget import TokenBucket
 from sim_bridge.framing import FrameDecoder, FramingError, encode_frame
 from sim_bridge.listener import open_listener
 from sim_bridge.sexp import Expr, SexpError, integer, number, parse_flat
@@ -59,8 +60,7 @@ class _Monitor:
     out: bytearray = field(default_factory=bytearray)
     needs_full: bool = True
     skipping: bool = False  # its backlog is full: frames are skipped until it reads
-    tokens: float = COMMANDS_PER_S  # commands it may give now
-    tokens_at: float = field(default_factory=time.monotonic)
+    commands: TokenBucket = field(default_factory=lambda: TokenBucket(COMMANDS_PER_S, time.monotonic()))
     dropped: int = 0  # commands over its budget, since it was last said
     said_at: float = 0.0
 
@@ -197,9 +197,7 @@ class MonitorServer:
 
     def _read(self, m: _Monitor) -> list[tuple[str, RefereeCommand | KillSim]]:
         now = time.monotonic()
-        m.tokens = min(COMMANDS_PER_S, m.tokens + (now - m.tokens_at) * COMMANDS_PER_S)
-        m.tokens_at = now
-        if m.tokens < 1.0:  # its budget is spent: its commands wait in TCP
+        if m.commands.level(now) < 1.0:  # its budget is spent: its commands wait in TCP
             return []
         try:
             data = m.sock.recv(READ_CHUNK)
@@ -234,8 +232,7 @@ class MonitorServer:
                     continue
                 if isinstance(command, RequestFullState):
                     m.needs_full = True
-                elif m.tokens >= 1.0:
-                    m.tokens -= 1.0
+                elif m.commands.take(1.0, now):
                     out.append((m.peer, command))
                 else:
                     m.dropped += 1

@@ -137,16 +137,6 @@ def _clear(stamp: Time) -> Marker:
     return clear
 
 
-def drawings_to_markers(drawings: dict[str, Any], stamp: Time,
-                        agent_positions: dict[tuple[str, int], tuple[float, float, float]]) -> MarkerArray:
-    """`drawings`: DrawingBoard.to_dict(); `agent_positions`: where each annotated agent's robot is."""
-    markers = [_clear(stamp)]
-    for name, shapes in drawings["sets"].items():
-        markers += _set_markers(stamp, name, shapes)
-    markers += _agent_markers(stamp, drawings["agents"], agent_positions)
-    return MarkerArray(markers=markers)
-
-
 class MarkerRenderer:
     """The board as one serialized MarkerArray, rebuilding only the sets that changed."""
 

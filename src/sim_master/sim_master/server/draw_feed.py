@@ -3,13 +3,12 @@ parsed and drawn on threads of their own, never on the loop's.
 
 Why threads: a datagram is cheap to send and dear to parse and draw, so a port that any
 local process can write to must not be able to hold a cycle. One thread reads within
-budgets (per sender and for the port, datagrams and bytes per second: a flood is dropped
-unread) into one DrawingBoard; another turns what is shown into views (the browser's JSON and
-whatever a renderer registers, e.g. the ROS markers) at most `MAX_VIEW_RATE` times a second
-and never more than a tenth of its time, so a long drawing never stops the reading. The loop
-only picks the latest view up. A malformed
-datagram loses only itself (the commands before the fault are kept) and is said once per
-sender."""
+budgets (parse time per sender and for the port, datagrams read per second: a flood is
+dropped unread) into one DrawingBoard; another turns what is shown into views (the browser's
+JSON and whatever a renderer registers, e.g. the ROS markers) at most `MAX_VIEW_RATE` times a
+second and never more than a tenth of its time, so a long drawing never stops the reading.
+The loop only picks the latest view up. A malformed datagram loses only itself (the commands
+before the fault are kept) and is said once per sender."""
 from __future__ import annotations
 
 import json
@@ -22,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from sim_bridge.budget import TokenBucket
 from sim_bridge.roboviz_draw import DrawingBoard, DrawProtocolError, parse_datagram
 from sim_master.master.adapters import LoopAdapter
 
@@ -44,28 +44,6 @@ VIEW_DUTY: Final = 0.1  # share of the thread's time spent drawing views, at mos
 _log = logging.getLogger("soccersim.drawings")
 
 
-class _Bucket:
-    """A token bucket: `rate` a second, up to one second's worth saved; it may run into debt
-    by the last charge (the cost of a datagram is known only after it is parsed)."""
-
-    __slots__ = ("rate", "tokens", "at")
-
-    def __init__(self, rate: float, now: float, start: float = 1.0) -> None:
-        self.rate, self.tokens, self.at = rate, rate * start, now
-
-    def _fill(self, now: float) -> None:
-        self.tokens = min(self.rate, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-
-    def has(self, now: float) -> bool:
-        self._fill(now)
-        return self.tokens > 0
-
-    def charge(self, amount: float, now: float) -> None:
-        self._fill(now)
-        self.tokens -= amount
-
-
 class SenderBudgets:
     """Time spent on each sender's datagrams (address and port) and on all of them, and
     datagrams read, per second."""
@@ -74,9 +52,9 @@ class SenderBudgets:
                  port_datagrams: float = PORT_DATAGRAMS_PER_S, max_senders: int = MAX_SENDERS) -> None:
         now = time.monotonic()
         self._sender_cpu = sender_cpu
-        self._port = _Bucket(port_cpu, now)
-        self._reads = _Bucket(port_datagrams, now)
-        self._senders: dict[tuple[str, int], _Bucket] = {}
+        self._port = TokenBucket(port_cpu, now)
+        self._reads = TokenBucket(port_datagrams, now)
+        self._senders: dict[tuple[str, int], TokenBucket] = {}
         self._max_senders = max_senders
         self.refused = 0  # datagrams dropped unread
 
@@ -94,7 +72,7 @@ class SenderBudgets:
                 del self._senders[next(iter(self._senders))]  # the least recently heard
             # a new sender starts with a tenth of its share: a flood from ever new source ports
             # gets no more than one that keeps its port
-            bucket = _Bucket(self._sender_cpu, now, start=0.1)
+            bucket = TokenBucket(self._sender_cpu, now, start=0.1)
         self._senders[sender] = bucket  # most recently heard last
         if bucket.has(now) and self._port.has(now):
             return True
@@ -299,7 +277,6 @@ class _ShownBoard:
     `to_dict()` and `shown_versions()` as of a board)."""
 
     def __init__(self, board: DrawingBoard) -> None:
-        self.version = board.version
         self._dict = board.to_dict()
         self._versions = board.shown_versions()
 
