@@ -65,7 +65,8 @@ class SimNode:
         deadline = time.monotonic() + 6 * self.heartbeat_s
         while True:
             # registering again is accepted by the master (it is how a restarted node rejoins)
-            reply = call_until_answered(executor, self.client, request, attempts=6, timeout_s=timeout / 6)
+            reply = call_until_answered(executor, self.client, request, attempts=6, timeout_s=timeout / 6,
+                                        renew=self._renew_client)
             if reply is not None and not reply.success and reply.error.startswith(topics.NODE_ID_LIVE) \
                     and time.monotonic() < deadline:
                 # our previous process may still be heard for a few heartbeats: wait it out
@@ -87,6 +88,15 @@ class SimNode:
         self._send_all = True  # the first answer carries every owned asset
         log.info("node %s (%s) owns %d assets, joins at step %d", self.node_id, self.engine_kind,
                  len(self.owned), self.last_step)
+
+    def _renew_client(self, old: Client) -> Client:
+        """A fresh registration client: the old one's answers went missing (see service_call)."""
+        log.warning("node %s: the master did not answer the registration; asking with a new client",
+                    self.node_id)
+        self.node.destroy_client(old)
+        self.client = self.node.create_client(RegisterNode, topics.REGISTER)
+        self.client.wait_for_service(timeout_sec=5.0)
+        return self.client
 
     def _resync(self, at_least: int = 0, timeout_s: float = 2.0) -> None:
         """Take the whole world, own assets included, from the Redis cache (waiting briefly

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
 import uuid
 from pathlib import Path
 
@@ -94,7 +95,11 @@ def test_simpy_node_killed_and_restarted_rejoins_without_jumps(redis_server: str
     time.sleep(1.0)
     launch("sim_master.distributed.sim_node", "--id", "C", "--engine", "simpy", "--redis", redis_server, "--run", run,
            log=tmp_path / "node-C-again.log")
-    out, _ = master.communicate(timeout=240)
+    try:
+        out, _ = master.communicate(timeout=240)
+    except subprocess.TimeoutExpired as exc:  # what the master and every node said, to tell why
+        logs = {p.name: p.read_text()[-1500:] for p in tmp_path.glob("node-*.log")}
+        pytest.fail(f"the master did not finish: {str(exc.output or '')[-2000:]} nodes: {logs}")
     assert master.returncode == 0, out[-3000:]
     report = json.loads(report_path.read_text())
     assert report["step"] == 300 and report["rejoins"] and report["rejoins"][0][0] == "C"
