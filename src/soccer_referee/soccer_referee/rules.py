@@ -1,6 +1,10 @@
 """Rule books: the numbers a referee applies. Defaults follow rcssserver3d 0.7.3
-(naosoccersim.rb); 'simspark' is our default and switches sides at half time;
-'rcssserver3d' is the strict reference; 'fifa' and 'ssim' are rcsssmj's."""
+(naosoccersim.rb); 'simspark' (the default) and 'rcssserver3d' keep the sides for the whole
+match as it does (its ChangeSidesInSecondHalf is false: SimSpark agents learn their side only
+from the first GS after init, so a change of ends would send them toward their own goal);
+'simspark-swap' changes ends at half time and tells every player its new side in the next GS
+(SimSpark `(unum)(team)`, rcsssmj `tl`/`tr`, the ROS Percept's side); 'fifa' and 'ssim' are
+rcsssmj's."""
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
@@ -13,7 +17,7 @@ class RuleBook:
     players_per_side: int = 11
     half_time: float = 300.0
     halves: int = 2
-    change_sides_at_half_time: bool = True
+    change_sides_at_half_time: bool = False
     goal_pause: float = 3.0
     kick_in_pause: float = 1.0
     drop_ball_time: float = 15.0
@@ -31,11 +35,11 @@ class RuleBook:
 
 RULE_BOOKS: dict[str, RuleBook] = {
     "simspark": RuleBook("simspark"),
-    "rcssserver3d": RuleBook("rcssserver3d", change_sides_at_half_time=False),
-    "fifa": RuleBook("fifa", change_sides_at_half_time=False, field="fifa", free_kick_distance=9.15,
-                     max_players_in_own_area=2, charging=False),
-    "ssim": RuleBook("ssim", players_per_side=7, half_time=300.0, change_sides_at_half_time=False,
-                     field="fifa7vs7", max_players_in_own_area=2, charging=False),
+    "rcssserver3d": RuleBook("rcssserver3d"),
+    "simspark-swap": RuleBook("simspark-swap", change_sides_at_half_time=True),
+    "fifa": RuleBook("fifa", field="fifa", free_kick_distance=9.15, max_players_in_own_area=2, charging=False),
+    "ssim": RuleBook("ssim", players_per_side=7, half_time=300.0, field="fifa7vs7", max_players_in_own_area=2,
+                     charging=False),
 }
 
 

@@ -21,9 +21,9 @@ def test_play_mode_names_and_monitor_indices() -> None:
     assert [PlayMode(n).monitor_index for n in expected] == list(range(21))
 
 
-def make(world: ScriptedWorld | None = None) -> tuple[Referee, ScriptedWorld]:
+def make(world: ScriptedWorld | None = None, rules: str = "simspark") -> tuple[Referee, ScriptedWorld]:
     world = world or ScriptedWorld()
-    referee = Referee.create("simspark", world)
+    referee = Referee.create(rules, world)
     assert referee.register("Alpha", 1).side == "left"
     assert referee.register("Beta", 1).side == "right"
     world.put("left", 1, -10.0, 0.0)
@@ -147,7 +147,7 @@ def test_kick_off_clears_like_rcssserver3d() -> None:
 
 
 def test_half_time_switches_sides_and_kick_off_team_then_game_over() -> None:
-    referee, world = make()
+    referee, world = make(rules="simspark-swap")
     referee.command(KickOff("Left"))
     referee.command(SetScore(2, 1))
     referee.command(SetTime(299.99))
@@ -167,15 +167,17 @@ def test_half_time_switches_sides_and_kick_off_team_then_game_over() -> None:
     assert s.game_time == frozen
 
 
-def test_strict_rule_book_keeps_sides() -> None:
+@pytest.mark.parametrize("rules", ["simspark", "rcssserver3d"])
+def test_the_default_and_strict_rule_books_keep_sides_as_rcssserver3d(rules: str) -> None:
     world = ScriptedWorld()
-    referee = Referee.create("rcssserver3d", world)
+    referee = Referee.create(rules, world)
     referee.register("Alpha", 1)
     referee.register("Beta", 1)
     referee.command(KickOff("Left"))
     referee.command(SetTime(299.99))
-    run(referee, 0.04)
+    events = run(referee, 0.04)
     assert (referee.state.team_left, referee.state.kick_off_side) == ("Alpha", "right")
+    assert not any(e.kind == "sides_swapped" for e in events)
 
 
 def test_fallen_player_gets_the_incapable_foul_and_is_moved_out() -> None:

@@ -313,6 +313,7 @@ class SimulationLoop(SimulationControl, EntityServices):
         for p in self.players:
             if p.registered:
                 p.side = "right" if p.side == "left" else "left"
+                p.announce = True  # the next GS tells the new side, as the first one after init did
                 self._robot_of[(p.side, p.unum)] = p.robot_id
                 brain = self.local_brains.get(p.agent_id)
                 if brain is not None:

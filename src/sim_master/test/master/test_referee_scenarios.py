@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -113,12 +114,51 @@ def test_a_nao_lying_on_the_ground_gets_the_fallen_foul(match: Match) -> None:
     assert y > 10.0  # moved out beside the field
 
 
-def test_half_time_switches_sides_and_the_kick_off_team(match: Match) -> None:
+def test_half_time_keeps_sides_as_rcssserver3d_and_switches_the_kick_off_team(match: Match) -> None:
     match.referee.command(KickOff("Left"))
     match.referee.command(SetTime(299.9))
     match.run(0.2)
     s = match.referee.state
-    assert (s.half, s.play_mode, s.team_left, s.kick_off_side) == (2, PlayMode.BEFORE_KICK_OFF, "Beta", "left")
+    assert (s.half, s.play_mode, s.team_left, s.kick_off_side) == (2, PlayMode.BEFORE_KICK_OFF, "Alpha", "right")
+
+
+_TOLD_SIDE = re.compile(rb"\(team (left|right)\)")
+
+
+@pytest.mark.parametrize("rules", ["simspark", "simspark-swap"])
+def test_in_the_second_half_each_simspark_agent_plays_on_the_side_it_was_told(
+        running_server: Callable[..., Any], rules: str) -> None:
+    """SimSpark agents learn their side from a GS `(team ...)`; beams are in the agent's own
+    frame, so an agent's own half is where it was told it is. The default keeps the sides (as
+    rcssserver3d); a rule book that changes ends tells every agent its new side."""
+    with running_server(rules=rules, half_time=1.0, kickoff_after=0.1) as server:
+        port = server.agent_servers["simspark"].port
+        agents = {team: SimSparkAgent("127.0.0.1", port, team, 1) for team in ("Alpha", "Beta")}
+        told: dict[str, list[str]] = {team: [] for team in agents}
+        for agent in agents.values():
+            agent.join()
+        second_half_kicked_off = 0
+        for _ in range(400):
+            for team, agent in agents.items():
+                before_kick_off = agent.log.play_modes[-1:] == ["BeforeKickOff"]
+                msg = agent.act(extra="(beam -3 0 0)" if before_kick_off else "")
+                told[team] += [m.decode() for m in _TOLD_SIDE.findall(msg)]
+            state = server.referee.state
+            if state.half == 2 and state.play_mode != PlayMode.BEFORE_KICK_OFF:
+                second_half_kicked_off += 1
+                if second_half_kicked_off == 10:
+                    break
+        else:
+            raise AssertionError(f"no second half: {server.referee.state}")
+        state = server.referee.state
+        for team in agents:
+            side = "left" if state.team_left == team else "right"
+            assert told[team][-1] == side, (team, told[team])
+            (x, _, _), _ = server.engine.robot_pose(f"{team}/p1")
+            assert (x < 0) == (side == "left"), (team, side, x)  # its beam put it in the half it was told
+        swapped = state.team_left == "Beta"
+        assert swapped == (rules == "simspark-swap")
+        assert [len(told[t]) for t in agents] == ([2, 2] if swapped else [1, 1])  # told again only when it changed
 
 
 def test_refusals_on_the_server_and_the_game_goes_on(running_server: Callable[..., Any],
