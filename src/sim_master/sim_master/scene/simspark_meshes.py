@@ -7,9 +7,10 @@ spheres, the ball, field, goals and sky meshes.
 Read from a captured rcssserver3d 0.7.3 stream (`../shared/samples/simspark/`): which mesh
 and scale each body has, its materials, and that meshes sit at the body's centre in
 SimSpark's body axes (x right, y forward, z up) with the body and head meshes turned once
-more. Our links have x forward: every mesh node turns SimSpark's axes into ours. Robot
-types 1 and 3 (the long-limbed ones) take the `1` variants of body, upper arm and shank
-meshes; what a type-4 toe looks like there is not in the capture: it is drawn as a box.
+more. Our links have x forward: every mesh node turns SimSpark's axes into ours. Body, upper
+arm and shank meshes are per robot type, as rcssserver3d's nao_hetero scene names them
+(`naobody<type>.obj`, `rupperarm<type>.obj`, `lshank<type>.obj`: RoboViz draws each type's
+own body); what a type-4 toe looks like there is not in the capture: it is drawn as a box.
 A link not in the table keeps its shapes as unit boxes, spheres and cylinders."""
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ MESH_UP: Final = np.array([[-1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]])
 
 @dataclass(frozen=True, slots=True)
 class LinkLook:
-    load: str  # what `(load ...)` names; "{v}": the robot type's variant (0 or 1)
+    load: str  # what `(load ...)` names; "{t}": the robot type (0..4)
     scale: float
     materials: str  # resetMaterials (mesh) or sMat (primitive); {side} {num} {type}
     mesh: bool = True  # a StaticMesh with materials, else an SMN primitive
@@ -36,20 +37,20 @@ class LinkLook:
 _JOINT = LinkLook("StdUnitSphere", 0.01, "matYellow", mesh=False)
 _ANKLE = LinkLook("StdUnitSphere", 0.01, "matRed", mesh=False)
 NAO_LINKS: Final[dict[str, LinkLook]] = {
-    "torso": LinkLook("models/naobody{v}.obj", 0.1, "matNum{num} mat{side} matType{type} naowhite", turned=True),
+    "torso": LinkLook("models/naobody{t}.obj", 0.1, "matNum{num} mat{side} matType{type} naowhite", turned=True),
     "neck": LinkLook("StdCapsule 0.015 0.08", 1.0, "matDarkGrey", mesh=False),
     "head": LinkLook("models/naohead.obj", 0.1, "mat{side} naoblack naogrey naowhite", turned=True),
     "rshoulder": _JOINT, "lshoulder": _JOINT, "relbow": _JOINT, "lelbow": _JOINT,
     "rhip1": _JOINT, "lhip1": _JOINT, "rhip2": _JOINT, "lhip2": _JOINT,
     "rankle": _ANKLE, "lankle": _ANKLE,
-    "rupperarm": LinkLook("models/rupperarm{v}.obj", 0.07, "mat{side} matType{type} naowhite"),
-    "lupperarm": LinkLook("models/lupperarm{v}.obj", 0.07, "mat{side} matType{type} naowhite"),
+    "rupperarm": LinkLook("models/rupperarm{t}.obj", 0.07, "mat{side} matType{type} naowhite"),
+    "lupperarm": LinkLook("models/lupperarm{t}.obj", 0.07, "mat{side} matType{type} naowhite"),
     "rlowerarm": LinkLook("models/rlowerarm.obj", 0.05, "mat{side} naowhite"),
     "llowerarm": LinkLook("models/llowerarm.obj", 0.05, "mat{side} naowhite"),
     "rthigh": LinkLook("models/rthigh.obj", 0.07, "matNum{num} mat{side} naowhite"),
     "lthigh": LinkLook("models/lthigh.obj", 0.07, "mat{side} naowhite"),
-    "rshank": LinkLook("models/rshank{v}.obj", 0.08, "mat{side} matType{type} naowhite"),
-    "lshank": LinkLook("models/lshank{v}.obj", 0.08, "mat{side} matType{type} naowhite"),
+    "rshank": LinkLook("models/rshank{t}.obj", 0.08, "mat{side} matType{type} naowhite"),
+    "lshank": LinkLook("models/lshank{t}.obj", 0.08, "mat{side} matType{type} naowhite"),
     "rfoot": LinkLook("models/rfoot.obj", 0.08, "mat{side} naowhite"),
     "lfoot": LinkLook("models/lfoot.obj", 0.08, "mat{side} naowhite"),
 }
@@ -74,8 +75,7 @@ def link_node(look: LinkLook, offset: np.ndarray, side: str, unum: int, robot_ty
     m = np.eye(4)
     m[:3, :3], m[:3, 3] = rot, offset
     slt = " ".join(f"{v:.6g}" for v in m.T.reshape(-1))
-    variant = 1 if robot_type in (1, 3) else 0
-    load = look.load.format(v=variant)
+    load = look.load.format(t=robot_type)
     materials = look.materials.format(side={"left": "Left", "right": "Right"}.get(side, "Left"), num=unum,
                                       type=robot_type)
     if look.mesh:

@@ -92,6 +92,26 @@ def test_simspark_stream_draws_naos_as_rcssserver3d_does() -> None:
     assert [round(v) for v in m[:3] + m[4:7] + m[8:11]] == [0, 1, 0, 0, 0, 1, 1, 0, 0]
 
 
+def test_every_robot_type_is_drawn_with_its_own_meshes_as_rcssserver3d_names_them() -> None:
+    """rcssserver3d's nao_hetero scene loads `naobody<type>.obj`, `<r|l>upperarm<type>.obj` and
+    `<r|l>shank<type>.obj`: RoboViz draws each type's own body."""
+    from sim_master.engine.mujoco.engine import MujocoEngine
+
+    engine = MujocoEngine("simspark_field", vision_noise=False)
+    for t in range(5):
+        engine.add_robot(f"r{t}", f"nao{t}", -4.0 + 2 * t, 2.0, 0.0)
+    engine.step()
+    labels = {f"r{t}": ("Alpha", t + 1, "left") for t in range(5)}
+    ours = _scene(engine, labels, "simspark").scene(*engine.frames(), True)
+    robots = _top_level(ours)[36:]
+    assert len(robots) == 5
+    for t, robot in enumerate(robots):
+        loaded = set(re.findall(r"\(load (models/\w+)\.obj\)", robot))
+        typed = {m for m in loaded if m[-1].isdigit()}
+        assert typed == {f"models/naobody{t}", f"models/rupperarm{t}", f"models/lupperarm{t}",
+                         f"models/rshank{t}", f"models/lshank{t}"}, (t, typed)
+
+
 def _top_level(text: str) -> list[str]:
     """The top-level nodes of a run of s-expressions."""
     nodes, depth, start = [], 0, 0
