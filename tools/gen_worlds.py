@@ -237,11 +237,13 @@ class Field:
 
 # rcsssmj's ball: friction 0.4 (sliding) 0.01 0.01, a direct spring-damper contact.
 RCSSSMJ_BALL = 'friction="0.4 0.01 0.01" solref="-5000 -20"'
-# rcssserver3d's ball (rsg/agent/ball.rsg): a solid sphere slowed by its DragController
-# (linear 0.018 N s/m, angular 4e-5 N m s; stillness factor 1.5 on base 3 near rest), not by
-# rolling friction; its contact slips freely (force-dependent slip 4 (m/s)/N) and bounces
-# (ODE contact bounce 0.8 for contacts approaching faster than 0.8 m/s).
-SIMSPARK_BALL = 'friction="0.8 0.02 0" drag="0.018 4e-05" stillness="1.5 3" bounce="0.8 0.8"'
+# rcssserver3d's ball (rsg/agent/ball.rsg): a solid 26 g sphere slowed by its DragController
+# alone (F = -0.01 v, T = -0.00005 w), not by rolling friction; its contact has unbounded
+# friction with force-dependent slip 0.6 (m/s)/N, so a ball set moving rolls at once (5/7 of
+# its speed) and then slows by a constant factor per cycle: 5 m/s -> 3.39 m. It bounces (ODE
+# contact bounce 0.8 for contacts approaching faster than 0.8 m/s). Sliding friction 3 makes
+# MuJoCo's and DART's ball roll at once too (0.8 let it slide 0.3 s: 8 m/s went 24 % too far).
+SIMSPARK_BALL = 'friction="3 0.02 0" drag="0.01 5e-05" bounce="0.8 0.8"'
 
 
 def simspark_field() -> Field:
@@ -283,13 +285,16 @@ def rcsssmj_markers(hl: float, hw: float, gw: float, gh: float, r: float, goalie
         m.update({"p_lpm": (-hl + spot, 0, 0), "p_rpm": (hl - spot, 0, 0)})
     m.update({"g_lup": (-hl, gw / 2, gh), "g_llp": (-hl, -gw / 2, gh), "g_rup": (hl, gw / 2, gh),
               "g_rlp": (hl, -gw / 2, gh)})
+    # rcssservermj 0.2.1 puts the area markers at the area's full width from the long axis
+    # (y = +-width, not +-width/2; perception_T1_with_See.txt shows it): its agents learned them
+    # there, so they are there (issue 29)
     areas = [("ga", *goalie_area)] + ([("pa", *penalty_area)] if penalty_area else [])
     for area, depth, width in areas:
         for side, sx in (("l", -1), ("r", 1)):
-            m[f"l_{side}u{area}"] = (sx * (hl - depth), width / 2, 0)
-            m[f"l_{side}l{area}"] = (sx * (hl - depth), -width / 2, 0)
-            m[f"t_{side}u{area}"] = (sx * hl, width / 2, 0)
-            m[f"t_{side}l{area}"] = (sx * hl, -width / 2, 0)
+            m[f"l_{side}u{area}"] = (sx * (hl - depth), width, 0)
+            m[f"l_{side}l{area}"] = (sx * (hl - depth), -width, 0)
+            m[f"t_{side}u{area}"] = (sx * hl, width, 0)
+            m[f"t_{side}l{area}"] = (sx * hl, -width, 0)
     return m
 
 
@@ -333,6 +338,10 @@ def world_sdf(f: Field) -> str:
            f'penalty_width="{f.penalty_width:g}" center_radius="{f.center_radius:g}" '
            f'ball_radius="{f.ball_radius:g}"{f.rcsssmj_areas}/>']
     for name, (x, y, z) in f.landmarks.items():
+        if name == "l_luga":
+            out += ["    <!-- rcssservermj 0.2.1 puts the goalie- and penalty-area markers at the areas' full width from",
+                    "         the long axis (y = +-width, not +-width/2; perception_T1_with_See.txt shows it): its agents",
+                    "         learned them there, so they are there (issue 29) -->"]
         dialect = f' dialect="{f.dialect_of[name]}"' if name in f.dialect_of else ""
         out.append(f'    <soccer:landmark name="{name}" x="{x:g}" y="{y:g}" z="{z:g}"{dialect}/>')
     for x1, y1, x2, y2 in f.lines:

@@ -84,13 +84,11 @@ def shape_standing_height(spec: ModelSpec) -> float:
 
 def ball_drag_wrench(world: WorldSpec, v: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """rcssserver3d's ball DragController from the ball's velocities (world axes): force and
-    torque, or None when the world has no drag. At low speed the stillness term grows."""
+    torque, or None when the world has no drag."""
     linear, angular = world.ball_drag
     if linear == 0.0 and angular == 0.0:
         return None
-    factor, base = world.ball_stillness
-    speed, spin = float(np.linalg.norm(v)), float(np.linalg.norm(w))
-    return -linear * v * (1.0 + factor * base ** -speed), -angular * w * (1.0 + factor * base ** -spin)
+    return -linear * v, -angular * w
 
 
 def delta_since(last: dict[str, np.ndarray], names: list[str], only: set[str] | None,

@@ -242,17 +242,16 @@ def _load_world(path: Path) -> WorldSpec:
             spec.ball_friction = (sliding, torsional, rolling)
             spec.ball_solref = _pair(_numbers(ball.get("solref"), 2, spec.ball_solref, path))
             spec.ball_drag = _pair(_numbers(ball.get("drag"), 2, spec.ball_drag, path))
-            spec.ball_stillness = _pair(_numbers(ball.get("stillness"), 2, spec.ball_stillness, path))
+            if ball.get("stillness") is not None:  # an earlier law of ours, not rcssserver3d's
+                raise SdfError(f"{path}: <soccer:ball stillness> is gone: rcssserver3d's ball is slowed by its "
+                               "drag alone (remove the attribute; drag='0.01 5e-05' is the reference's)")
             spec.ball_bounce = _pair(_numbers(ball.get("bounce"), 2, spec.ball_bounce, path))
             restitution, threshold = spec.ball_bounce
             if not (0 <= restitution <= 1 and 0 <= threshold < 100):
                 raise SdfError(f"{path}: <soccer:ball bounce='restitution min_speed'> needs a restitution in 0..1 "
                                f"and a speed in 0..100 m/s, got {ball.get('bounce')!r}")
-            if min(spec.ball_drag) < 0 or spec.ball_stillness[0] < 0 or spec.ball_stillness[1] < 1:
-                raise SdfError(
-                    f"{path}: <soccer:ball> drag must be >= 0 and stillness 'factor base' "
-                    f"with factor >= 0, base >= 1 (got drag={spec.ball_drag}, stillness={spec.ball_stillness})"
-                )
+            if min(spec.ball_drag) < 0:
+                raise SdfError(f"{path}: <soccer:ball> drag must be >= 0 (got drag={spec.ball_drag})")
     return spec
 
 

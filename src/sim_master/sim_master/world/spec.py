@@ -119,13 +119,12 @@ class WorldSpec:
     # rcssserver3d's force-dependent slip of robot contacts ((m/s)/N; 0 = Coulomb friction only);
     # needs the elliptic cone, whose friction rows the engine can soften one by one.
     contact_slip: float = 0.0
-    # rcssserver3d's ball DragController, applied once per cycle: F = -linear v, T = -angular w,
-    # plus at low speed F += -linear v stillness base^-|v| (and the same on w): the ball stops.
+    # rcssserver3d's ball DragController, applied once per cycle: F = -linear v, T = -angular w
+    # (its ball.rsg: 0.01 and 0.00005). Rolling, the speed falls by a constant factor per cycle.
     ball_drag: tuple[float, float] = (0.0, 0.0)  # linear N s/m, angular N m s
     # rcssserver3d's ball bounce (ODE contact bounce): restitution of a contact whose bodies
     # approach faster than the threshold (m/s); slower contacts do not bounce, so a ball at
     # rest lies still. (0, 0): no bounce.
     ball_bounce: tuple[float, float] = (0.0, 0.0)
-    ball_stillness: tuple[float, float] = (0.0, 1.0)  # factor, base
     field: FieldSpec = _field(default_factory=FieldSpec)
     models: list[ModelSpec] = _field(default_factory=list)

@@ -85,6 +85,8 @@ class GazeboEngine(ArticulatedEngine):
         for model in world.layout():
             if model.is_static:
                 world.set_friction(model.name, STATIC_FRICTION)
+            elif model.name == "ball":  # DART takes the smaller of two friction coefficients
+                world.set_friction(model.name, self.world.ball_friction[0])
         return world
 
     def _dress(self, name: str, robot: Robot) -> None:
