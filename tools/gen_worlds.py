@@ -339,9 +339,9 @@ def world_sdf(f: Field) -> str:
            f'ball_radius="{f.ball_radius:g}"{f.rcsssmj_areas}/>']
     for name, (x, y, z) in f.landmarks.items():
         if name == "l_luga":
-            out += ["    <!-- rcssservermj 0.2.1 puts the goalie- and penalty-area markers at the areas' full width from",
-                    "         the long axis (y = +-width, not +-width/2; perception_T1_with_See.txt shows it): its agents",
-                    "         learned them there, so they are there (issue 29) -->"]
+            out += ["    <!-- rcssservermj 0.2.1 puts the goalie- and penalty-area markers at the areas' full width "
+                    "from\n         the long axis (y = +-width, not +-width/2; perception_T1_with_See.txt shows it): "
+                    "its agents\n         learned them there, so they are there (issue 29) -->"]
         dialect = f' dialect="{f.dialect_of[name]}"' if name in f.dialect_of else ""
         out.append(f'    <soccer:landmark name="{name}" x="{x:g}" y="{y:g}" z="{z:g}"{dialect}/>')
     for x1, y1, x2, y2 in f.lines:

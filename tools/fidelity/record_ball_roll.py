@@ -25,7 +25,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from record_traces import Framed, MonitorScene, _matmul4, launch_command  # noqa: E402
+from record_traces import Framed, MonitorScene, _matmul4, launch_command
 
 SPEEDS = (1.0, 3.0, 5.0, 8.0)
 START = (-6.0, 0.0)

@@ -85,7 +85,8 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
                         help="step ODE's islands (robots apart) on N threads, the same results on any "
                              "number (default auto: one per core this process may use, up to 4); ODE only "
                              "(engine auto or ode)")
-    parser.add_argument("--rules", default="simspark", help="rule book: simspark (default; as rcssserver3d: sides kept all match), rcssserver3d, "
+    parser.add_argument("--rules", default="simspark",
+                        help="rule book: simspark (default; as rcssserver3d: sides kept all match), rcssserver3d, "
                              "simspark-swap (ends change at half time; players are told their new side), fifa, ssim")
     parser.add_argument("--referee", default="internal", choices=("internal", "external"),
                         help="internal (default): the referee node judges in this process, in lockstep; "

@@ -38,7 +38,8 @@ def test_a_busy_agent_port_names_its_flag(busy_port: int) -> None:
 @pytest.mark.parametrize("args, line", [
     (("--simspark-port", "70000"), "argument --simspark-port: 70000 is outside 0..65535 (-1 turns the port off)"),
     (("--world", "nowhere"), "soccersim server: world 'nowhere' not found (available: "),
-    (("--rules", "nope"), "soccersim server: unknown rule book 'nope' (known: simspark, rcssserver3d, simspark-swap, fifa, ssim)"),
+    (("--rules", "nope"),
+     "soccersim server: unknown rule book 'nope' (known: simspark, rcssserver3d, simspark-swap, fifa, ssim)"),
     (("--physics-threads", "0"), "argument --physics-threads: 1..16 threads, not 0"),
     (("--engine", "mujoco", "--physics-threads", "2"),
      "soccersim server: physics threads apply to ODE (engine auto or ode), not to mujoco"),
