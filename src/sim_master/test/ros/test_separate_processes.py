@@ -4,17 +4,13 @@ by `referee_node`; nothing is shared but DDS. The agents join, beam, see the kic
 goal the referee gives, and a robot leaves the field with its agent."""
 from __future__ import annotations
 
-import os
-import re
-import shutil
-import subprocess
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from ros_processes import line as _line
+from ros_processes import processes as _processes
 
 from sim_bridge.clients import SimSparkAgent
 from sim_msgs.msg import GameState, Snapshot
@@ -22,41 +18,6 @@ from sim_msgs.srv import MoveEntity, SetPlayMode
 
 SIM = ["--sync", "--simspark-monitor-port", "-1", "--rcsssmj-monitor-port", "-1", "--service-port", "-1",
        "--web-port", "-1", "--no-vision-noise", "--sync-timeout", "2"]
-
-
-@contextmanager
-def _processes(logs: Path, *commands: list[str]) -> Iterator[list[subprocess.Popen[str]]]:
-    """The commands running, each printing to logs/<name>.log (shown when the test fails)."""
-    procs = []
-    for c in commands:
-        out = (logs / f"{c[0]}.log").open("w")
-        procs.append(subprocess.Popen([shutil.which(c[0]) or c[0], *c[1:]], stdout=out, stderr=subprocess.STDOUT,
-                                      text=True, env=dict(os.environ)))
-    try:
-        yield procs
-    except BaseException:
-        for c in commands:
-            print(f"--- {c[0]}", (logs / f"{c[0]}.log").read_text(errors="replace")[-3000:])
-        raise
-    finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            try:
-                p.wait(10)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait(5)
-
-
-def _line(log: Path, pattern: str, timeout: float = 60.0) -> re.Match[str]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        match = re.search(pattern, log.read_text(errors="replace"))
-        if match:
-            return match
-        time.sleep(0.05)
-    raise AssertionError(f"{log.name} never printed {pattern!r}")
 
 
 def _play(agents: list[SimSparkAgent], cycles: int, until: Any = None) -> bytes:
