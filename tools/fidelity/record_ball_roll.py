@@ -107,8 +107,10 @@ def roll(host: str, port: int, speed: float, timeout_s: float = 20.0) -> list[tu
 def summary(rows: list[tuple[float, float, float, float]]) -> dict[str, float | None]:
     distance = math.dist(START, rows[-1][1:3]) if rows else 0.0  # from where it was set rolling
     slow_at = None
-    for (t1, x1, y1, _), (t2, x2, y2, _) in zip(rows, rows[1:]):
-        v = math.hypot(x2 - x1, y2 - y1) / max(t2 - t1, 1e-9)
+    by_time = {row[0]: row for row in rows}  # a full frame asked for may repeat a frame's time
+    distinct = [by_time[t] for t in sorted(by_time)]
+    for (t1, x1, y1, _), (t2, x2, y2, _) in zip(distinct, distinct[1:]):
+        v = math.hypot(x2 - x1, y2 - y1) / (t2 - t1)
         if v >= SLOW:
             slow_at = None
         elif slow_at is None:
