@@ -160,6 +160,7 @@ def declare(node: Node, config: ServerConfig, on_change: Callable[[str, Any], No
         return SetParametersResult(successful=True)
 
     node.add_on_set_parameters_callback(check)
+    _integers_as_floats(node)
     for s in SETTINGS:
         descriptor = ParameterDescriptor(description=s.description, read_only=not s.dynamic)
         if s.kind is int and s.low is not None and s.high is not None:
@@ -168,3 +169,15 @@ def declare(node: Node, config: ServerConfig, on_change: Callable[[str, Any], No
             descriptor.floating_point_range = [FloatingPointRange(from_value=float(s.low), to_value=float(s.high))]
         if not node.has_parameter(s.name):
             node.declare_parameter(s.name, values[s.name], descriptor)
+
+
+def _integers_as_floats(node: Node) -> None:
+    """`-p tf_rate:=20` is an integer to ROS, and rclpy refuses an integer for a parameter
+    declared as a float; a user means 20.0. The node's overrides of our float settings are
+    made floats before they are declared (rclpy keeps them in `_parameter_overrides`, read
+    at declaration; it has no public setter)."""
+    overrides: dict[str, Parameter] = getattr(node, "_parameter_overrides", {})
+    for s in SETTINGS:
+        given = overrides.get(s.name)
+        if s.kind is float and given is not None and given.type_ == Parameter.Type.INTEGER:
+            overrides[s.name] = Parameter(s.name, Parameter.Type.DOUBLE, float(given.value))

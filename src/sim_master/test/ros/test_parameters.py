@@ -45,6 +45,20 @@ def test_a_bad_parameter_is_one_line() -> None:
     assert result.stderr.strip().splitlines() == ["soccersim server: parameter web_port: 99999 outside -1..65535"]
 
 
+def test_integers_are_taken_for_float_parameters(running_server: Callable[..., Any], ros_caller: Any) -> None:
+    """`-p tf_rate:=20` is an integer to ROS; a user means 20.0 (rclpy alone refuses it)."""
+    args = ["--ros-args", "-p", "tf_rate:=20", "-p", "half_time:=120"]
+    with running_server(args, sync=False, realtime=True, ros=True, node_name="sim_ints"):
+        values = ros_caller.call(GetParameters, "/sim_ints/get_parameters",
+                                 GetParameters.Request(names=["tf_rate", "half_time"])).values
+        assert (values[0].double_value, values[1].double_value) == (20.0, 120.0)
+    result = subprocess.run([sys.executable, "-m", "sim_master.cli", "server", "--max-cycles", "20", "--web-port", "-1",
+                             "--simspark-port", "0", "--rcsssmj-port", "0", "--simspark-monitor-port", "-1",
+                             "--rcsssmj-monitor-port", "-1", "--service-port", "-1", "--draw-port", "-1", *args],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and "stopped after 20 cycles" in result.stdout + result.stderr, result.stderr[-2000:]
+
+
 def test_the_running_node_shows_its_parameters(running_server: Callable[..., Any], ros_caller: Any) -> None:
     with running_server(sync=False, realtime=True, ros=True, node_name="sim_params", rules="fifa"):
         call = ros_caller.call
