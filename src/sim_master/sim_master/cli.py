@@ -145,6 +145,16 @@ def simulation_node(argv: Sequence[str] | None = None) -> int:
     Every `soccersim server` flag applies."""
     args = list(sys.argv[1:] if argv is None else argv)
     cut = args.index("--ros-args") if "--ros-args" in args else len(args)
+    if any(arg in ("-h", "--help") for arg in args[:cut]):  # its own usage, and nothing started
+        from sim_master.commands.server import add_server_arguments
+
+        parser = OneLineErrors(prog="simulation_node", formatter_class=DefaultsHelp,
+                               description="The simulation node alone: its referee judges in a referee_node and "
+                                           "its agents come through a bridge_node (no agent ports here). Every "
+                                           "`soccersim server` option applies; ROS parameters win over them.")
+        add_server_arguments(parser)
+        parser.print_help()
+        return 0
     own = ["server", "--referee", "external", "--simspark-port", "-1", "--rcsssmj-port", "-1"]
     return main([*own, *args[:cut], *args[cut:]])
 

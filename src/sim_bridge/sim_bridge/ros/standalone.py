@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import logging
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -44,6 +45,7 @@ from sim_contracts import names
 from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError
 from sim_contracts.commands import Beam as BeamCommand
 from sim_contracts.commands import InitPlayer, JointTargets, JointVelocities, Say, Scene, Syn
+from sim_contracts.node_cli import NodeParameter, declared_values, stop_on_signals, usage, wants_help
 from sim_contracts.percept import GameStateView, Percept
 from sim_msgs.msg import Beam, GameState, JointCommand
 from sim_msgs.msg import Percept as PerceptMsg
@@ -271,20 +273,38 @@ def _dialects() -> dict[str, Dialect]:
     return {"simspark": SimSparkDialect(), "rcsssmj": RcsssmjDialect()}
 
 
+PARAMETERS: Final = (
+    NodeParameter("host", "127.0.0.1", "bind address of the agent ports"),
+    NodeParameter("simspark_port", 3100, "SimSpark agents' TCP port; 0 picks a free one, -1 disables it"),
+    NodeParameter("rcsssmj_port", 60000, "rcsssmj agents' TCP port; 0 picks a free one, -1 disables it"),
+    NodeParameter("referee", "soccer_referee", "the referee node (relative names: in this node's namespace)"),
+    NodeParameter("simulation", "soccersim", "the simulation node whose players the agents become"),
+)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """`bridge_node`: the agent ports of both dialects, as ROS players of `simulation`."""
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
     args = list(sys.argv if argv is None else argv)
+    if wants_help(args[1:]):
+        print(usage("bridge_node", "The legacy agent ports (SimSpark and rcsssmj dialects): each agent becomes a "
+                    "ROS player of the simulation node.", PARAMETERS))
+        return 0
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
     context = rclpy.Context()
     rclpy.init(args=args, context=context, signal_handler_options=SignalHandlerOptions.NO)
+    stop = threading.Event()
+    stop_on_signals(stop.set)
     node = Node(NODE_NAME, context=context)
     bridge: StandaloneBridge | None = None
     try:
-        host = str(node.declare_parameter("host", "127.0.0.1").value)
-        ports = {"simspark": int(node.declare_parameter("simspark_port", 3100).value),
-                 "rcsssmj": int(node.declare_parameter("rcsssmj_port", 60000).value)}
-        referee = str(node.declare_parameter("referee", "soccer_referee").value)  # in this node's namespace
-        simulation = str(node.declare_parameter("simulation", "soccersim").value)
+        try:
+            given = declared_values(node, PARAMETERS)
+        except ValueError as exc:
+            print(f"bridge_node: {exc}", file=sys.stderr)
+            return 2
+        host = str(given["host"])
+        ports = {"simspark": int(given["simspark_port"]), "rcsssmj": int(given["rcsssmj_port"])}
+        referee, simulation = str(given["referee"]), str(given["simulation"])
         servers: dict[str, AgentServer] = {}
         for name, dialect in _dialects().items():
             port = ports[name]
@@ -306,7 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         executor = SingleThreadedExecutor(context=context)
         executor.add_node(node)
         try:
-            while context.ok():
+            while context.ok() and not stop.is_set():
                 executor.spin_once(timeout_sec=0.0)
                 bridge.run_once(0.002)
         except KeyboardInterrupt:

@@ -34,6 +34,7 @@ from rclpy.signals import SignalHandlerOptions
 from rclpy.task import Future
 
 from sim_contracts import names
+from sim_contracts.node_cli import NodeParameter, declared_values, stop_on_signals, usage, wants_help
 from sim_msgs.msg import RefereeVerdict, RefereeWorld
 from sim_msgs.srv import BeamAgent, InitAgent, RefereeBeam, RefereeCommand, RefereeRegister
 from soccer_referee.commands import MoveAgent, MoveBall, SetPlayMode
@@ -194,18 +195,35 @@ class Judge:
         return None if outcome.ok else outcome.error
 
 
+PARAMETERS: Final = (
+    NodeParameter("rules", "simspark", f"rule book: {', '.join(RULE_BOOKS)}"),
+    NodeParameter("simulation", "soccersim", "the simulation node judged (relative names: in this node's namespace)"),
+    NodeParameter("half_time", 0.0, "half length in s of game time; 0: the rule book's"),
+)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """`referee_node`: the referee alone, judging the simulation node named by `simulation`
     (relative names resolve in this node's namespace)."""
     args = list(sys.argv if argv is None else argv)
+    if wants_help(args[1:]):
+        print(usage("referee_node", "The referee in a process of its own: game state, init and beam, the rules, "
+                    "judging a simulation node over DDS.", PARAMETERS))
+        return 0
     context = rclpy.Context()
     rclpy.init(args=args, context=context, signal_handler_options=SignalHandlerOptions.NO)
+    stop = threading.Event()
+    stop_on_signals(stop.set)
     referee_node = RefereeNode(None, context)  # type: ignore[arg-type]  # its host is the judge, below
     node = referee_node.node
     try:
-        rules_name = str(node.declare_parameter("rules", "simspark").value)
-        simulation = str(node.declare_parameter("simulation", "soccersim").value)
-        half_time = float(node.declare_parameter("half_time", 0.0).value or 0.0)
+        try:
+            given = declared_values(node, PARAMETERS)
+        except ValueError as exc:
+            print(f"referee_node: {exc}", file=sys.stderr)
+            return 2
+        rules_name, simulation = str(given["rules"]), str(given["simulation"])
+        half_time = float(given["half_time"] or 0.0)
         if rules_name not in RULE_BOOKS:
             print(f"referee_node: rules must be one of {', '.join(sorted(RULE_BOOKS))}, not {rules_name!r}",
                   file=sys.stderr)
@@ -218,12 +236,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         referee_node.host = judge
         judge.referee_node = referee_node
         # One thread: the services that wait for the simulation are coroutines (they hold no
-        # thread while they wait), and rclpy's multi-threaded executor spins a core busy.
+        # thread while they wait), and rclpy's multi-threaded executor spins a core busy. It
+        # wakes at least every 0.2 s so that a signal's stop is seen.
         executor = SingleThreadedExecutor(context=context)
         executor.add_node(node)
         print(f"referee ({rules_name}) judging {simulation}", flush=True)
         try:
-            executor.spin()
+            while context.ok() and not stop.is_set():
+                executor.spin_once(timeout_sec=0.2)
         except (KeyboardInterrupt, ExternalShutdownException):
             pass
         finally:

@@ -1,0 +1,61 @@
+"""What every executable of ours does at its command line, whatever package it is in: `--help`
+prints its own usage and starts nothing, and SIGINT and SIGTERM stop it (also when it was
+started in the background, where a shell leaves SIGINT ignored). The ROS nodes take their
+settings as ROS parameters, so their usage lists those, from the one table they declare.
+
+Why here: `bridge_node` (sim_bridge) and `referee_node` (soccer_referee) are in packages that
+do not import each other; this is the one place their command-line rules are written."""
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class NodeParameter:
+    name: str
+    default: Any
+    description: str
+
+    def convert(self, value: Any) -> Any:
+        """The value as the default's type (an integer is taken for a float, as a user means
+        it); ValueError with one line when it cannot be."""
+        kind = type(self.default)
+        if isinstance(value, kind) and not (kind is int and isinstance(value, bool)):
+            return value
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            return float(value)
+        raise ValueError(f"{self.name} must be {'a number' if kind is float else f'a {kind.__name__}'}, "
+                         f"not {value!r}")
+
+
+def declared_values(node: Any, parameters: Sequence[NodeParameter]) -> dict[str, Any]:
+    """Every parameter declared on the rclpy `node` (any type accepted, then converted to
+    its default's type: ValueError names the first that is not)."""
+    from rcl_interfaces.msg import ParameterDescriptor
+
+    return {p.name: p.convert(node.declare_parameter(
+        p.name, p.default, ParameterDescriptor(description=p.description, dynamic_typing=True)).value)
+        for p in parameters}
+
+
+def wants_help(argv: Sequence[str]) -> bool:
+    """-h or --help among the executable's own arguments (not after --ros-args)."""
+    own = list(argv[: argv.index("--ros-args")] if "--ros-args" in argv else argv)
+    return any(arg in ("-h", "--help") for arg in own)
+
+
+def usage(prog: str, description: str, parameters: Sequence[NodeParameter]) -> str:
+    width = max((len(p.name) for p in parameters), default=0)
+    lines = [f"usage: {prog} [--ros-args -p NAME:=VALUE ... | --params-file FILE]", "", description, "",
+             "parameters:"]
+    lines += [f"  {p.name:<{width}}  {p.description} (default: {p.default!r})" for p in parameters]
+    return "\n".join(lines)
+
+
+def stop_on_signals(stop: Callable[[], None]) -> None:
+    """SIGINT and SIGTERM call `stop` (which should make the main loop end)."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop())
