@@ -90,6 +90,7 @@ class CycleStats:
     cycles: int = 0
     started: float = field(default_factory=time.monotonic)
     phase_s: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PHASES, 0.0))
+    realtime_ratio: float | None = None  # real time: game time / wall time over the pacer's last window
 
     def phase_ms_per_cycle(self) -> dict[str, float]:
         return {name: round(1000 * s / max(self.cycles, 1), 3) for name, s in self.phase_s.items()}
@@ -197,6 +198,9 @@ class SimulationLoop(SimulationControl, EntityServices):
                 break
             if pacer is not None:
                 self._idle_until(pacer, between_cycles=True)
+                self.stats.realtime_ratio = pacer.ratio
+                while pacer.said:
+                    self.log.warning("%s", pacer.said.pop(0))
             elif self.config.sync and not self._anyone_playing():
                 # sync mode with no agent: the clock runs in real time, not flat out
                 idle = idle or RealTimePacer()

@@ -79,6 +79,8 @@ def register_services(port: ServicePort, server: SimulationLoop) -> None:
     port.register("simulation", "time", lambda p: f"{server.engine.time:.2f}")
     port.register("simulation", "stats", lambda p: json.dumps(
         {"cycles": server.stats.cycles, "phase_s": {k: round(v, 6) for k, v in server.stats.phase_s.items()},
+         # real time: game time over wall time in the last 10 s (below 0.9 the server has said so)
+         "realtime_ratio": None if server.stats.realtime_ratio is None else round(server.stats.realtime_ratio, 3),
          # inside the physics library's own step (part of "physics"), where the engine counts it
          "library_step_s": round(server.engine.library_step_s, 6),
          # each robot's model, league and the physics it runs on (a league's robots may run on
