@@ -9,7 +9,6 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-
 LAG_WINDOW_S = 10.0  # wall seconds per measurement
 LAG_RATIO = 0.9  # below this share of real time a window is "behind"
 
