@@ -78,6 +78,8 @@ class MonitorScene:
         self._parents = np.array([max(b.parent, 0) for b in self._bodies], dtype=np.intp)  # the world: itself
         self._frame_key: tuple[str, ...] | None = None
         self._rows = np.zeros(0, dtype=np.intp)
+        # the SimSpark stream repeats each top-level body's own transform in every frame (see scene())
+        self._always = np.array([bool(b.tag) for b in self._bodies]) if dialect == "simspark" else None
 
     def _new(self, frame: str, tag: str, geoms: list[str], parent: _Body | None = None) -> _Body:
         body = _Body(len(self._bodies), frame, tag, geoms, parent=-1 if parent is None else parent.index)
@@ -198,6 +200,12 @@ class MonitorScene:
             self._last = trf.copy()
         else:
             self._last[changed] = trf[changed]
+            if self._always is not None:
+                # each robot's and the ball's own transform in every frame of the SimSpark
+                # stream: readers that index the top-level nodes (bahiart-gym) take a robot's
+                # position from the first SLT in its node, and a still robot's node had none
+                # (they then took the previous robot's: both players of a team at one spot)
+                changed = changed | self._always
         # every changed body's transform text at once (compiled: sim_hotpath), then the frame's
         # fixed text around each body's head
         slt = slt_texts(trf, changed | full, self.dialect == "rcsssmj")
@@ -212,8 +220,8 @@ class MonitorScene:
     def _template(self, full: bool) -> tuple[list[str], list[tuple[int, int]]]:
         """The frame as fixed pieces with one slot per body for its head ("(nd TRF (SLT ...)"
         or "(nd"), made once per scene and frame kind. Each body is its head, its looks and
-        its children's nodes, space-separated on the SimSpark stream; a tagged body (a robot,
-        the ball) sits in a DSC node on full frames, in a bare node on incremental ones. The
+        its children's nodes, space-separated on the SimSpark stream; on rcsssmj's a tagged body
+        (a robot, the ball) sits in a DSC node on full frames, in a bare node on incremental ones. The
         recursive definition is kept in the frame tests, which compare the two."""
         cached = self._templates.get(full)
         if cached is not None:
@@ -222,13 +230,16 @@ class MonitorScene:
         heads: list[tuple[int, int]] = []
         sep = "" if self.dialect == "rcsssmj" else " "
 
+        # rcssservermj tags a robot and the ball with a DSC node around them; rcssserver3d's
+        # stream has none (readers index its top-level transforms: pyrcssscom-cangyin takes the
+        # ball's position from the last top-level node's SLT, bahiart-gym a robot's from the
+        # first SLT in its node), so the SimSpark stream has no DSC either
+        tagged = self.dialect == "rcsssmj"
+
         def emit(body: _Body) -> None:
             inner_geoms = body.geoms if full else [_skeleton(g, self.dialect) for g in body.geoms]
-            if body.tag:
-                if full:
-                    pieces.append(f"(nd DSC({body.tag})" if self.dialect == "rcsssmj" else f"(nd DSC ({body.tag}) ")
-                else:
-                    pieces.append("(nd" if self.dialect == "rcsssmj" else "(nd ")
+            if body.tag and tagged:
+                pieces.append(f"(nd DSC({body.tag})" if full else "(nd")
             heads.append((len(pieces), body.index))
             pieces.append("")  # the head's slot
             items = len(inner_geoms) + len(body.children)
@@ -241,7 +252,7 @@ class MonitorScene:
                     pieces.append(sep)
                 emit(child)
             pieces.append(")")
-            if body.tag:
+            if body.tag and tagged:
                 pieces.append(")")
 
         if self.dialect == "simspark":

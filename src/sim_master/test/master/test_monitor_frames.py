@@ -243,10 +243,8 @@ def _recursive_node(scene, body, slt: list, changed: np.ndarray, full: bool) -> 
     sep = "" if scene.dialect == "rcsssmj" else " "
     head = f"(nd TRF{sep}{slt[body.index]}" if full or changed[body.index] else "(nd"
     node = head + (sep if inner and sep else "") + sep.join(inner) + ")"
-    if body.tag:
-        if full:
-            return f"(nd DSC({body.tag}){node})" if scene.dialect == "rcsssmj" else f"(nd DSC ({body.tag}) {node})"
-        return f"(nd{node})" if scene.dialect == "rcsssmj" else f"(nd {node})"
+    if body.tag and scene.dialect == "rcsssmj":  # rcssserver3d's stream has no DSC nodes
+        return f"(nd DSC({body.tag}){node})" if full else f"(nd{node})"
     return node
 
 
@@ -267,11 +265,14 @@ def test_flattened_frames_are_the_recursive_ones() -> None:
         trf = scene.transforms(*engine.frames())
         for full in (True, False, False):
             changed = rng.random(scene.nbody) < 0.5
+            if dialect == "simspark" and not full:  # each robot's and the ball's own transform: every frame
+                changed |= np.array([bool(b.tag) for b in scene._bodies])
             flat = scene.scene(*engine.frames(), full) if full else None
             slt = slt_texts(trf, changed | full, dialect == "rcsssmj")
             recursive = _recursive_scene(scene, slt, changed, full)
             if full:
                 assert flat == recursive
             else:
-                scene._last = trf + np.where(changed, 1.0, 0.0)[:, None, None]  # exactly these bodies moved
+                moved = changed & ~np.array([bool(b.tag) for b in scene._bodies]) if dialect == "simspark" else changed
+                scene._last = trf + np.where(moved, 1.0, 0.0)[:, None, None]  # exactly these bodies moved
                 assert scene.scene(*engine.frames(), False) == recursive

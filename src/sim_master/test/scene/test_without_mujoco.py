@@ -36,7 +36,7 @@ SERVE = NO_MUJOCO + textwrap.dedent('''
     assert b"(nd DSC(agent Alpha 1)" in full and b"(nd DSC(ball)" in full, full[:300]
     assert b"(sg 1 0)diff" in rsmp.receive()
     sfull = spark.receive()
-    assert b"(nd DSC (agent Alpha 1)" in sfull and b"models/naohead" in sfull, sfull[:300]
+    assert b"matNum1 matLeft" in sfull and b"models/naohead" in sfull, sfull[:300]
     assert b"(RDS 0 1)" in spark.receive()
     assert "mujoco" not in {m.split(".")[0] for m, v in sys.modules.items() if v is not None}
     server.request_stop(); thread.join(10); server.close()
@@ -80,7 +80,7 @@ REPLAY = NO_MUJOCO + textwrap.dedent('''
     assert code == 0, code
     spark, rsmp = got["simspark"], got["rcsssmj"]
     assert b"(RSG 0 1)" in spark[0] and any(b"(RDS 0 1)" in f for f in spark)
-    assert any(b"(nd DSC (agent Alpha 1)" in f and b"models/naohead" in f for f in spark)
+    assert any(b"matNum1 matLeft" in f and b"models/naohead" in f for f in spark)
     assert b"(sg 1 0)full" in rsmp[0] and b"(nd DSC(ball)" in rsmp[0]
     assert any(b"(nd DSC(agent Alpha 1)" in f for f in rsmp)
     assert "mujoco" not in {m.split(".")[0] for m, v in sys.modules.items() if v is not None}
