@@ -105,7 +105,8 @@ class _BahiartWorld:
         for (side, unum), index in sorted(self.index.items(), key=lambda kv: kv[0][1]):
             node = self.parser.getObjNd(exp, index)
             self.graphs[side] = self.parser.getObjGraph(node, self.graphs[side])
-            self.positions[(side, unum)] = self.parser.getObjPos(self.graphs[side], self.positions.get((side, unum), []))
+            before = self.positions.get((side, unum), [])
+            self.positions[(side, unum)] = self.parser.getObjPos(self.graphs[side], before)
 
 
 def test_bahiart_gym_reads_every_player_of_a_team_from_the_frames_that_follow(
