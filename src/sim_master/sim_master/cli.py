@@ -114,6 +114,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv = sys.argv[1:]
     try:
         return _main(list(argv))
+    except BrokenPipeError:  # output piped into a reader that stopped (`| head`): nothing to say
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:  # Ctrl-C before a command set its own handler (while starting up)
         print(f"soccersim{' ' + argv[0] if argv else ''}: interrupted while starting", file=sys.stderr)
         return 130
@@ -133,6 +136,8 @@ def _main(argv: list[str]) -> int:
     if "--ros-args" in argv:
         cut = argv.index("--ros-args")
         argv, ros_args = argv[:cut], argv[cut:]
+    if argv[:1] == ["launch"]:
+        argv = _launch_options_first(argv)
     args = build_parser(argv[0] if argv else "").parse_args(argv)
     args.ros_args = ros_args
     handler: Command = args.handler  # not `run`: master and node have a --run option
@@ -157,6 +162,23 @@ def simulation_node(argv: Sequence[str] | None = None) -> int:
         return 0
     own = ["server", "--referee", "external", "--simspark-port", "-1", "--rcsssmj-port", "-1"]
     return main([*own, *args[:cut], *args[cut:]])
+
+
+
+def _launch_options_first(argv: list[str]) -> list[str]:
+    """`soccersim launch FILE name:=value --duration 5`: the launch command's options may sit
+    among the launch arguments (as with ros2 launch); argparse wants them before."""
+    options: list[str] = []
+    rest: list[str] = []
+    tokens = iter(argv[1:])
+    for token in tokens:
+        if token == "--duration":
+            options += [token, next(tokens, "")]
+        elif token.startswith("-"):
+            options.append(token)
+        else:
+            rest.append(token)
+    return ["launch", *options, *rest]
 
 
 if __name__ == "__main__":

@@ -46,6 +46,12 @@ def add_match_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --serve: rcsssmj agent port (0: a free port, -1: off)")
     parser.add_argument("--service-port", type=port_number, default=4000, metavar="PORT",
                         help="with --serve: service port (0: a free port, -1: off)")
+    parser.add_argument("--simspark-monitor-port", type=port_number, default=-1, metavar="PORT",
+                        help="SimSpark monitors, e.g. RoboViz (3200 as rcssserver3d; 0: a free port; -1: off)")
+    parser.add_argument("--rcsssmj-monitor-port", type=port_number, default=-1, metavar="PORT",
+                        help="rcsssmj monitors (60001 as rcssservermj; 0: a free port; -1: off)")
+    parser.add_argument("--draw-port", type=port_number, default=-1, metavar="PORT",
+                        help="UDP port for agents' RoboViz drawings, shown by the browser monitor (-1: off)")
 
 
 def _serving(args: argparse.Namespace, port: int) -> int | None:
@@ -65,7 +71,10 @@ def run_match(args: argparse.Namespace) -> int:
     config = ServerConfig(
         sync=not args.realtime, realtime=args.realtime, ros=args.serve,
         simspark_port=_serving(args, args.simspark_port), rcsssmj_port=_serving(args, args.rcsssmj_port),
-        simspark_monitor_port=None, rcsssmj_monitor_port=None, service_port=_serving(args, args.service_port),
+        simspark_monitor_port=None if args.simspark_monitor_port == -1 else args.simspark_monitor_port,
+        rcsssmj_monitor_port=None if args.rcsssmj_monitor_port == -1 else args.rcsssmj_monitor_port,
+        draw_port=None if args.draw_port == -1 else args.draw_port,
+        service_port=_serving(args, args.service_port),
         web_port=None if args.web_port in (None, -1) else args.web_port,
         log_path=log_path, seed=args.seed, max_cycles=max_cycles, kickoff_after=1.0,
         half_time=args.duration / 2, vision_noise=True, engine=args.engine)

@@ -58,7 +58,7 @@ def node_command(action: NodeAction) -> list[str]:
     for params_file in action.params_files:
         cmd += ["--params-file", params_file]
     for key, value in action.parameters.items():
-        cmd += ["-p", f"{key}:={value}"]
+        cmd += ["-p", f"{key}:={value if value != '' else repr('')}"]  # rcl reads '' as the empty string
     for src, dst in action.remappings:
         cmd += ["-r", f"{src}:={dst}"]
     return cmd

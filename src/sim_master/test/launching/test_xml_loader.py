@@ -219,3 +219,31 @@ def test_yaml_launch_files(tmp_path: Path) -> None:
         load_launch_file(bad)
     with pytest.raises(LaunchFileError, match="holds `launch:`"):
         load_launch_file(write(tmp_path / "empty.launch.yaml", "nodes: []\n"))
+
+
+LAUNCH_DIR = Path(__file__).resolve().parents[4] / "launch"
+SERVER_OPTIONS = {"mode", "engine", "half_time", "log", "simspark_port", "simspark_monitor_port", "rcsssmj_port",
+                  "rcsssmj_monitor_port", "service_port", "web_port", "draw_port"}
+
+
+@pytest.mark.parametrize("name", ["server.launch.xml", "match.launch.xml"])
+def test_the_launch_files_offer_every_server_option_with_a_description(name: str) -> None:
+    import xml.etree.ElementTree as ET
+
+    args = {a.get("name"): a.get("description") for a in ET.parse(LAUNCH_DIR / name).getroot().iter("arg")}
+    assert SERVER_OPTIONS <= set(args), SERVER_OPTIONS - set(args)
+    assert all(args.values()), [n for n, d in args.items() if not d]
+
+
+def test_an_empty_parameter_value_reaches_the_node_as_an_empty_string(tmp_path: Path) -> None:
+    """rcl refuses `-p log_path:=`; ros2 launch passes an empty string (the server.launch.xml
+    default for `log`)."""
+    main = write(tmp_path / "main.launch.xml", """<launch>
+      <arg name="log" default=""/>
+      <node pkg="sim_master" exec="soccersim" name="server" args="version">
+        <param name="log_path" value="$(var log)"/>
+      </node>
+    </launch>""")
+    (node,) = load_launch_file(main, {}).nodes
+    cmd = node_command(node)
+    assert cmd[cmd.index("-p") + 1] == "log_path:=''"
