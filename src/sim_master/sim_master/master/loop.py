@@ -366,7 +366,9 @@ class SimulationLoop(SimulationControl, EntityServices):
         waiting = [p for p in self.messaging_players.values() if not p.lagging and p.answered_once]
         self.calls.run_pending(at_boundary=False)
         while waiting:
-            waiting = [p for p in waiting if not p.synced]
+            # a player that left meanwhile (its publishers gone: removed by a call run here) is
+            # not waited for: it would hold every cycle until the sync timeout
+            waiting = [p for p in waiting if not p.synced and self.messaging_players.get(p.agent_id) is p]
             if not waiting or self.stop_event.is_set():
                 break
             remaining = deadline - time.monotonic()

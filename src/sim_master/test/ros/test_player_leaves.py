@@ -18,15 +18,22 @@ from sim_msgs.srv import InitAgent
 PLAYER = Path(__file__).with_name("ros_player_process.py")
 
 
-def _player(team: str, unum: int) -> subprocess.Popen[str]:
+SHORT_LEASE = Path(__file__).resolve().parents[4] / "config" / "fastdds_short_lease.xml"
+
+
+def _player(team: str, unum: int, short_lease: bool = False) -> subprocess.Popen[str]:
+    env = dict(os.environ, FASTDDS_DEFAULT_PROFILES_FILE=str(SHORT_LEASE)) if short_lease else dict(os.environ)
     return subprocess.Popen([sys.executable, str(PLAYER), team, str(unum), "/soccer_referee"],
-                            stdout=subprocess.PIPE, text=True, env=dict(os.environ))
+                            stdout=subprocess.PIPE, text=True, env=env)
 
 
 @pytest.mark.parametrize("how", ["sigterm", "sigkill"])
 def test_a_player_whose_process_ends_leaves(running_server: Callable[..., Any], ros_caller: Any, how: str) -> None:
-    with running_server(sync=True, ros=True, node_name="soccersim") as server:
-        ghost = _player("Ghost", 1)
+    """Sync mode waits up to 5 s (the default) for a silent player; one whose publishers have
+    gone is not waited for: it leaves within a second of its exit (SIGTERM), or, killed, a
+    second after its DDS lease runs out (the player opted in to a 1 s lease)."""
+    with running_server(sync=True, ros=True, node_name="soccersim", sync_timeout=5.0) as server:
+        ghost = _player("Ghost", 1, short_lease=how == "sigkill")
         other: subprocess.Popen[str] | None = None
         try:
             assert ghost.stdout is not None and ghost.stdout.readline().strip() == "/Ghost/p1"
@@ -41,13 +48,16 @@ def test_a_player_whose_process_ends_leaves(running_server: Callable[..., Any], 
             ros_caller.spin_until(lambda: not any(p.team == "Ghost" for p in server.players),
                                   "the ended player left", timeout=30)
             left_after = time.monotonic() - gone_at
+            cycle = server.engine.cycle
+            ros_caller.spin_until(lambda: server.engine.cycle >= cycle + 50, "the match goes on with Beta")
+            went_on_after = time.monotonic() - gone_at  # no cycle held for the one that left
             assert len(server.engine.robot_ids()) == robots - 1  # its robot went with it
             ros_caller.spin_until(lambda: server.referee.state.team_left == "", "Ghost's side free")
             third = ros_caller.call(InitAgent, "/soccer_referee/init_agent",
                                     InitAgent.Request(team="Gamma", unum=1, robot_model="nao"))
             assert third.success, third.error  # the side Ghost held is free
-            if how == "sigterm":
-                assert left_after < 1.5, left_after
+            assert left_after < (1.0 if how == "sigterm" else 3.0), left_after
+            assert went_on_after < left_after + 1.0, (left_after, went_on_after)
         finally:
             for each in (ghost, other):
                 if each is not None:
