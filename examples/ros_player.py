@@ -20,9 +20,10 @@ import sys
 
 import rclpy
 from rclpy.node import Node
-from rclpy.qos import QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+from rclpy.qos import QoSProfile, ReliabilityPolicy
 from std_msgs.msg import Empty
 
+from sim_bridge.ros.qos import PERCEPT_QOS  # reliable: in sync mode every percept is answered
 from sim_msgs.msg import Beam, JointCommand, Percept
 from sim_msgs.srv import InitAgent
 
@@ -49,7 +50,7 @@ class HeadScanner(Node):
         self.joints = self.create_publisher(JointCommand, f"{ns}/effectors/joint_command", reliable)
         self.sync = self.create_publisher(Empty, f"{ns}/effectors/synchronize", reliable)
         self.beam = self.create_publisher(Beam, f"{ns}/effectors/beam", reliable)
-        self.create_subscription(Percept, f"{ns}/percept", self.on_percept, qos_profile_sensor_data)
+        self.create_subscription(Percept, f"{ns}/percept", self.on_percept, PERCEPT_QOS)
 
     def on_percept(self, msg: Percept) -> None:
         angles = dict(zip(msg.joint_names, msg.joint_angles, strict=True))

@@ -14,8 +14,9 @@ from typing import Final
 import rclpy
 from rclpy.node import Node
 from rclpy.publisher import Publisher
-from rclpy.qos import QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+from rclpy.qos import QoSProfile, ReliabilityPolicy
 
+from sim_bridge.ros.qos import PERCEPT_QOS
 from sim_msgs.msg import JointCommand
 from sim_msgs.msg import Percept as PerceptMsg
 
@@ -41,7 +42,7 @@ class BridgeNode:
         if pubs is None or pubs[0] != namespace:
             if pubs is not None:
                 self.forget(agent_id)
-            pubs = (namespace, self.node.create_publisher(PerceptMsg, f"{namespace}/percept", qos_profile_sensor_data),
+            pubs = (namespace, self.node.create_publisher(PerceptMsg, f"{namespace}/percept", PERCEPT_QOS),
                     self.node.create_publisher(JointCommand, f"{namespace}/effectors/joint_command", RELIABLE))
             self._mirrors[agent_id] = pubs
         return pubs[1], pubs[2]

@@ -29,7 +29,7 @@ from rclpy.client import Client
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.publisher import Publisher
-from rclpy.qos import QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rclpy.signals import SignalHandlerOptions
 from rclpy.subscription import Subscription
 from rclpy.task import Future
@@ -41,6 +41,7 @@ from sim_bridge.dialects.rcsssmj import RcsssmjDialect
 from sim_bridge.dialects.simspark import SimSparkDialect
 from sim_bridge.ros.bridge_node import NODE_NAME
 from sim_bridge.ros.percepts import joint_command_msg, percept_from_msg, seconds
+from sim_bridge.ros.qos import PERCEPT_QOS
 from sim_contracts import names
 from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError
 from sim_contracts.commands import Beam as BeamCommand
@@ -237,7 +238,7 @@ class StandaloneBridge:
             "synchronize": node.create_publisher(Empty, f"{ns}/effectors/synchronize", RELIABLE),
         }
         agent.subscription = node.create_subscription(
-            PerceptMsg, f"{ns}/percept", lambda m, a=agent: self._percept(a, m), qos_profile_sensor_data)
+            PerceptMsg, f"{ns}/percept", lambda m, a=agent: self._percept(a, m), PERCEPT_QOS)
         agent.server.mark_registered(agent.agent_id)
         _log.info("agent %s plays as %s (%s)", agent.agent_id, ns, agent.side)
 

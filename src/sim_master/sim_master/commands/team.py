@@ -47,9 +47,10 @@ def run_team(args: argparse.Namespace) -> int:
     from rclpy.client import Client
     from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
     from rclpy.node import Node
-    from rclpy.qos import QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+    from rclpy.qos import QoSProfile, ReliabilityPolicy
     from rclpy.signals import SignalHandlerOptions
 
+    from sim_bridge.ros.qos import PERCEPT_QOS
     from sim_master.demo.brain import PusherBrain
     from sim_master.ros.convert import percept_from_msg
     from sim_master.ros.lean_reader import LeanReader
@@ -101,7 +102,7 @@ def run_team(args: argparse.Namespace) -> int:
             joints.publish(JointCommand(mode=JointCommand.MODE_VELOCITY, names=list(speeds),
                                         velocities=list(speeds.values()), synchronize=True))
 
-        reader.subscribe(Percept, f"{ns}/percept", on_percept, qos_profile_sensor_data)
+        reader.subscribe(Percept, f"{ns}/percept", on_percept, PERCEPT_QOS)
         x, y, rot = brain.home()
         players.append((beam, Beam(x=x, y=y, rotation=rot)))
         log.info("%s #%d plays %s as %s", args.team, reply.unum, reply.side, ns)

@@ -30,13 +30,14 @@ from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.event_handler import PublisherEventCallbacks, SubscriptionEventCallbacks
 from rclpy.node import Node
 from rclpy.publisher import Publisher
-from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Empty, String
 from visualization_msgs.msg import MarkerArray
 
 from sim_bridge.ros.bridge_node import BridgeNode
+from sim_bridge.ros.qos import PERCEPT_QOS
 from sim_contracts.commands import JointTargets, JointVelocities
 from sim_hotpath import joint_command_from_cdr, percept_cdr
 from sim_master.master.adapters import LoopAdapter
@@ -154,7 +155,7 @@ class RosPlayer:
         self.namespace = ns
         # no QoS event handlers: each is a waitable that every wake of the server's executor
         # walks in Python (22 players' default handlers cost it ~4 ms per cycle, issue 28)
-        self.percept_pub = node.create_publisher(PerceptMsg, f"{ns}/percept", qos_profile_sensor_data,
+        self.percept_pub = node.create_publisher(PerceptMsg, f"{ns}/percept", PERCEPT_QOS,
                                                  event_callbacks=NO_PUB_EVENTS)
         self.joint_state_pub = node.create_publisher(JointState, f"{ns}/joint_states", 10,
                                                      event_callbacks=NO_PUB_EVENTS)

@@ -21,6 +21,7 @@ from rosgraph_msgs.msg import Clock
 from std_msgs.msg import Empty
 
 from sim_bridge.clients import RcsssmjAgent, SimSparkAgent
+from sim_bridge.ros.qos import PERCEPT_QOS
 from sim_master.store.mcap_log import ReplayLogReader
 from sim_msgs.msg import GameState, Percept
 from sim_msgs.srv import InitAgent
@@ -111,7 +112,7 @@ def test_three_kinds_of_agents_play_200_cycles(tmp_path: Path, ros_context: rclp
             ros_times.append(msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9)
             sync.publish(Empty())
 
-        node.create_subscription(Percept, "/Alpha/p2/percept", on_percept, qos_profile_sensor_data)
+        node.create_subscription(Percept, "/Alpha/p2/percept", on_percept, PERCEPT_QOS)
 
         def play(agent: SimSparkAgent | RcsssmjAgent) -> None:
             for _ in range(CYCLES + 20):

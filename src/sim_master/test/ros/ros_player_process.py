@@ -9,8 +9,9 @@ import rclpy
 import rclpy.executors
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
-from rclpy.qos import QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+from rclpy.qos import QoSProfile, ReliabilityPolicy
 
+from sim_bridge.ros.qos import PERCEPT_QOS
 from sim_msgs.msg import JointCommand, Percept
 from sim_msgs.srv import InitAgent
 
@@ -31,7 +32,7 @@ def main(team: str, unum: int, referee: str) -> None:
                                    QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE))
     node.create_subscription(Percept, f"{ns}/percept", lambda _m: joints.publish(
         JointCommand(mode=JointCommand.MODE_VELOCITY, names=["he1"], velocities=[0.1], synchronize=True)),
-        qos_profile_sensor_data)
+        PERCEPT_QOS)
     print(ns, flush=True)
     try:
         executor.spin()
