@@ -18,13 +18,17 @@ from sim_master.snapshot import Snapshot
 from sim_master.store.msgdefs import message_definition
 from sim_master.store.snapshot_records import snapshot_from_record
 
-TOPICS: Final = {"/snapshot": "sim_msgs/msg/Snapshot", "/game_state": "sim_msgs/msg/GameState",
+# The world's state: the live server's topic name, in the log too (logs written before
+# issue 44 call it /snapshot; they are read as if they had this name)
+SNAPSHOT_TOPIC: Final = "/entity_states"
+LEGACY_TOPICS: Final = {"/snapshot": SNAPSHOT_TOPIC}
+TOPICS: Final = {SNAPSHOT_TOPIC: "sim_msgs/msg/Snapshot", "/game_state": "sim_msgs/msg/GameState",
                  "/game_events": "sim_msgs/msg/GameEvent", "/clock": "rosgraph_msgs/msg/Clock",
                  "/tf": "tf2_msgs/msg/TFMessage", "/markers": "visualization_msgs/msg/MarkerArray",
                  "/drawings": "visualization_msgs/msg/MarkerArray"}  # agents' RoboViz drawings
 # The QoS each topic is offered with live (rosbag2's channel metadata, so a player replays it
 # the same way): (reliable, transient local, depth).
-QOS: Final = {"/snapshot": (True, False, 10), "/game_state": (True, True, 1), "/game_events": (True, False, 50),
+QOS: Final = {SNAPSHOT_TOPIC: (True, False, 10), "/game_state": (True, True, 1), "/game_events": (True, False, 50),
               "/clock": (True, False, 10), "/tf": (True, False, 10), "/markers": (True, False, 10),
               "/drawings": (True, True, 1)}
 KEYFRAME_EVERY: Final = 500  # a full snapshot every 10 s of sim time, deltas in between
@@ -78,7 +82,7 @@ class ReplayLogWriter:
             self.write("/game_state", time, game_state_msg)
         for event in event_msgs:
             self.write("/game_events", time, event)
-        self.write("/snapshot", time, snapshot_msg)
+        self.write(SNAPSHOT_TOPIC, time, snapshot_msg)
         self.cycles += 1
         if self.cycles % self.flush_every == 0:
             self.flush()
@@ -226,7 +230,7 @@ class ReplayLogReader:
                     except Exception:  # noqa: BLE001 - one damaged message: skipped
                         undecoded += 1
                         continue
-                    yield channel.topic, record.log_time, msg
+                    yield LEGACY_TOPICS.get(channel.topic, channel.topic), record.log_time, msg
         if undecoded:
             damage.append(f"{undecoded} message(s) that could not be decoded skipped")
         self.damage = damage
@@ -245,7 +249,7 @@ class ReplayLogReader:
                 pending_events.append(msg)
             elif topic == "/drawings":
                 drawings = msg
-            elif topic == "/snapshot":
+            elif topic == SNAPSHOT_TOPIC:
                 snap = snapshot_from_record(msg)
                 world = snap if world is None or snap.full else world.merged(snap)
                 yield ReplayCycle(snap.step, snap.time, world, game_state, pending_events, drawings)
@@ -268,7 +272,7 @@ class ReplayLogReader:
                 events.append((ns / 1e9, msg))
             elif topic == "/drawings":
                 drawings = msg
-            elif topic == "/snapshot":
+            elif topic == SNAPSHOT_TOPIC:
                 if count % every == 0:
                     checkpoints.append(ReplayCheckpoint(ns / 1e9, world, game_state, drawings))
                     if progress is not None:

@@ -74,7 +74,7 @@ def test_a_killed_writer_loses_at_most_one_second(tmp_path: Path) -> None:
         reader = make_reader(f)
         summary = reader.get_summary()
         assert summary is not None and summary.statistics is not None
-        snapshots = [m for _, _, m in reader.iter_messages(topics=["/snapshot"])]
+        snapshots = [m for _, _, m in reader.iter_messages(topics=["/entity_states"])]
     assert len(snapshots) == len(cycles)
     assert [c.step for c in ReplayLogReader(str(repaired)).cycles()] == [c.step for c in cycles]
 
@@ -186,3 +186,41 @@ def test_every_damaged_log_is_one_line_and_plays_what_is_readable(tmp_path: Path
         if playable:  # what repair salvages, replay reads as much of
             back = list(ReplayLogReader(str(tmp_path / f"{name}.repaired.mcap")).cycles())
             assert len(back) == played, (name, len(back), played)
+
+
+def test_the_log_names_the_world_as_the_live_server_does_and_old_logs_still_read(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """The world's state is /entity_states in the log as live (it was /snapshot, issue 44);
+    a log written under the old name replays the same."""
+    from mcap.reader import make_reader
+    from rclpy.serialization import serialize_message
+    from rosgraph_msgs.msg import Clock
+
+    from sim_master.engine.mujoco.engine import MujocoEngine
+    from sim_master.ros.convert import snapshot_to_msg, stamp
+    from sim_master.store import mcap_log
+
+    def write(path: Path) -> None:
+        engine = MujocoEngine(vision_noise=False)
+        engine.add_robot("left_1", "nao", -2.0, 0.0, 0.0)
+        log = mcap_log.ReplayLogWriter(str(path), serialize_message)
+        for _ in range(20):
+            engine.step()
+            snap = engine.snapshot() if log.wants_keyframe() else engine.delta()
+            log.write_cycle(engine.cycle, engine.time, snapshot_to_msg(snap), None, [], Clock(clock=stamp(engine.time)))
+        log.close()
+
+    new, old = tmp_path / "new.mcap", tmp_path / "old.mcap"
+    write(new)
+    with open(new, "rb") as f:
+        assert {c.topic for c in make_reader(f).get_summary().channels.values()} >= {"/entity_states"}
+    with monkeypatch.context() as m:  # as a writer before issue 44 named it
+        m.setattr(mcap_log, "SNAPSHOT_TOPIC", "/snapshot")
+        m.setattr(mcap_log, "TOPICS", {("/snapshot" if k == "/entity_states" else k): v
+                                       for k, v in mcap_log.TOPICS.items()})
+        m.setattr(mcap_log, "QOS", {("/snapshot" if k == "/entity_states" else k): v for k, v in mcap_log.QOS.items()})
+        write(old)
+    with open(old, "rb") as f:
+        assert "/snapshot" in {c.topic for c in make_reader(f).get_summary().channels.values()}
+    steps = [[c.step for c in ReplayLogReader(str(p)).cycles()] for p in (new, old)]
+    assert steps[0] == steps[1] == list(range(1, 21))
