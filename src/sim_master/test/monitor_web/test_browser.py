@@ -273,6 +273,7 @@ def test_replay_in_the_page_pauses_steps_resumes_and_seeks_to_the_goal(running_s
         browser.value("document.querySelector('#events button[data-kind=goal]').click()")
         assert browser.wait_text("score-left", "1") == "1"
         assert abs(float(browser.text("time")) - label) <= 0.11  # the button says the header's game time
+        assert browser.text("replay-time") == browser.text("time") + " s"  # one clock on the page
         assert browser.text("team-left") == "Lions"
         shot = browser.screenshot()
         Image.fromarray(shot.astype(np.uint8)).save(tmp_path / "replay_goal.png")

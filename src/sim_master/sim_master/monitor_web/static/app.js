@@ -489,7 +489,8 @@ function onFrame(frame) {
   }
   if (frame.mode === "replay") {
     $("status").textContent = `replay ${frame.game_time.toFixed(1)} s`;
-    $("replay-time").textContent = `${frame.time.toFixed(2)} s`;
+    // one clock on the page: game time, as the header's (the log's own time runs before kick-off too)
+    $("replay-time").textContent = `${frame.game_time.toFixed(1)} s`;
     if (!seeking) $("timebar").value = frame.time;
   }
   for (const f of frame.fouls) fouls.push(`${f.type} ${f.side} #${f.unum} @${f.time.toFixed(0)}s`);
