@@ -73,10 +73,16 @@ def run_team(args: argparse.Namespace) -> int:
     client: Client = node.create_client(InitAgent, f"{args.referee_node}/init_agent")
     deadline = time.monotonic() + args.wait
     while not client.wait_for_service(timeout_sec=0.5):
-        if stop["now"] or time.monotonic() > deadline:
+        if stop["now"]:  # Ctrl-C while starting: said as such, not as a timeout
+            log.info("stopped before joining")
+            return 0
+        if time.monotonic() > deadline:
             log.error("no referee /%s within %.0f s", args.referee_node, args.wait)
             return 1
     if args.join_after and not _wait_for_team(node, executor, args.join_after, deadline, stop):
+        if stop["now"]:
+            log.info("stopped before joining (was waiting for team %s)", args.join_after)
+            return 0
         log.error("team %s did not join within %.0f s", args.join_after, args.wait)
         return 1
     players = []
