@@ -37,10 +37,10 @@ PURE_CORES = (
     "sim_master.store",
     "sim_master.scene",
     "sim_contracts",
-    "soccer_referee.commands", "soccer_referee.events", "soccer_referee.field",
+    "soccer_referee.commands", "soccer_referee.events",
     "soccer_referee.play_modes", "soccer_referee.referee", "soccer_referee.registry",
     "soccer_referee.rules", "soccer_referee.world",
-    "sim_bridge.dialects", "sim_bridge.sexp", "sim_bridge.framing", "sim_bridge.commands",
+    "sim_bridge.dialects", "sim_bridge.sexp", "sim_bridge.framing",
 )
 
 # (importer prefix, forbidden imported prefix, why)

@@ -17,8 +17,10 @@ def get_message(type_name: str) -> type:
     package, kind, name = type_name.split("/")
     module = importlib.import_module(f"{package}.{kind}")
     if kind == "action" and name.endswith("_FeedbackMessage"):  # an action's feedback topic
-        return getattr(module, name.removesuffix("_FeedbackMessage")).Impl.FeedbackMessage  # type: ignore[no-any-return]
-    return getattr(module, name)  # type: ignore[no-any-return]
+        feedback: type = getattr(module, name.removesuffix("_FeedbackMessage")).Impl.FeedbackMessage
+        return feedback
+    message: type = getattr(module, name)  # generated classes, found by name
+    return message
 
 
 def main() -> int:
