@@ -143,8 +143,3 @@ def _plain(x: object) -> Expr:
     if isinstance(x, (int, float, str)):
         return x
     return str(x)
-
-
-def f2(value: float) -> str:
-    """SimSpark's fixed-point format with two decimals (-0.00 kept as the reference prints)."""
-    return "%.2f" % value

@@ -91,8 +91,3 @@ class SimSparkDialect:
 
     def encode_percept(self, p: Percept) -> bytes:
         return encode_simspark_percept(p)  # compiled (sim_hotpath); reference: test/dialects
-
-
-def robot_type_of(rsg: str, robot_type: int) -> int:
-    """rsg/agent/nao/nao.rsg is type 0; nao_hetero.rsg takes the type argument."""
-    return 0 if rsg.endswith("nao.rsg") else robot_type

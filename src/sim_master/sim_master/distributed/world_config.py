@@ -11,7 +11,6 @@ from pathlib import Path
 
 from sim_contracts.field import MAX_PLACED_SPEED
 from sim_contracts.logtext import clip
-from sim_master.snapshot import EntitySnapshot, Snapshot
 
 MAX_ASSETS = 1000  # what one distributed world holds (the swarm example: 200)
 
@@ -108,13 +107,3 @@ class WorldConfig:
     def owned_by(self, node_id: str) -> set[str]:
         return {a.name for a in self.assets if a.owner == node_id}
 
-    def initial_snapshot(self) -> Snapshot:
-        """Step 0: every asset at its configured pose, at rest (robots get their standing
-        height from the engine when created)."""
-        entities = {}
-        for a in self.assets:
-            x, y, yaw = a.pose
-            h = math.radians(yaw) / 2
-            entities[a.name] = EntitySnapshot(a.name, (x, y, 0.0), (math.cos(h), 0.0, 0.0, math.sin(h)),
-                                              owner=a.owner, model=a.model)
-        return Snapshot(0, 0.0, True, entities)

@@ -402,10 +402,6 @@ class MujocoEngine(EntityServices):
         self._seen_cache = None
         self._health_index = self._health_indices()
 
-    def mjcf_prefix(self, robot_id: str) -> str:
-        """The name prefix of the robot's bodies in the model (monitor scenes map them)."""
-        return self._robot(robot_id).mj_prefix
-
     def robot_ids(self) -> list[str]:
         return list(self._robots)
 
