@@ -54,9 +54,10 @@ def ros_players_worker(count: int, window: mp.Array, joined: mp.Queue, counts: m
     import rclpy
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.node import Node
-    from rclpy.qos import QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+    from rclpy.qos import QoSProfile, ReliabilityPolicy
     from rclpy.serialization import serialize_message
 
+    from sim_bridge.ros.qos import PERCEPT_QOS
     from sim_master.ros.lean_reader import LeanReader
     from sim_msgs.msg import JointCommand, Percept
     from sim_msgs.srv import InitAgent
@@ -96,9 +97,9 @@ def ros_players_worker(count: int, window: mp.Array, joined: mp.Queue, counts: m
             joints.publish(commands[received[index] % 2])  # with its synchronize
 
         if reader is not None:
-            reader.subscribe(Percept, f"{ns}/percept", on_percept, qos_profile_sensor_data, raw=raw)
+            reader.subscribe(Percept, f"{ns}/percept", on_percept, PERCEPT_QOS, raw=raw)
         else:
-            node.create_subscription(Percept, f"{ns}/percept", on_percept, qos_profile_sensor_data)
+            node.create_subscription(Percept, f"{ns}/percept", on_percept, PERCEPT_QOS)
         joined.put(time.monotonic())
     while not window[1] or time.monotonic() < window[1]:
         if reader is not None:

@@ -114,9 +114,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv = sys.argv[1:]
     try:
         return _main(list(argv))
-    except BrokenPipeError:  # output piped into a reader that stopped (`| head`): nothing to say
-        sys.stderr.close()
-        return 0
+    except BrokenPipeError:  # output piped into a reader that stopped (`| head`): no traceback
+        # (Python's recipe: what is still buffered for stdout goes nowhere at exit)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except KeyboardInterrupt:  # Ctrl-C before a command set its own handler (while starting up)
         print(f"soccersim{' ' + argv[0] if argv else ''}: interrupted while starting", file=sys.stderr)
         return 130

@@ -246,8 +246,13 @@ class StandaloneBridge:
         if self.agents.get(agent.agent_id) is not agent:
             return
         percept = percept_from_msg(msg)
-        if agent.announced:  # SimSpark tells unum and side once, in the first GS after init
+        told = percept.game.side
+        if agent.announced and told in ("", agent.side):
+            # SimSpark tells unum and side once, in the first GS after init, and again only
+            # when the side changed (a rule book that changes ends at half time)
             percept.game.unum, percept.game.side = 0, ""
+        elif told:
+            agent.side = told
         agent.announced = True
         self._clock = max(self._clock, percept.time)
         agent.server.send_percept(agent.agent_id, percept)

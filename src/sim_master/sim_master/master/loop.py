@@ -205,6 +205,7 @@ class SimulationLoop(SimulationControl, EntityServices):
                 # sync mode with no agent: the clock runs in real time, not flat out
                 idle = idle or RealTimePacer()
                 self._idle_until(idle)
+                idle.said.clear()  # pacing an empty sync server: nothing to say about lag
             else:
                 idle = None
             self.cycle()

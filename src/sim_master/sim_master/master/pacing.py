@@ -18,7 +18,7 @@ class RealTimePacer:
     period: float = 0.02
     _next: float = field(default=0.0)
     dropped: int = 0
-    ratio: float = 1.0  # game time / wall time over the last whole window
+    ratio: float | None = None  # game time / wall time over the last whole window (None: none yet)
     behind: bool = False
     _window_start: float | None = None
     _window_cycles: int = 0

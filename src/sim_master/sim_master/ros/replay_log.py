@@ -45,7 +45,8 @@ class ReplayLogRecorder(LoopAdapter):
         if not player.registered:
             return None
         topic = f"{player_namespace(player.team, player.unum)}/{leaf}"
-        self.writer.add_channel(topic, msg_type, (False, False, 10) if leaf == "percept" else (True, False, 10))
+        # offered as live (sim_bridge.ros.qos.PERCEPT_QOS for percepts: reliable, the last 5)
+        self.writer.add_channel(topic, msg_type, (True, False, 5) if leaf == "percept" else (True, False, 10))
         return topic
 
     def on_percept(self, loop: SimulationLoop, player: Player, percept: Percept) -> None:

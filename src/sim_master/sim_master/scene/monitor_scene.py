@@ -1,12 +1,15 @@
 """The world as monitor scene graphs: rcsssmj RSMP frames and the SimSpark/RoboViz stream.
 
 Both walk the scene from the world as nested `(nd ...)` nodes with parent-relative 4x4
-transforms (`TRF (SLT m0..m15)`, column-major) and one shape node per link shape; robots and
-the ball are tagged so monitors can tell them apart. The tree is the engine contract's: the
+transforms (`TRF (SLT m0..m15)`, column-major) and one shape node per link shape; on the
+rcsssmj stream robots and the ball are tagged (DSC nodes) so monitors can tell them apart; the
+SimSpark stream has no such nodes, as rcssserver3d's has none. The tree is the engine contract's: the
 world's static models, the ball, and each robot's links as its model spec joins them; the
 poses are `frames()` (live, any engine) or a snapshot's forward kinematics (replay). No
 physics engine is imported. Incremental frames keep the tree's shape and repeat a transform
-only when an entry moved by more than 0.005. The structure is rebuilt when the robots change.
+only when an entry moved by more than 0.005 (on the SimSpark stream each robot's and the
+ball's own transform is repeated in every frame: readers take their positions from it).
+The structure is rebuilt when the robots change.
 The SimSpark stream names Nao meshes, materials, ball, field and goals as rcssserver3d does
 (simspark_meshes.py)."""
 from __future__ import annotations
