@@ -1,0 +1,53 @@
+"""bridge_node tells a SimSpark agent its side in the first GS after its init and again only
+when the side in its percepts changes (a rule book that changes ends at half time): before,
+it blanked the side in every percept after the first, so its agents never learned the change.
+Real parts: the bridge with its rclpy node, its agent port and a TCP agent."""
+from __future__ import annotations
+
+import re
+import socket
+import struct
+import time
+from typing import Any
+
+from builtin_interfaces.msg import Time
+from rclpy.node import Node
+
+from sim_bridge.agent_server import AgentServer
+from sim_bridge.dialects.simspark import SimSparkDialect
+from sim_bridge.ros.percepts import percept_to_msg
+from sim_bridge.ros.standalone import BridgedAgent, StandaloneBridge
+from sim_contracts.agents import AgentConnected
+from sim_contracts.percept import GameStateView, Percept
+
+
+def _receive(sock: socket.socket) -> bytes:
+    size = struct.unpack(">I", sock.recv(4, socket.MSG_WAITALL))[0]
+    return sock.recv(size, socket.MSG_WAITALL)
+
+
+def test_the_bridge_tells_its_agent_a_changed_side(ros_context: Any) -> None:
+    node = Node("bridge_sides_test", context=ros_context)
+    server = AgentServer(SimSparkDialect())
+    server.start()
+    client = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+    try:
+        agent_id = None
+        deadline = time.monotonic() + 5
+        while agent_id is None and time.monotonic() < deadline:
+            agent_id = next((e.agent_id for e in server.poll(0.05) if isinstance(e, AgentConnected)), None)
+        assert agent_id is not None
+        bridge = StandaloneBridge(node, {"simspark": server}, "soccer_referee", "soccersim")
+        agent = BridgedAgent(agent_id, server, "simspark", namespace="/Alpha/p1", side="left", unum=1)
+        bridge.agents[agent_id] = agent
+        told = []
+        for cycle, side in enumerate(("left", "left", "right", "right"), start=1):
+            percept = Percept(time=0.02 * cycle, game=GameStateView(play_mode="BeforeKickOff"), gyro=(0, 0, 0),
+                              accel=(0, 0, 0), joint_names=[], joint_angles=[], joint_velocities=[])
+            bridge._percept(agent, percept_to_msg(percept, Time(sec=0, nanosec=20_000_000 * cycle), side, 1))
+            told.append(re.findall(rb"\(team (left|right)\)", _receive(client)))
+        assert told == [[b"left"], [], [b"right"], []]
+        bridge.close()
+    finally:
+        client.close()
+        node.destroy_node()
