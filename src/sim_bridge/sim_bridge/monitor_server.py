@@ -69,28 +69,43 @@ def _fields(args: list[Expr]) -> dict[str, list[Expr]]:
     return {a[0]: a[1:] for a in args if isinstance(a, list) and a and isinstance(a[0], str)}
 
 
-def _agent_move(args: list[Expr], dialect: str) -> MoveAgent:
-    """`(agent (unum n) (team t) ...)` as each reference places the robot:
+@dataclass(frozen=True, slots=True)
+class AgentMoves:
+    """How a monitor's `(agent (unum n) (team t) ...)` places a robot on each reference.
     rcssserver3d: `(pos x y z)` carries it as it is (SoccerBase::MoveAgent); `(move x y z deg)`
     sets its torso level and turned by deg, where 0 faces +y (MoveAndRotateAgent; a beam's
     heading h is h - 90 there). rcsssmj: `(pos x y z)` identity orientation, `(move x y z deg)`
     turned by deg, `(move3d x y z qw qx qy qz)`; every joint zeroed."""
+
+    heading_offset: float  # deg added to `move`'s angle to give the robot's yaw
+    pos_resets_orientation: bool  # `pos` puts the robot upright at the identity orientation
+    zero_joints: bool  # every joint to 0 on a move
+    move3d: bool  # `move3d` (a full orientation) is a command of this port
+
+
+AGENT_MOVES = {
+    "simspark": AgentMoves(heading_offset=90.0, pos_resets_orientation=False, zero_joints=False, move3d=False),
+    "rcsssmj": AgentMoves(heading_offset=0.0, pos_resets_orientation=True, zero_joints=True, move3d=True),
+}
+
+
+def _agent_move(args: list[Expr], rules: AgentMoves) -> MoveAgent:
     f = _fields(args)
     unum = integer(f["unum"][0], 0, 99)
     team = str(f["team"][0])
-    rcsssmj = dialect == "rcsssmj"
     if "move3d" in f:
-        if not rcsssmj:
+        if not rules.move3d:
             raise ValueError("move3d is an rcsssmj monitor command")
         x, y, z, qw, qx, qy, qz = (number(v) for v in f["move3d"][:7])
-        return MoveAgent(team, unum, x, y, None, z=z, orientation=(qw, qx, qy, qz), zero_joints=True)
+        return MoveAgent(team, unum, x, y, None, z=z, orientation=(qw, qx, qy, qz), zero_joints=rules.zero_joints)
     if "move" in f:
         x, y, z, deg = (number(v) for v in f["move"][:4])
-        return MoveAgent(team, unum, x, y, deg if rcsssmj else deg + 90.0, z=z, upright=True, zero_joints=rcsssmj)
+        return MoveAgent(team, unum, x, y, deg + rules.heading_offset, z=z, upright=True,
+                         zero_joints=rules.zero_joints)
     x, y, z = (number(v) for v in f["pos"][:3])
-    if rcsssmj:
-        return MoveAgent(team, unum, x, y, None, z=z, orientation=(1.0, 0.0, 0.0, 0.0), zero_joints=True)
-    return MoveAgent(team, unum, x, y, None, z=z)
+    if rules.pos_resets_orientation:
+        return MoveAgent(team, unum, x, y, None, z=z, orientation=(1.0, 0.0, 0.0, 0.0), zero_joints=rules.zero_joints)
+    return MoveAgent(team, unum, x, y, None, z=z, zero_joints=rules.zero_joints)
 
 
 def parse_monitor_command(expr: list[Expr], dialect: str = "simspark") -> MonitorCommand:
@@ -113,7 +128,7 @@ def parse_monitor_command(expr: list[Expr], dialect: str = "simspark") -> Monito
             raise ValueError("ball needs (pos x y z) [(vel vx vy vz)]")
         return MoveBall((pos[0], pos[1], pos[2]), (vel[0], vel[1], vel[2]))
     if name == "agent":
-        return _agent_move(args, dialect)
+        return _agent_move(args, AGENT_MOVES.get(dialect, AGENT_MOVES["simspark"]))
     if name == "time":
         return SetTime(number(args[0]))
     if name == "score":

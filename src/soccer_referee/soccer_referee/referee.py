@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field as _field
 
+from sim_contracts.agents import BeamFrame
 from sim_contracts.field import FIELD_PRESETS, FieldSpec
 from soccer_referee.commands import (
     CommandResult,
@@ -104,7 +105,7 @@ class Referee:
         self._clocks.pop((side, unum), None)
 
     def request_beam(self, side: str, unum: int, x: float, y: float, rot_deg: float, *,
-                     dialect: str = "simspark") -> BeamDecision:
+                     frame: BeamFrame = BeamFrame.TEAM) -> BeamDecision:
         if not all(math.isfinite(v) for v in (x, y, rot_deg)):
             return BeamDecision(False, error="beam values must be finite")
         if unum not in self.registry.members.get(side, set()):
@@ -113,7 +114,7 @@ class Referee:
             return BeamDecision(False, error=f"beam is not allowed in {self.state.play_mode.value} "
                                              "(only BeforeKickOff and Goal_*)")
         hl, hw = self.field.half_length, self.field.half_width
-        if dialect == "rcsssmj":  # own half by |x|, y as given, right team turned by 180 deg
+        if frame is BeamFrame.ABSOLUTE_X:  # own half by |x|, y as given, right team turned by 180 deg
             gx = -abs(x) if side == "left" else abs(x)
             gx = max(-hl, min(hl, gx))
             gy = max(-hw, min(hw, y))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from scripted_world import ScriptedWorld  # src/soccer_referee/test on pythonpath
 
+from sim_contracts.agents import BeamFrame
 from soccer_referee.commands import KickOff, MoveBall, SetPlayMode, SetScore, SetTime
 from soccer_referee.play_modes import PlayMode
 from soccer_referee.referee import Referee
@@ -123,7 +124,7 @@ def test_beam_rules_per_dialect() -> None:
     assert (ok.success, ok.x, ok.y, ok.yaw_deg) == (True, 0.0, 3.0, 30.0)
     right = referee.request_beam("right", 1, -14.0, 2.0, 0.0)
     assert (right.x, right.y, right.yaw_deg) == (14.0, -2.0, -180.0)
-    mj = referee.request_beam("right", 1, -6.0, 2.0, 45.0, dialect="rcsssmj")
+    mj = referee.request_beam("right", 1, -6.0, 2.0, 45.0, frame=BeamFrame.ABSOLUTE_X)
     assert (mj.x, mj.y, mj.yaw_deg) == (6.0, 2.0, -135.0)  # x mirrored by |x|, y kept, +180
     referee.command(SetPlayMode("PlayOn"))
     refused = referee.request_beam("left", 1, -3.0, 0.0, 0.0)

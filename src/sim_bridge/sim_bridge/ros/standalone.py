@@ -43,7 +43,7 @@ from sim_bridge.ros.bridge_node import NODE_NAME
 from sim_bridge.ros.percepts import joint_command_msg, percept_from_msg, seconds
 from sim_bridge.ros.qos import PERCEPT_QOS
 from sim_contracts import names
-from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError
+from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError, PlayerRules
 from sim_contracts.commands import Beam as BeamCommand
 from sim_contracts.commands import InitPlayer, JointTargets, JointVelocities, Say, Scene, Syn
 from sim_contracts.node_cli import NodeParameter, declared_values, stop_on_signals, usage, wants_help
@@ -68,7 +68,7 @@ class BridgedAgent:
 
     agent_id: str
     server: AgentServer
-    dialect: str
+    rules: PlayerRules  # its dialect's (sim_contracts.agents)
     model: str = ""  # SimSpark: from scene
     joining: bool = False
     join_call: Future | None = None
@@ -112,8 +112,9 @@ class StandaloneBridge:
         if now >= self._next_waiting:
             self._next_waiting = now + WAITING_PERCEPT_S
             for agent in self.agents.values():
-                # until it inits (an agent that sent init waits for the perception that answers it)
-                if not agent.namespace and not agent.joining and agent.dialect == "simspark":
+                # until it inits, where its robot exists before init (SimSpark; an agent that sent
+                # init waits for the perception that answers it)
+                if not agent.namespace and not agent.joining and agent.rules.robot_from_scene:
                     agent.server.send_percept(agent.agent_id, self._waiting_percept())
                 elif agent.pending:
                     self._flush(agent)
@@ -145,7 +146,7 @@ class StandaloneBridge:
 
     def _handle(self, server: AgentServer, event: object) -> None:
         if isinstance(event, AgentConnected):
-            self.agents[event.agent_id] = BridgedAgent(event.agent_id, server, server.dialect.name)
+            self.agents[event.agent_id] = BridgedAgent(event.agent_id, server, server.dialect.rules)
             _log.info("agent %s connected from %s", event.agent_id, event.peer)
         elif isinstance(event, AgentDisconnected):
             agent = self.agents.pop(event.agent_id, None)
@@ -210,7 +211,7 @@ class StandaloneBridge:
         model = command.model or agent.model or "nao0"
         agent.team = command.team
         request = InitAgent.Request(team=command.team, unum=command.unum, robot_model=model,
-                                    perception=agent.dialect)
+                                    perception=agent.rules.dialect)
         future = self.init_client.call_async(request)
         agent.join_call = future
         future.add_done_callback(functools.partial(self._joined, agent))
@@ -225,7 +226,7 @@ class StandaloneBridge:
         if res is None or not res.success:
             reason = "no answer" if res is None else res.error
             _log.warning("agent %s: init refused: %s", agent.agent_id, reason)
-            if agent.dialect == "rcsssmj":  # rcsssmj closes the connection of a refused agent
+            if agent.rules.close_refused:  # rcsssmj closes the connection of a refused agent
                 agent.server.disconnect(agent.agent_id, f"init refused: {reason}")
             return
         agent.namespace, agent.side, agent.unum = res.player_namespace, res.side, res.unum

@@ -41,7 +41,6 @@ def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
 class _Frames:
     """One cycle's monitor frame in a port's dialect, built only if some monitor wants it."""
 
-    dialect: str
     scene: MonitorScene
     names: list[str]  # the cycle's frames, posed from its snapshot
     poses: Any  # (n, 7) numpy array
@@ -54,7 +53,7 @@ class _Frames:
         from sim_master.scene.monitor_scene import rsmp_frame, simspark_frame
 
         body = self.scene.scene(self.names, self.poses, full)
-        if self.dialect == "rcsssmj":
+        if self.scene.style.rsmp:
             return rsmp_frame(body, full, self.time, self.state, self.field, [], self.rules).encode()
         return simspark_frame(body, full, self.state, self.field, [], self.rules, {}).encode()
 
@@ -212,7 +211,7 @@ class _Shows:
         self.link_rows = LinkRows()
 
     def show(self, cycle: Any) -> None:
-        from sim_master.scene.monitor_scene import MonitorScene, scene_key
+        from sim_master.scene.monitor_scene import STREAM_STYLES, MonitorScene, scene_key
         from soccer_referee.ros.messages import game_state_from_msg
 
         engine = self.engine
@@ -232,10 +231,11 @@ class _Shows:
             monitor.poll()
             scene = self.scenes.get(name)
             if scene is None or scene.key != scene_key(robots):
-                scene = self.scenes[name] = MonitorScene(engine.statics(), robots, name, field=engine.field)
+                scene = self.scenes[name] = MonitorScene(engine.statics(), robots, STREAM_STYLES[name],
+                                                           field=engine.field)
                 monitor.request_full()
             if cycle.step % 2 == 0:
-                frames = _Frames(name, scene, names, poses, cycle.time, self.state, engine.field, self.rules)
+                frames = _Frames(scene, names, poses, cycle.time, self.state, engine.field, self.rules)
                 monitor.broadcast(frames.diff, frames.full)
         if self.ros is not None:
             self.ros.publish(cycle)

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
+from sim_contracts.agents import VisionRules
 from sim_contracts.percept import ForceResistance, GameStateView, Percept, Vision
 from sim_hotpath import contact_owners, foot_readings, imu_readings
 from sim_master.engine.common import (
@@ -373,7 +374,7 @@ class ArticulatedEngine(EntityServices):
             self._physics.add_model(path, False, instance, pose)
         else:
             self._physics.add_model(model_sdf(spec, armature_as_inertia=self.ARMATURE_AS_INERTIA), True, instance, pose)
-        robot.calibration = self._eyes.calibration(robot.vision_dialect)
+        robot.calibration = self._eyes.calibration(robot.vision)
         self._robots[robot_id] = robot
         self._bodies[robot_id] = _Body(instance)
         try:
@@ -414,10 +415,10 @@ class ArticulatedEngine(EntityServices):
     def set_label(self, robot_id: str, team: str, unum: int) -> None:
         self._robot(robot_id).label = (team, unum)
 
-    def set_vision_dialect(self, robot_id: str, dialect: str) -> None:
+    def set_vision(self, robot_id: str, vision: VisionRules) -> None:
         robot = self._robot(robot_id)
-        robot.vision_dialect = dialect
-        robot.calibration = self._eyes.calibration(dialect)
+        robot.vision = vision
+        robot.calibration = self._eyes.calibration(vision)
 
     def joint_names(self, robot_id: str) -> list[str]:
         return list(self._robot(robot_id).joint_names)
@@ -750,7 +751,7 @@ class ArticulatedEngine(EntityServices):
         poses = self._state_arrays()[0]
         cams = np.array([b.head if b.head >= 0 else b.root for b in (self._bodies[rb.robot_id] for rb, _ in robots)])
         owners, links = self._seen_things()
-        return self._eyes.see([(rb.vision_dialect, rb.calibration, lines) for rb, lines in robots],
+        return self._eyes.see([(rb.vision, rb.calibration, lines) for rb, lines in robots],
                               poses[cams, :3], _quat_matrix(poses[cams, 3:7]), owners, self._seen_points(poses, links))
 
     def frames(self) -> tuple[list[str], np.ndarray]:

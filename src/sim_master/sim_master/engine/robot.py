@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
+from sim_contracts.agents import RCSSSMJ_VISION, SIMSPARK_VISION, VisionRules
 from sim_hotpath import command_pd as hotpath_command_pd
 from sim_hotpath import command_speeds as hotpath_command_speeds
 from sim_master.world.spec import ModelSpec
@@ -101,7 +102,7 @@ class Robot:
     quat_adr: int = -1
     pos_adr: int = -1
     camera_site: int = -1
-    vision_dialect: str = "simspark"  # whose landmark names (and noise) this robot's vision has
+    vision: VisionRules = SIMSPARK_VISION  # whose landmark names (and noise) this robot's camera has
     mj_prefix: str = ""  # its elements' name prefix in MjModel (a reused parked robot keeps its first one)
     file_kp: np.ndarray | None = None  # the MJCF's own gains (verbatim robots), read at the first bind
     file_kd: np.ndarray | None = None
@@ -130,7 +131,7 @@ class Robot:
         robot.mode = np.full(n, MODE_PD if rcsssmj_model else MODE_VELOCITY, dtype=np.int8)
         robot.acc_lag = not rcsssmj_model
         robot.verbatim = spec.mjcf is not None
-        robot.vision_dialect = "rcsssmj" if rcsssmj_model else "simspark"
+        robot.vision = RCSSSMJ_VISION if rcsssmj_model else SIMSPARK_VISION
         robot.armature = np.array([j.armature for j in joints])
         robot.frictionloss = np.array([j.frictionloss for j in joints])
         robot.effort = np.array([j.effort or 10.0 for j in joints])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim_contracts.agents import RCSSSMJ_VISION, SIMSPARK_VISION, VisionRules
 from sim_contracts.field import FieldSpec
 from sim_contracts.percept import Polar, SeenPlayer, Vision
 from sim_hotpath import Figures, VisionKernel
@@ -19,8 +20,8 @@ MIN_DISTANCE = 0.1  # m: nearer points are not seen
 # calibration error per axis (uniform).
 NOISE_DIST, NOISE_PHI, NOISE_THETA, CALIBRATION = 0.0965, 0.1225, 0.1480, 0.005
 Owner = tuple[str, int, str]  # team, unum, part
-# What a robot asks of its camera: its agent's dialect, its calibration error, whether lines are seen.
-Request = tuple[str, np.ndarray, bool]
+# What a robot asks of its camera: its agent's vision rules, its calibration error, whether lines are seen.
+Request = tuple[VisionRules, np.ndarray, bool]
 
 
 class Eyes:
@@ -34,9 +35,12 @@ class Eyes:
         self._landmark_points = np.array(list(landmarks.values()), dtype=float).reshape(-1, 3)
         dialect_of = field.landmark_dialects
         self._landmark_dialect = [dialect_of.get(name, "") for name in landmarks] + [""]  # + the ball
-        dialects = ("simspark", "rcsssmj")  # an agent of another kind sees as SimSpark's
-        self._dialect_row = {d: i for i, d in enumerate(dialects)}
-        shown = np.array([[not own or own == d for own in self._landmark_dialect] for d in dialects], dtype=bool)
+        # the landmark sets: the references' and any other the world tags (an unknown set sees
+        # the landmarks no set claims, as the first row)
+        sets = list(dict.fromkeys([SIMSPARK_VISION.landmarks, RCSSSMJ_VISION.landmarks,
+                                   *sorted(set(dialect_of.values()) - {""})]))
+        self._set_row = {name: i for i, name in enumerate(sets)}
+        shown = np.array([[not own or own == s for own in self._landmark_dialect] for s in sets], dtype=bool)
         lines = np.array([[x1, y1, 0.0, x2, y2, 0.0] for x1, y1, x2, y2 in field.lines]).reshape(-1, 6)
         figures = Figures(view_half_angle_deg=VIEW_HALF_ANGLE, min_distance=MIN_DISTANCE,
                           sigma_distance_per_100m=NOISE_DIST, sigma_azimuth_deg=NOISE_THETA,
@@ -46,10 +50,10 @@ class Eyes:
                                     figures, noise, int(rng.integers(0, 2**63)))
         self._groups_key: object = None  # the owners list the kernel's groups were made from
 
-    def calibration(self, dialect: str) -> np.ndarray:
-        """A new robot's camera offset: SimSpark's calibration error for SimSpark agents when
+    def calibration(self, vision: VisionRules) -> np.ndarray:
+        """A new robot's camera offset: SimSpark's calibration error for a noisy camera when
         the world is noisy (rcsssmj's camera is ideal)."""
-        if self.noise and dialect == "simspark":
+        if self.noise and vision.noisy:
             return self.rng.uniform(-CALIBRATION, CALIBRATION, 3)
         return np.zeros(3)
 
@@ -65,9 +69,9 @@ class Eyes:
         n = len(robots)
         return self._kernel.see(
             cam_pos, cam_rot, np.array([c for _, c, _ in robots], dtype=float).reshape(n, 3),
-            np.array([dialect == "simspark" for dialect, _, _ in robots], dtype=bool),
+            np.array([vision.noisy for vision, _, _ in robots], dtype=bool),
             np.array([lines for _, _, lines in robots], dtype=bool),
-            np.array([self._dialect_row.get(dialect, 0) for dialect, _, _ in robots], dtype=np.int64),
+            np.array([self._set_row.get(vision.landmarks, 0) for vision, _, _ in robots], dtype=np.int64),
             points)
 
     @staticmethod

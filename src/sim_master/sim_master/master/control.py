@@ -76,7 +76,7 @@ class SimulationControl:
         player = next((p for p in self.players if p.team == team and p.unum == unum), None)
         if player is None:
             return f"no player {team} #{unum}"
-        decision = self.referee.request_beam(player.side, player.unum, x, y, rotation, dialect=player.dialect)
+        decision = self.referee.request_beam(player.side, player.unum, x, y, rotation, frame=player.rules.beam_frame)
         if not decision.success:
             return decision.error
         self.engine.teleport_robot(player.robot_id, decision.x, decision.y, decision.yaw_deg)

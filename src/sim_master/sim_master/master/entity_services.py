@@ -16,7 +16,7 @@ from sim_contracts.logtext import clip
 from sim_master.engine.node import SimulationNode
 from sim_master.master.adapters import AgentTransport
 from sim_master.master.players import PlayerTable, Source
-from sim_master.master.spawn import init_slot
+from sim_master.master.spawn import join_spot
 from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.world import sdf_loader
 from soccer_referee.service import JudgingReferee
@@ -195,8 +195,8 @@ class EntityServices:
         counts = {"left": 0, "right": 0}
         for player in self.players.with_robots():
             if player.registered:
-                x, y, yaw = init_slot(player.side, counts[player.side], self.engine.field.length,
-                                      self.engine.field.width)
+                x, y, yaw = join_spot(player.rules.join_spots, player.side, player.unum, counts[player.side],
+                                      self.engine.field)
                 counts[player.side] += 1
                 self.engine.teleport_robot(player.robot_id, x, y, yaw)
         outcome = self.referee.command(SetPlayMode("BeforeKickOff"))

@@ -56,7 +56,7 @@ from sim_master.master.loop_calls import LoopCalls
 from sim_master.master.pacing import RealTimePacer
 from sim_master.master.players import Player, PlayerTable, Source
 from sim_master.master.referee_world import EngineWorld
-from sim_master.master.spawn import init_slot, parking_spot, rcsssmj_spawn
+from sim_master.master.spawn import join_spot, parking_spot
 from soccer_referee.events import GameEvent
 from soccer_referee.referee import Referee
 from soccer_referee.rules import rule_book
@@ -497,7 +497,7 @@ class SimulationLoop(SimulationControl, EntityServices):
         note = off_league(self.engine, player.robot_id, model)
         if note is not None:  # once per robot: not a silently worse match
             self.log.warning("%s", note)
-        self.engine.set_vision_dialect(player.robot_id, player.dialect)
+        self.engine.set_vision(player.robot_id, player.rules.vision)
         return None
 
     def _init_player(self, player: Player, command: InitPlayer) -> None:
@@ -554,10 +554,7 @@ class SimulationLoop(SimulationControl, EntityServices):
         self.engine.set_label(player.robot_id, team, player.unum)
         count = self._team_counts[player.side]
         self._team_counts[player.side] = count + 1
-        if player.dialect == "rcsssmj":
-            x, y, yaw = rcsssmj_spawn(player.side, player.unum, self.engine.field.width)
-        else:
-            x, y, yaw = init_slot(player.side, count, self.engine.field.length, self.engine.field.width)
+        x, y, yaw = join_spot(player.rules.join_spots, player.side, player.unum, count, self.engine.field)
         self.engine.teleport_robot(player.robot_id, x, y, yaw)
         self.log.info("agent %s is %s #%d (%s) with %s", player.agent_id, team, player.unum,
                       player.side, player.model)
@@ -608,7 +605,7 @@ class SimulationLoop(SimulationControl, EntityServices):
         if self.config.beam_noise and (xy or deg):  # as rcssserver3d: before its clamps
             rng = self._beam_rng
             x, y, rotation = x + rng.uniform(-xy, xy), y + rng.uniform(-xy, xy), rotation + rng.uniform(-deg, deg)
-        decision = self.referee.request_beam(player.side, player.unum, x, y, rotation, dialect=player.dialect)
+        decision = self.referee.request_beam(player.side, player.unum, x, y, rotation, frame=player.rules.beam_frame)
         if not decision.success:
             self._report(player, [f"beam refused: {decision.error}"])
             return

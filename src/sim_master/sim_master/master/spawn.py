@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Final
 
+from sim_contracts.agents import JoinSpots
+from sim_contracts.field import FieldSpec
+
 SLOT_SPACING: Final = 1.2
 SLOT_MARGIN: Final = 0.8
 RCSSSMJ_FIELD_BORDER: Final = 3.0  # m, rcsssmj's field border: its robots spawn that far out
@@ -33,3 +36,11 @@ def rcsssmj_spawn(side: str, unum: int, field_width: float) -> tuple[float, floa
     into its own half, facing -90 deg (towards the field)."""
     x = -(2 * unum + 1) if side == "left" else 2 * unum + 1
     return float(x), field_width / 2 + RCSSSMJ_FIELD_BORDER, -90.0
+
+
+def join_spot(spots: JoinSpots, side: str, unum: int, count: int, field: FieldSpec) -> tuple[float, float, float]:
+    """Where a player's robot goes when it joins (and when the world is reset): its rules'
+    spots, count being the number of its team's robots placed before it."""
+    if spots is JoinSpots.SIDE_LINE:
+        return rcsssmj_spawn(side, unum, field.width)
+    return init_slot(side, count, field.length, field.width)

@@ -29,6 +29,7 @@ from rclpy.context import Context
 from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
+from sim_contracts.agents import BeamFrame
 from sim_contracts.field import FieldSpec
 from sim_master.ros.convert import stamp
 from sim_master.ros.executor_thread import ExecutorThread
@@ -135,9 +136,9 @@ class RemoteReferee:
         self._ask(self._command, unregister_request(side, unum), "unregister")
 
     def request_beam(self, side: str, unum: int, x: float, y: float, rot_deg: float, *,
-                     dialect: str = "simspark") -> BeamDecision:
+                     frame: BeamFrame = BeamFrame.TEAM) -> BeamDecision:
         res = self._ask(self._beam, RefereeBeam.Request(side=side, unum=unum, x=x, y=y, rotation=rot_deg,
-                                                        dialect=dialect), "request_beam")
+                                                        dialect=frame.value), "request_beam")
         if not isinstance(res, RefereeBeam.Response):
             return BeamDecision(False, error=f"the referee {self.referee} does not answer")
         return BeamDecision(res.success, res.x, res.y, res.yaw_deg, res.error)

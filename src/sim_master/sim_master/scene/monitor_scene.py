@@ -37,6 +37,33 @@ Label = tuple[str, int, str]  # team, unum, side of a registered robot
 
 
 @dataclass(frozen=True, slots=True)
+class StreamStyle:
+    """How one monitor stream writes the scene: every way the two references' streams differ,
+    as values (nothing here compares a stream's name)."""
+
+    name: str
+    rsmp: bool  # frames are rcsssmj's RSMP 1.0; else rcssserver3d's S-expression frames
+    compact: bool  # no space between nodes, and SLT numbers as %.4f (rcsssmj); else spaced, %.6g
+    tagged: bool  # robots and the ball sit in DSC nodes on full frames (rcsssmj)
+    rooted: bool  # the scene is one root node (rcsssmj); rcssserver3d's are top-level nodes side by side
+    reference_looks: bool  # rcssserver3d's field, ball and Nao meshes (simspark_meshes), not shapes
+    # each robot's and the ball's own transform in every frame, moved or not (the SimSpark
+    # stream: its readers take positions from the top-level nodes' first SLT)
+    positions_every_frame: bool
+
+    @property
+    def sep(self) -> str:
+        return "" if self.compact else " "
+
+
+SIMSPARK_STREAM = StreamStyle("simspark", rsmp=False, compact=False, tagged=False, rooted=False,
+                              reference_looks=True, positions_every_frame=True)
+RCSSSMJ_STREAM = StreamStyle("rcsssmj", rsmp=True, compact=True, tagged=True, rooted=True,
+                             reference_looks=False, positions_every_frame=False)
+STREAM_STYLES = {style.name: style for style in (SIMSPARK_STREAM, RCSSSMJ_STREAM)}
+
+
+@dataclass(frozen=True, slots=True)
 class SceneRobot:
     """A robot in the scene: its entity id (the prefix of its frames), model and spec, and
     its team label once it has joined one."""
@@ -63,11 +90,11 @@ class _Body:
 
 
 class MonitorScene:
-    def __init__(self, statics: Sequence[ModelSpec], robots: Sequence[SceneRobot], dialect: str = "rcsssmj", *,
-                 field: FieldSpec) -> None:
+    def __init__(self, statics: Sequence[ModelSpec], robots: Sequence[SceneRobot],
+                 style: StreamStyle = RCSSSMJ_STREAM, *, field: FieldSpec) -> None:
         """statics: the world's static models (goals; the SimSpark stream draws the field's own
         meshes instead); robots: in the order monitors list them; field: the world's field."""
-        self.dialect = dialect
+        self.style = style
         self.field = field
         self.key = scene_key(robots)
         self._last: np.ndarray | None = None
@@ -82,7 +109,7 @@ class MonitorScene:
         self._frame_key: tuple[str, ...] | None = None
         self._rows = np.zeros(0, dtype=np.intp)
         # the SimSpark stream repeats each top-level body's own transform in every frame (see scene())
-        self._always = np.array([bool(b.tag) for b in self._bodies]) if dialect == "simspark" else None
+        self._always = np.array([bool(b.tag) for b in self._bodies]) if style.positions_every_frame else None
 
     def _new(self, frame: str, tag: str, geoms: list[str], parent: _Body | None = None) -> _Body:
         body = _Body(len(self._bodies), frame, tag, geoms, parent=-1 if parent is None else parent.index)
@@ -92,7 +119,7 @@ class MonitorScene:
         return body
 
     def _world_looks(self, statics: Sequence[ModelSpec]) -> list[str]:
-        if self.dialect == "simspark":
+        if self.style.reference_looks:
             f = self.field
             return looks.world_nodes(f.length, f.width, f.goal_width, f.goal_depth, f.goal_height)
         out = []
@@ -105,7 +132,7 @@ class MonitorScene:
 
     def _ball_looks(self) -> list[str]:
         r = self.field.ball_radius
-        if self.dialect == "simspark":
+        if self.style.reference_looks:
             return [looks.BALL.format(r=f"{float(r):g}")]
         from sim_master.world.spec import Geometry
 
@@ -126,7 +153,7 @@ class MonitorScene:
 
     def _link_looks(self, robot: SceneRobot, link_name: str, side: str, unum: int) -> list[str] | None:
         """The reference server's drawing of this link on the stream, or None (shapes)."""
-        if self.dialect != "simspark":
+        if not self.style.reference_looks:
             return self._rcsssmj_looks(robot.spec, link_name, side)
         robot_type = looks.nao_type(robot.model)
         look = looks.NAO_LINKS.get(link_name)
@@ -146,7 +173,7 @@ class MonitorScene:
         team = {"left": "matLeft", "right": "matRight"}.get(side, "gray")
         nodes = []
         for look in link.looks:
-            trf = _slt(look.pose.rot, look.pose.pos, self.dialect)
+            trf = _slt(look.pose.rot, look.pose.pos, self.style.compact)
             if look.rgba is not None:
                 colour = "(rgba " + " ".join(repr(v) for v in look.rgba) + ")"
             else:
@@ -165,9 +192,9 @@ class MonitorScene:
         else:
             scale = np.array([size[0], size[0], size[1]], dtype=float)
         material = material or {"left": "matLeft", "right": "matRight"}.get(side, "matGrey")
-        trf = _slt(shape.pose.rot, shape.pose.pos, self.dialect)
+        trf = _slt(shape.pose.rot, shape.pose.pos, self.style.compact)
         sc = " ".join(f"{v:.4g}" for v in scale)
-        if self.dialect == "rcsssmj":
+        if self.style.compact:
             return f"(nd TRF{trf}(nd SMN (setVisible 1)(load {_SHAPES[g.shape]})(sMat {material})(sSc {sc})))"
         shape_node = (f"(nd StaticMesh (setVisible 1) (load {_SHAPES[g.shape]}) (sSc {sc}) "
                       f"(resetMaterials {material}))")
@@ -211,10 +238,10 @@ class MonitorScene:
                 changed = changed | self._always
         # every changed body's transform text at once (compiled: sim_hotpath), then the frame's
         # fixed text around each body's head
-        slt = slt_texts(trf, changed | full, self.dialect == "rcsssmj")
+        slt = slt_texts(trf, changed | full, self.style.compact)
         pieces, heads = self._template(full)
         text = list(pieces)
-        trf_head = "(nd TRF " if self.dialect != "rcsssmj" else "(nd TRF"
+        trf_head = "(nd TRF" + self.style.sep
         for slot, index in heads:
             t = slt[index]
             text[slot] = "(nd" if t is None else trf_head + t
@@ -231,16 +258,16 @@ class MonitorScene:
             return cached
         pieces: list[str] = []
         heads: list[tuple[int, int]] = []
-        sep = "" if self.dialect == "rcsssmj" else " "
+        sep = self.style.sep
 
         # rcssservermj tags a robot and the ball with a DSC node around them; rcssserver3d's
         # stream has none (readers index its top-level transforms: pyrcssscom-cangyin takes the
         # ball's position from the last top-level node's SLT, bahiart-gym a robot's from the
         # first SLT in its node), so the SimSpark stream has no DSC either
-        tagged = self.dialect == "rcsssmj"
+        tagged = self.style.tagged
 
         def emit(body: _Body) -> None:
-            inner_geoms = body.geoms if full else [_skeleton(g, self.dialect) for g in body.geoms]
+            inner_geoms = body.geoms if full else [_skeleton(g, sep) for g in body.geoms]
             if body.tag and tagged:
                 pieces.append(f"(nd DSC({body.tag})" if full else "(nd")
             heads.append((len(pieces), body.index))
@@ -258,11 +285,11 @@ class MonitorScene:
             if body.tag and tagged:
                 pieces.append(")")
 
-        if self.dialect == "simspark":
+        if not self.style.rooted:
             # rcssserver3d's scene has no root node: the world's looks, the ball and each robot
             # are top-level nodes, side by side (readers index them: bahiart-gym's ball is the
             # top-level node holding its mesh)
-            pieces += self.root.geoms if full else [_skeleton(g, self.dialect) for g in self.root.geoms]
+            pieces += self.root.geoms if full else [_skeleton(g, sep) for g in self.root.geoms]
             for child in self.root.children:
                 emit(child)
         else:
@@ -272,11 +299,10 @@ class MonitorScene:
 
 
 @functools.lru_cache(maxsize=1024)
-def _skeleton(look: str, dialect: str) -> str:
-    """A static node in an incremental frame: its nodes, nested as in the full frame, empty.
-    Monitors match incremental frames to the full one node by node (the ball's look is one
-    node, a Nao part's two: a transform and its mesh)."""
-    sep = "" if dialect == "rcsssmj" else " "
+def _skeleton(look: str, sep: str) -> str:
+    """A static node in an incremental frame: its nodes, nested as in the full frame, empty,
+    separated by the stream's `sep`. Monitors match incremental frames to the full one node by
+    node (the ball's look is one node, a Nao part's two: a transform and its mesh)."""
     stack: list[list[str]] = [[]]
     nodes: list[bool] = []
     for i, c in enumerate(look):
@@ -300,11 +326,11 @@ def _quat_matrices(q: np.ndarray) -> np.ndarray:
     ], axis=1)
 
 
-def _slt(rot: np.ndarray, pos: np.ndarray, dialect: str) -> str:
+def _slt(rot: np.ndarray, pos: np.ndarray, compact: bool) -> str:
     m = np.zeros((4, 4))
     m[:3, :3], m[:3, 3], m[3, 3] = rot, pos, 1.0
     values = m.T.reshape(-1)  # column-major
-    if dialect == "rcsssmj":
+    if compact:
         return "(SLT " + " ".join(f"{v:.4f}" for v in values) + ")"
     return "(SLT " + " ".join(f"{v:.6g}" for v in values) + ")"
 

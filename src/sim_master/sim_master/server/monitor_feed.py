@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING
 
 from sim_bridge.monitor_server import KillSim, MonitorServer
 from sim_master.master.adapters import LoopAdapter
-from sim_master.scene.monitor_scene import MonitorScene, SceneRobot, rsmp_frame, scene_key, simspark_frame
+from sim_master.scene.monitor_scene import (
+    STREAM_STYLES,
+    MonitorScene,
+    SceneRobot,
+    rsmp_frame,
+    scene_key,
+    simspark_frame,
+)
 from soccer_referee.commands import MoveAgent, RefereeCommand
 from soccer_referee.events import FoulType, GameEvent
 
@@ -76,10 +83,10 @@ class LegacyMonitorFeed(LoopAdapter):
         for name, monitor in self.servers.items():
             scene = self._scenes.get(name)
             if scene is None or scene.key != key:
-                scene = MonitorScene(self._statics(engine), robots, name, field=engine.field)
+                scene = MonitorScene(self._statics(engine), robots, STREAM_STYLES[name], field=engine.field)
                 self._scenes[name] = scene
                 monitor.request_full()
-            if name == "rcsssmj":
+            if scene.style.rsmp:
                 def rsmp(full: bool, scene: MonitorScene = scene) -> bytes:
                     text = scene.scene(names, poses, full)
                     return rsmp_frame(text, full, engine.time, s, field, fouls, rules).encode()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from sim_contracts.agents import RCSSSMJ_VISION
 from sim_master.engine.factory import physics_engine
 
 RECORDING = Path(__file__).parents[3] / "sim_bridge/test/samples/perception_T1_with_See.txt"
@@ -23,7 +24,7 @@ def test_a_t1_sees_the_markers_where_rcssservermj_showed_them() -> None:
     if not engine.has_model("T1"):
         pytest.fail("rcsssmj's robot files are installed by make setup")
     engine.add_robot("t", "T1", -5.0, 21.0, -90.0)
-    engine.set_vision_dialect("t", "rcsssmj")
+    engine.set_vision("t", RCSSSMJ_VISION)
     vision = engine.percept("t", vision=True).vision
     assert vision is not None
     ours = dict(vision.objects)

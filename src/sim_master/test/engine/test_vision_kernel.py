@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pytest
 
+from sim_contracts.agents import RCSSSMJ_VISION, SIMSPARK_VISION
 from sim_contracts.field import FieldSpec
 from sim_master.engine.vision import MIN_DISTANCE, VIEW_HALF_ANGLE, Eyes
 
@@ -60,7 +61,7 @@ def test_objects_and_players_are_exactly_the_visible_points(seed: int) -> None:
     cam_pos = rng.uniform([-15, -10, 0.4], [15, 10, 0.6], (cams, 3))
     cam_rot = np.array([_rotation(rng) for _ in range(cams)])
     calib = [np.zeros(3)] * cams
-    visions = eyes.see([("simspark", c, False) for c in calib], cam_pos, cam_rot, owners, points)
+    visions = eyes.see([(SIMSPARK_VISION, c, False) for c in calib], cam_pos, cam_rot, owners, points)
     names = [*field.landmarks, "B"]
     all_points = np.concatenate((np.array(list(field.landmarks.values())), points))
     for r, vision in enumerate(visions):
@@ -94,7 +95,7 @@ def test_lines_are_clipped_where_dense_sampling_finds_their_ends(seed: int) -> N
     cams = 10
     cam_pos = rng.uniform([-15, -10, 0.4], [15, 10, 0.6], (cams, 3))
     cam_rot = np.array([_rotation(rng) for _ in range(cams)])
-    visions = eyes.see([("simspark", np.zeros(3), True)] * cams, cam_pos, cam_rot, owners, points)
+    visions = eyes.see([(SIMSPARK_VISION, np.zeros(3), True)] * cams, cam_pos, cam_rot, owners, points)
     t = np.linspace(0.0, 1.0, 20001)
     checked = 0
     for r, vision in enumerate(visions):
@@ -120,7 +121,7 @@ def test_lines_are_clipped_where_dense_sampling_finds_their_ends(seed: int) -> N
 def test_noise_is_reproducible_per_seed_and_only_for_simspark_agents() -> None:
     field, owners, points = _world(np.random.default_rng(7))
     cam_pos, cam_rot = np.array([[0.0, 0.0, 0.5]] * 2), np.array([np.eye(3)] * 2)
-    robots = [("simspark", np.zeros(3), True), ("rcsssmj", np.zeros(3), False)]
+    robots = [(SIMSPARK_VISION, np.zeros(3), True), (RCSSSMJ_VISION, np.zeros(3), False)]
 
     def look(seed: int) -> list:
         return Eyes(field, noise=True, rng=np.random.default_rng(seed)).see(robots, cam_pos, cam_rot, owners, points)
@@ -135,7 +136,7 @@ def test_noise_is_reproducible_per_seed_and_only_for_simspark_agents() -> None:
 def test_bad_arrays_are_refused_with_an_error() -> None:
     field, owners, points = _world(np.random.default_rng(3))
     eyes = Eyes(field, noise=False, rng=np.random.default_rng(3))
-    robots = [("simspark", np.zeros(3), True)]
+    robots = [(SIMSPARK_VISION, np.zeros(3), True)]
     with pytest.raises(ValueError):
         eyes.see(robots, np.zeros((1, 2)), np.array([np.eye(3)]), owners, points)
     with pytest.raises(IndexError):  # fewer points than the owners name

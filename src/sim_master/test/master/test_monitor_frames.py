@@ -129,11 +129,12 @@ def _top_level(text: str) -> list[str]:
 def _scene(engine, labels: dict, dialect: str):
     """The monitor scene of an engine's world, as the monitor feed builds it (labels: robot
     id -> (team, unum, side))."""
-    from sim_master.scene.monitor_scene import MonitorScene, SceneRobot
+    from sim_master.scene.monitor_scene import STREAM_STYLES, MonitorScene, SceneRobot
 
     robots = [SceneRobot(rid, engine.robot_model(rid), engine.model_spec(engine.robot_model(rid)), labels.get(rid))
               for rid in engine.robot_ids()]
-    return MonitorScene([m for m in engine.world.models if not m.is_ball], robots, dialect, field=engine.field)
+    return MonitorScene([m for m in engine.world.models if not m.is_ball], robots, STREAM_STYLES[dialect],
+                        field=engine.field)
 
 
 def _rsmp_parts(frame: str) -> list[tuple[str, str, str]]:
@@ -220,7 +221,7 @@ def test_compiled_transform_texts_are_the_python_ones() -> None:
     for dialect in ("simspark", "rcsssmj"):
         got = slt_texts(trf, which, dialect == "rcsssmj")
         for i in range(300):
-            assert got[i] == (_slt(trf[i, :, :3], trf[i, :, 3], dialect) if which[i] else None)
+            assert got[i] == (_slt(trf[i, :, :3], trf[i, :, 3], dialect == "rcsssmj") if which[i] else None)
 
 
 def _recursive_scene(scene, slt: list, changed: np.ndarray, full: bool) -> str:
@@ -228,9 +229,9 @@ def _recursive_scene(scene, slt: list, changed: np.ndarray, full: bool) -> str:
     side (SimSpark: rcssserver3d's scene has no root node)."""
     from sim_master.scene.monitor_scene import _skeleton
 
-    if scene.dialect != "simspark":
+    if scene.style.rooted:
         return _recursive_node(scene, scene.root, slt, changed, full)
-    looks = scene.root.geoms if full else [_skeleton(g, scene.dialect) for g in scene.root.geoms]
+    looks = scene.root.geoms if full else [_skeleton(g, scene.style.sep) for g in scene.root.geoms]
     return "".join(looks) + "".join(_recursive_node(scene, c, slt, changed, full) for c in scene.root.children)
 
 
@@ -238,12 +239,12 @@ def _recursive_node(scene, body, slt: list, changed: np.ndarray, full: bool) -> 
     """One body's text, recursively: the definition MonitorScene's flat template follows."""
     from sim_master.scene.monitor_scene import _skeleton
 
-    inner = list(body.geoms) if full else [_skeleton(g, scene.dialect) for g in body.geoms]
+    inner = list(body.geoms) if full else [_skeleton(g, scene.style.sep) for g in body.geoms]
     inner += [_recursive_node(scene, c, slt, changed, full) for c in body.children]
-    sep = "" if scene.dialect == "rcsssmj" else " "
+    sep = scene.style.sep
     head = f"(nd TRF{sep}{slt[body.index]}" if full or changed[body.index] else "(nd"
     node = head + (sep if inner and sep else "") + sep.join(inner) + ")"
-    if body.tag and scene.dialect == "rcsssmj":  # rcssserver3d's stream has no DSC nodes
+    if body.tag and scene.style.tagged:  # rcssserver3d's stream has no DSC nodes
         return f"(nd DSC({body.tag}){node})" if full else f"(nd{node})"
     return node
 

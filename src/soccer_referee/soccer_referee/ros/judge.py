@@ -34,6 +34,7 @@ from rclpy.signals import SignalHandlerOptions
 from rclpy.task import Future
 
 from sim_contracts import names
+from sim_contracts.agents import BeamFrame
 from sim_contracts.node_cli import NodeParameter, declared_values, stop_on_signals, usage, wants_help
 from sim_msgs.msg import RefereeVerdict, RefereeWorld
 from sim_msgs.srv import BeamAgent, InitAgent, RefereeBeam, RefereeCommand, RefereeRegister
@@ -114,7 +115,7 @@ class Judge:
     def _request_beam(self, req: RefereeBeam.Request, res: RefereeBeam.Response) -> RefereeBeam.Response:
         with self.lock:
             d = self.referee.request_beam(req.side, req.unum, req.x, req.y, req.rotation,
-                                          dialect="rcsssmj" if req.dialect == "rcsssmj" else "simspark")
+                                          frame=BeamFrame.named(req.dialect))
         res.success, res.error, res.x, res.y, res.yaw_deg = d.success, d.error, d.x, d.y, d.yaw_deg
         return res
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 
+from sim_contracts.agents import VisionRules
 from sim_contracts.percept import ForceResistance, GameStateView, Percept, Vision
 from sim_master.engine.common import (
     MODEL_ALIASES,
@@ -314,20 +315,19 @@ class MujocoEngine(EntityServices):
         if any(r.mj_prefix == robot_id for r in self._robots.values()):  # a reused robot's first name
             robot.mj_prefix = f"{robot_id}#{self._next_bit}"
         robot.calibration = np.zeros(3)
-        self._set_vision_dialect(robot, robot.vision_dialect)
+        self._set_vision(robot, robot.vision)
         self._next_bit += 1
         self._robots[robot_id] = robot
         self._dirty = True
 
-    def set_vision_dialect(self, robot_id: str, dialect: str) -> None:
-        """The protocol the robot's agent speaks decides what its vision shows: the
-        landmarks under that dialect's names, and SimSpark's noise and calibration error
-        for SimSpark agents only (rcsssmj's camera is ideal)."""
-        self._set_vision_dialect(self._robot(robot_id), dialect)
+    def set_vision(self, robot_id: str, vision: VisionRules) -> None:
+        """The rules of the robot's agent decide what its vision shows: the landmarks under
+        that set's names, and SimSpark's noise and calibration error where they are noisy."""
+        self._set_vision(self._robot(robot_id), vision)
 
-    def _set_vision_dialect(self, robot: Robot, dialect: str) -> None:
-        robot.vision_dialect = dialect
-        robot.calibration = self._eyes.calibration(dialect)
+    def _set_vision(self, robot: Robot, vision: VisionRules) -> None:
+        robot.vision = vision
+        robot.calibration = self._eyes.calibration(vision)
 
     def rename_robot(self, robot_id: str, new_id: str) -> None:
         """The robot's entity name changes (an agent's robot takes its player's name when it
@@ -371,7 +371,7 @@ class MujocoEngine(EntityServices):
         robot.bind(self.model)
         robot.frp_slots = old.frp_slots
         self._robots[robot_id] = robot
-        self._set_vision_dialect(robot, robot.vision_dialect)
+        self._set_vision(robot, robot.vision)
         self._apply_gains(robot)
         self._place(robot, x, y, yaw_deg, joints_to_zero=True)
         self._reindex()
@@ -997,7 +997,7 @@ class MujocoEngine(EntityServices):
     def _vision_batch(self, robots: list[tuple[Robot, bool]]) -> list[Vision]:
         cams = [self._camera(rb) for rb, _ in robots]
         _, owners, part_bodies = self._seen_things()
-        return self._eyes.see([(rb.vision_dialect, rb.calibration, lines) for rb, lines in robots],
+        return self._eyes.see([(rb.vision, rb.calibration, lines) for rb, lines in robots],
                               np.array([c for c, _ in cams]), np.array([r for _, r in cams]),
                               owners, np.where(self._seen_centred, self.data.xipos[part_bodies],
                                                self.data.xpos[part_bodies]))
