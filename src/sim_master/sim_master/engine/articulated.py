@@ -16,26 +16,22 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
-from sim_contracts.agents import VisionRules
 from sim_contracts.percept import ForceResistance, GameStateView, Percept, Vision
-from sim_hotpath import contact_owners, foot_readings, imu_readings
+from sim_hotpath import foot_readings, imu_readings
 from sim_master.engine.common import (
     MODEL_ALIASES,
-    SIMSPARK_BEAM_HEIGHT,
-    EntityServices,
     ball_drag_wrench,
     check_robot_id,
-    delta_since,
     quat,
     standing_height,
     vec3,
     yaw_quat,
 )
-from sim_master.engine.node import Feature, PdTarget, Quaternion
+from sim_master.engine.core import EngineCore, lagged_accelerations, seen_centre, seen_points
+from sim_master.engine.node import Feature, PdTarget
 from sim_master.engine.recovery import (
     SLOW_STEP,
     SLOW_STEPS,
-    FaultLog,
     crowds,
     free_spot,
     health,
@@ -45,12 +41,11 @@ from sim_master.engine.recovery import (
     unhealthy_links,
 )
 from sim_master.engine.robot import MODE_PD, Robot, command_pd, command_speeds
-from sim_master.engine.vision import Eyes
 from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.world.sdf_loader import available_models, load_model, load_world, resolve_model, resolve_world
 from sim_master.world.sdf_writer import model_sdf
-from sim_master.world.spec import FieldSpec, ModelSpec, WorldSpec
-from sim_master.world.transforms import Transform, quat_mul
+from sim_master.world.spec import ModelSpec, WorldSpec
+from sim_master.world.transforms import Transform
 
 _MOTORS = ("velocity", "servo")
 
@@ -128,8 +123,7 @@ class _Body:
     head: int = -1
     imu: int = -1
     parts: dict[str, int] = field(default_factory=dict)  # vision part -> link
-    # vision part -> where others see it in its link's frame: the body's centre (its inertial
-    # pose), as rcssserver3d's ObjectState sits on the body (a lower arm's is 5 cm from the elbow)
+    # vision part -> where others see it in its link's frame (core.seen_centre)
     part_centres: dict[str, np.ndarray] = field(default_factory=dict)
     feet: dict[str, tuple[int, Transform]] = field(default_factory=dict)  # FRP name -> link, box in link
     foot_slots: dict[str, int] = field(default_factory=dict)  # FRP name -> row of the engine's foot readings
@@ -153,7 +147,7 @@ def _sim_axes(v: np.ndarray) -> list[tuple[float, float, float]]:
     return [(-y, x, z) for x, y, z in v.tolist()]
 
 
-class ArticulatedEngine(EntityServices):
+class ArticulatedEngine(EngineCore):
     """Implements SimulationNode over a `PhysicsWorld` (see sim_master.engine.node)."""
 
     FEATURES: ClassVar[frozenset[Feature]] = frozenset({Feature.LIBRARY_STEP_TIME})  # the backend's
@@ -166,38 +160,23 @@ class ArticulatedEngine(EntityServices):
         """substeps, timestep: the backend's for this world by default (`_default_step`)."""
         if hinge_motor not in _MOTORS:
             raise ValueError(f"hinge_motor is one of {', '.join(_MOTORS)}, not {hinge_motor!r}")
-        self.world: WorldSpec = load_world(world)
-        default_substeps, default_timestep = self._default_step(self.world)
+        spec = load_world(world)
+        default_substeps, default_timestep = self._default_step(spec)
         substeps = default_substeps if substeps is None else substeps
         timestep = default_timestep if timestep is None else timestep
         if not (1 <= substeps <= 100 and 0 < timestep <= 0.05):
             raise ValueError("substeps 1..100 and timestep (0, 0.05] s")
-        self.field: FieldSpec = self.world.field
-        self.substeps = substeps
-        self.cycle_dt = substeps * timestep
-        self.vision_noise = vision_noise
-        self.rng = np.random.default_rng(seed)
+        # builds stays 0: robots are added to and removed from the running world
+        self._init_core(spec, substeps=substeps, timestep=timestep, vision_noise=vision_noise, seed=seed,
+                        fault_name=type(self).__name__.removesuffix("Engine"))
         self.hinge_motor = hinge_motor
-        self.features: frozenset[Feature] = self.FEATURES
         self._physics: PhysicsWorld = self._open_world(str(resolve_world(world)), timestep)
-        self._eyes = Eyes(self.field, noise=vision_noise, rng=self.rng)
         self._gravity = np.asarray(self.world.gravity, dtype=float)
         self._models: dict[str, tuple[ModelSpec, float, str | None]] = {}  # key -> spec, height, SDF file
-        self._robots: dict[str, Robot] = {}
         self._bodies: dict[str, _Body] = {}
         self._next = 0
-        self.time = 0.0
-        self.cycle = 0
-        self._touchers: set[str] = set()
-        self._contacts: set[tuple[str, str]] = set()
-        self._last_delta: dict[str, np.ndarray] = {}
-        self._vision_cache: dict[str, Vision] = {}
-        self._vision_cycle = -1
         self._layout_version = 0
         self._had_pd = False
-        self.builds = 0  # world rebuilds: none, robots are added to and removed from the running world
-        self.library_step_s = 0.0  # seconds inside the physics library's step (the benches' yardstick)
-        self.faults = FaultLog(type(self).__name__.removesuffix("Engine"))  # steps rolled back
         self._slow_steps = 0  # steps in a row over SLOW_STEP
         self._reindex()
 
@@ -242,9 +221,6 @@ class ArticulatedEngine(EntityServices):
         """A registered model no entity uses any more (spawned ones are many: each SDF text its own)."""
         if key not in available_models() and key in self._models and self._models[key][2] is None:
             del self._models[key]
-
-    def has_model(self, key: str) -> bool:
-        return MODEL_ALIASES.get(key, key) in self._models or key in available_models()
 
     def model_spec(self, key: str) -> ModelSpec:
         return self._model(key)[0]
@@ -298,7 +274,7 @@ class ArticulatedEngine(EntityServices):
                 index = link_of.get(link.name, -1)
                 if link.vision_part:
                     body.parts[link.vision_part] = index
-                    body.part_centres[link.vision_part] = np.asarray(link.inertial_pose.pos, dtype=float)
+                    body.part_centres[link.vision_part] = seen_centre(robot, link.inertial_pose.pos)
                 if link.camera_fov:
                     body.head = index
                 if link.imu:
@@ -350,12 +326,6 @@ class ArticulatedEngine(EntityServices):
         self._frames_key: object = None
         self._vision_cycle = -1
 
-    def _robot(self, robot_id: str) -> Robot:
-        try:
-            return self._robots[robot_id]
-        except KeyError:
-            raise KeyError(f"no robot named {robot_id!r}") from None
-
     # ------------------------------------------------------------------ robots
     def add_robot(self, robot_id: str, model: str, x: float, y: float, yaw_deg: float) -> None:
         check_robot_id(robot_id)
@@ -405,23 +375,6 @@ class ArticulatedEngine(EntityServices):
         self._robots = {(new_id if k == robot_id else k): r for k, r in self._robots.items()}
         self._bodies = {(new_id if k == robot_id else k): b for k, b in self._bodies.items()}
         self._reindex()
-
-    def robot_ids(self) -> list[str]:
-        return list(self._robots)
-
-    def robot_model(self, robot_id: str) -> str:
-        return self._robot(robot_id).model_name
-
-    def set_label(self, robot_id: str, team: str, unum: int) -> None:
-        self._robot(robot_id).label = (team, unum)
-
-    def set_vision(self, robot_id: str, vision: VisionRules) -> None:
-        robot = self._robot(robot_id)
-        robot.vision = vision
-        robot.calibration = self._eyes.calibration(vision)
-
-    def joint_names(self, robot_id: str) -> list[str]:
-        return list(self._robot(robot_id).joint_names)
 
     # ------------------------------------------------------------------ effectors
     def set_joint_velocities(self, robot_id: str, speeds: dict[str, float]) -> list[str]:
@@ -484,31 +437,14 @@ class ArticulatedEngine(EntityServices):
         self._vel_prev[index] = np.nan
         self._acc_lagged[index] = _quat_matrix(quat / np.linalg.norm(quat)).T @ -self._gravity
 
-    def teleport_robot(self, robot_id: str, x: float, y: float, yaw_deg: float) -> None:
-        """A beam: upright at (x, y) facing yaw_deg, dropped from its beam height (SimSpark's
-        0.4 m for SimSpark models, as the MuJoCo engine)."""
-        if not all(math.isfinite(v) for v in (x, y, yaw_deg)):
-            raise ValueError("move target must be finite")
-        robot = self._robot(robot_id)
-        z = max(robot.standing_height, SIMSPARK_BEAM_HEIGHT) if robot.acc_lag else robot.standing_height
-        self._set_root(robot_id, np.array([x, y, z]), yaw_quat(yaw_deg), zero_joints=not robot.acc_lag)
-
-    def carry_robot(self, robot_id: str, x: float, y: float, yaw_deg: float | None, *,
-                    z: float | None = None, upright: bool = False, orientation: Quaternion | None = None,
-                    zero_joints: bool = False, beside: bool = False) -> None:
-        """A referee's or trainer's move: see MujocoEngine.carry_robot."""
-        if not all(math.isfinite(v) for v in (x, y, 0.0 if yaw_deg is None else yaw_deg, 0.0 if z is None else z)):
-            raise ValueError("move target must be finite")
+    def _root_now(self, robot_id: str) -> tuple[np.ndarray, np.ndarray]:
         pose, _ = self._root_state(robot_id)
-        quat = pose[3:7].copy()
-        if orientation is not None:
-            quat = np.asarray(orientation, dtype=float)
-        elif upright:
-            quat = yaw_quat(self.robot_yaw(robot_id) if yaw_deg is None else yaw_deg)
-        elif yaw_deg is not None:
-            quat = quat_mul(yaw_quat(yaw_deg - self.robot_yaw(robot_id)), quat)
-        position = np.array([x, y, pose[2] if z is None else z])
-        self._set_root(robot_id, position, quat, zero_joints=zero_joints, beside=beside)
+        return pose[:3], pose[3:7]
+
+    def _put_root(self, robot_id: str, x: float, y: float, z: float | None, quat: np.ndarray | None, *,
+                  zero_joints: bool, beside: bool, yaw_deg: float | None) -> None:
+        assert z is not None and quat is not None  # every robot is in the library's world (_root_now)
+        self._set_root(robot_id, np.array([x, y, z]), quat, zero_joints=zero_joints, beside=beside)
 
     def robot_pose(self, robot_id: str) -> tuple[tuple[float, float, float], tuple[float, float, float, float]]:
         p, _ = self._root_state(robot_id)
@@ -533,12 +469,6 @@ class ArticulatedEngine(EntityServices):
         self._physics.set_root_pose("ball", np.array([*position, 1.0, 0.0, 0.0, 0.0]))
         self._physics.set_root_velocity("ball", np.asarray(velocity, dtype=float), np.zeros(3))
         self._state_changed()
-
-    def ball_touchers(self) -> list[str]:
-        return sorted(self._touchers)
-
-    def robot_contacts(self) -> list[tuple[str, str]]:
-        return sorted(self._contacts)
 
     # ------------------------------------------------------------------ stepping
     def step(self, dt: float | None = None) -> None:
@@ -625,8 +555,8 @@ class ArticulatedEngine(EntityServices):
         imu = self._imu_links
         if len(imu) == 0:
             return
-        self._acc_lagged, _, self._vel_prev = imu_readings(poses, twists, imu, self._vel_prev, self._gravity,
-                                                           self.cycle_dt)
+        self._acc_lagged, self._vel_prev = lagged_accelerations(poses, twists, imu, self._vel_prev, self._gravity,
+                                                                self.cycle_dt)
 
     def _ball_drag(self, poses: np.ndarray, twists: np.ndarray) -> None:
         """rcssserver3d's ball DragController (see the MuJoCo engine), held through the cycle."""
@@ -638,15 +568,7 @@ class ArticulatedEngine(EntityServices):
         """Robots touching the ball and robots touching each other in this step (the referee's)."""
         self._touchers.clear()
         self._contacts.clear()
-        links, _, _ = self._contact_arrays()
-        if len(links) == 0 or not self._robot_list:
-            return
-        touchers, pairs = contact_owners(links, self._link_robot, self._ball_link)
-        robots = self._robot_list
-        self._touchers.update(robots[r].robot_id for r in touchers)
-        for a, b in pairs:
-            ia, ib = robots[a].robot_id, robots[b].robot_id
-            self._contacts.add((ia, ib) if ia < ib else (ib, ia))
+        self._note_contacts(self._contact_arrays()[0], self._link_robot, self._ball_link)
 
     def _contact_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The last step's contacts (link indices, points, forces), read once per step."""
@@ -669,7 +591,7 @@ class ArticulatedEngine(EntityServices):
         root = table.roots[i]
         return Percept(
             time=self.time, game=GameStateView(), gyro=table.gyro[i],
-            accel=table.acc_lagged[i] if robot.acc_lag else table.acc_now[i],
+            accel=table.acc_lagged[i] if robot.simspark_model else table.acc_now[i],
             joint_names=robot.joint_names, joint_angles=table.angles[start:end],
             joint_velocities=table.speeds[start:end], foot_resistance=frp,
             torso_position=(root[0], root[1], root[2]), torso_quaternion=(root[3], root[4], root[5], root[6]),
@@ -729,30 +651,15 @@ class ArticulatedEngine(EntityServices):
     def _seen_points(self, poses: np.ndarray, links: np.ndarray) -> np.ndarray:
         """World positions of the ball and every seen part: its link's pose moved to the part's
         centre where that is off the link's origin."""
-        points = poses[links, :3].copy()
         rows = self._offset_rows
-        if len(rows):
-            rot = _quat_matrix(poses[links[rows], 3:7])
-            points[rows] += np.einsum("nij,nj->ni", rot, self._part_centres[rows])
-        return points
-
-    def prepare_vision(self, requests: list[tuple[str, bool]]) -> None:
-        robots = [(self._robot(rid), lines) for rid, lines in requests]
-        visions = self._vision_batch(robots) if robots else []
-        self._vision_cache = {rb.robot_id: v for (rb, _), v in zip(robots, visions)}
-        self._vision_cycle = self.cycle
-
-    def _vision(self, robot: Robot, lines: bool) -> Vision:
-        if self._vision_cycle == self.cycle and robot.robot_id in self._vision_cache:
-            return self._vision_cache[robot.robot_id]
-        return self._vision_batch([(robot, lines)])[0]
+        return seen_points(poses[links, :3], self._part_centres, rows, _quat_matrix(poses[links[rows], 3:7]))
 
     def _vision_batch(self, robots: list[tuple[Robot, bool]]) -> list[Vision]:
         poses = self._state_arrays()[0]
         cams = np.array([b.head if b.head >= 0 else b.root for b in (self._bodies[rb.robot_id] for rb, _ in robots)])
         owners, links = self._seen_things()
-        return self._eyes.see([(rb.vision, rb.calibration, lines) for rb, lines in robots],
-                              poses[cams, :3], _quat_matrix(poses[cams, 3:7]), owners, self._seen_points(poses, links))
+        return self._see(robots, poses[cams, :3], _quat_matrix(poses[cams, 3:7]), owners,
+                         self._seen_points(poses, links))
 
     def frames(self) -> tuple[list[str], np.ndarray]:
         key = tuple(self._robots)
@@ -796,17 +703,6 @@ class ArticulatedEngine(EntityServices):
             return np.concatenate((poses[self._ball_link], twists[self._ball_link]))
         body = self._bodies[name]
         return np.concatenate((poses[body.root], twists[body.root], hinges[body.hinges].T.reshape(-1)))
-
-    def entity_names(self) -> list[str]:
-        return ["ball", *self._robots]
-
-    def snapshot(self) -> Snapshot:
-        return Snapshot(self.cycle, self.time, True, {n: self._entity(n) for n in self.entity_names()})
-
-    def delta(self, only: set[str] | None = None) -> Snapshot:
-        """Entities whose state changed since the previous delta() (all on the first call)."""
-        return delta_since(self._last_delta, self.entity_names(), only, self._state_vector, self._entity,
-                           self.cycle, self.time)
 
     def apply_snapshot(self, snapshot: Snapshot, *, only: set[str] | None = None, forward: bool = True) -> None:
         """Set entity states (resync, ghosts); unknown robots in it are created."""

@@ -10,6 +10,7 @@ its cameras and seen points (`_vision_batch`), its state vector and entity (`_st
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import ClassVar
 
 import numpy as np
@@ -22,8 +23,10 @@ from sim_master.engine.common import (
     SIMSPARK_BEAM_HEIGHT,
     EntityServices,
     delta_since,
+    yaw_of,
     yaw_quat,
 )
+from sim_master.engine.common import quat as quat_tuple
 from sim_master.engine.node import Feature, Quaternion
 from sim_master.engine.recovery import FaultLog
 from sim_master.engine.robot import Robot
@@ -58,6 +61,23 @@ def carried_orientation(current: np.ndarray, current_yaw_deg: float, yaw_deg: fl
     return np.asarray(current, dtype=float).copy()
 
 
+def seen_centre(robot: Robot, inertial_centre: np.ndarray | tuple[float, float, float]) -> np.ndarray:
+    """Where other robots see one of this robot's parts, in its body's frame: a SimSpark
+    robot's at the body's centre of mass, as rcssserver3d's ObjectState sits on the body (a
+    lower arm's is 5 cm from the elbow); an rcsssmj robot's at the body's frame, as rcsssmj."""
+    return np.asarray(inertial_centre, dtype=float) if robot.simspark_model else np.zeros(3)
+
+
+def seen_points(positions: np.ndarray, centres: np.ndarray, rows: np.ndarray, rotations: np.ndarray) -> np.ndarray:
+    """World positions of seen things: their bodies' positions (n, 3), moved to their seen
+    centres (n, 3, body frames) where those are off the origin (`rows`, whose bodies'
+    rotations (len(rows), 3, 3) are given)."""
+    points = np.array(positions, dtype=float)
+    if len(rows):
+        points[rows] += np.einsum("nij,nj->ni", rotations, centres[rows])
+    return points
+
+
 def check_move(x: float, y: float, yaw_deg: float | None, z: float | None = None) -> None:
     """A move's one check: every given number finite."""
     if not all(math.isfinite(v) for v in (x, y, 0.0 if yaw_deg is None else yaw_deg, 0.0 if z is None else z)):
@@ -79,7 +99,8 @@ class EngineCore(EntityServices):
     """The part of SimulationNode (sim_master.engine.node) no physics library changes."""
 
     FEATURES: ClassVar[frozenset[Feature]] = frozenset({Feature.LIBRARY_STEP_TIME})
-    physics: str
+    _models: Mapping[str, object]  # model key -> what the backend keeps of it
+    _robot_list: list[Robot]  # the robots in the backend's index order (contact owners' rows)
 
     def _init_core(self, world: WorldSpec, *, substeps: int, timestep: float, vision_noise: bool,
                    seed: int | None, fault_name: str) -> None:
@@ -140,10 +161,6 @@ class EngineCore(EntityServices):
     def has_model(self, key: str) -> bool:
         return MODEL_ALIASES.get(key, key) in self._models or key in available_models()
 
-    @property
-    def _models(self) -> dict[str, object]:
-        raise NotImplementedError
-
     # ------------------------------------------------------------------ placing robots
     def teleport_robot(self, robot_id: str, x: float, y: float, yaw_deg: float) -> None:
         """A beam: the robot upright at (x, y), facing yaw_deg, dropped as its reference drops
@@ -167,7 +184,7 @@ class EngineCore(EntityServices):
             self._put_root(robot_id, x, y, None, None, zero_joints=zero_joints, beside=beside, yaw_deg=yaw_deg)
             return
         position, current = root
-        quat = carried_orientation(current, self.robot_yaw(robot_id), yaw_deg, upright=upright,
+        quat = carried_orientation(current, yaw_of(quat_tuple(current)), yaw_deg, upright=upright,
                                    orientation=orientation)
         self._put_root(robot_id, x, y, float(position[2]) if z is None else z, quat, zero_joints=zero_joints,
                        beside=beside, yaw_deg=yaw_deg)
@@ -196,8 +213,6 @@ class EngineCore(EntityServices):
         for a, b in touching:
             ia, ib = robots[a].robot_id, robots[b].robot_id
             self._contacts.add((ia, ib) if ia < ib else (ib, ia))
-
-    _robot_list: list[Robot]
 
     def ball_touchers(self) -> list[str]:
         return sorted(self._touchers)

@@ -88,7 +88,9 @@ class Robot:
     armature: np.ndarray = field(default_factory=lambda: np.zeros(0))  # the model's own, per joint
     frictionloss: np.ndarray = field(default_factory=lambda: np.zeros(0))  # the model's own, per joint
     effort: np.ndarray = field(default_factory=lambda: np.zeros(0))  # N m, a velocity motor's bound
-    acc_lag: bool = False  # ACC reports the step before (rcssserver3d), not the last one
+    # a SimSpark model: rcssserver3d's rules (ACC of the step before, beams lifted to 0.4 m, parts seen
+    # at their bodies' centres); else an rcsssmj model and rcsssmj's rules
+    simspark_model: bool = False
     acc_prev: np.ndarray | None = None
     vel_prev: np.ndarray | None = None  # root linear velocity (world) one cycle ago
     imu_on_root: bool = False  # the IMU sits at the root body's origin, axes aligned
@@ -129,7 +131,7 @@ class Robot:
         # models with zero PD gains (limp until the agent commands them, as rcsssmj).
         rcsssmj_model = bool(spec.joint_order)
         robot.mode = np.full(n, MODE_PD if rcsssmj_model else MODE_VELOCITY, dtype=np.int8)
-        robot.acc_lag = not rcsssmj_model
+        robot.simspark_model = not rcsssmj_model
         robot.verbatim = spec.mjcf is not None
         robot.vision = RCSSSMJ_VISION if rcsssmj_model else SIMSPARK_VISION
         robot.armature = np.array([j.armature for j in joints])

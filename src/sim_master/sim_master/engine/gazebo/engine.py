@@ -90,7 +90,7 @@ class GazeboEngine(ArticulatedEngine):
         return world
 
     def _dress(self, name: str, robot: Robot) -> None:
-        if self.world.contact_slip > 0 and robot.acc_lag:  # a SimSpark robot on a SimSpark field
+        if self.world.contact_slip > 0 and robot.simspark_model:  # a SimSpark robot on a SimSpark field
             slip = self.world.contact_slip / CONTACTS_PER_FOOT
             self._physics.set_slip_compliance(name, slip)  # type: ignore[attr-defined]  # DART's own
 

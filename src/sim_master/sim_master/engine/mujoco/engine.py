@@ -24,29 +24,24 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 
-from sim_contracts.agents import VisionRules
 from sim_contracts.percept import ForceResistance, GameStateView, Percept, Vision
 from sim_master.engine.common import (
     MODEL_ALIASES,
-    SIMSPARK_BEAM_HEIGHT,
-    EntityServices,
     ball_drag_wrench,
     check_robot_id,
-    delta_since,
     quat,
     standing_height,
     to_sim,
     vec3,
     yaw_quat,
 )
+from sim_master.engine.core import EngineCore, lagged_accelerations, seen_centre, seen_points
 from sim_master.engine.mujoco.mjcf import PD_ARMATURE, robot_mjcf, static_world_mjcf
-from sim_master.engine.node import Feature, Quaternion
-from sim_master.engine.recovery import FaultLog, crowds, free_joint_health, free_spot, limp, separate
+from sim_master.engine.recovery import crowds, free_joint_health, free_spot, limp, separate
 from sim_master.engine.robot import MODE_PD, Robot, command_pd, command_speeds
-from sim_master.engine.vision import Eyes
 from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.world.sdf_loader import available_models, load_model, load_world
-from sim_master.world.spec import FieldSpec, ModelSpec, WorldSpec
+from sim_master.world.spec import ModelSpec
 from sim_master.world.transforms import Transform, rpy_matrix
 
 PARKING = (1000.0, 1000.0)  # m, where robots that left wait to be reused
@@ -77,40 +72,28 @@ class _ModelCache:
     standing_height: float
 
 
-class MujocoEngine(EntityServices):
+class MujocoEngine(EngineCore):
     """Implements SimulationNode with MuJoCo (see sim_master.engine.node)."""
 
     physics = "mujoco"
 
     def __init__(self, world: str = "simspark_field", *, substeps: int = 4, timestep: float = 0.005,
                  vision_noise: bool = True, seed: int | None = None) -> None:
-        self.world: WorldSpec = load_world(world)
-        self.world.timestep = timestep
-        self.field: FieldSpec = self.world.field
-        self.substeps = substeps
-        self.cycle_dt = substeps * timestep
-        self.vision_noise = vision_noise
-        self.rng = np.random.default_rng(seed)
+        spec = load_world(world)
+        spec.timestep = timestep
+        # builds: model compilations so far
+        self._init_core(spec, substeps=substeps, timestep=timestep, vision_noise=vision_noise, seed=seed,
+                        fault_name="MuJoCo")
         self._static_xml = static_world_mjcf(self.world)
-        self._robots: dict[str, Robot] = {}
         self._models: dict[str, _ModelCache] = {}
         self._verbatim: dict[str, mujoco.MjSpec] = {}  # model name -> its MJCF, ready to attach
         # Robots that left, parked far away and reused by the next robot of their model, so
         # that joining and leaving cost no model rebuild (dropped at the next real rebuild).
         self._parked: dict[str, list[Robot]] = {}
-        self.builds = 0  # model compilations so far
-        self.library_step_s = 0.0  # seconds inside MuJoCo's step (the benches' yardstick)
-        self.features: frozenset[Feature] = frozenset({Feature.LIBRARY_STEP_TIME})
-        self.faults = FaultLog("MuJoCo")  # steps rolled back (engine/recovery.py)
         self._next_bit = 0
-        self.time = 0.0
-        self.cycle = 0
-        self._touchers: set[str] = set()
         self._frames_key: object = None  # frames(): names and bodies, rebuilt when the robots change
         self._frame_names: list[str] = []
         self._frame_bodies = np.zeros(0, dtype=np.int64)
-        self._contacts: set[tuple[str, str]] = set()
-        self._last_delta: dict[str, np.ndarray] = {}
         self._dirty = False
         self._unstepped: set[int] = set()  # robots (id) placed since the last step without a rebuild
         self._forces: tuple[np.ndarray, np.ndarray] | None = None
@@ -118,12 +101,8 @@ class MujocoEngine(EntityServices):
         self._readings: list[tuple[tuple[float, float, float], tuple[float, float, float]] | None] | None = None
         self._readings_cycle = -1
         self._slot_geom = np.zeros(0, dtype=np.intp)
-        self._vision_cache: dict[str, Vision] = {}
-        self._vision_cycle = -1
-        self._eyes = Eyes(self.field, noise=vision_noise, rng=self.rng)
         self._seen_key: tuple[tuple[str, tuple[str, int] | None], ...] = ()
-        self._seen_cache: tuple[list[str], list[tuple[str, int, str]], np.ndarray] | None = None
-        self._seen_centred = np.zeros((0, 1), dtype=bool)  # per seen row: at its body's centre
+        self._seen_cache: tuple[list[tuple[str, int, str]], np.ndarray, np.ndarray, np.ndarray] | None = None
         self._build()
 
     # ------------------------------------------------------------------ model building
@@ -153,9 +132,6 @@ class MujocoEngine(EntityServices):
     def model_spec(self, key: str) -> ModelSpec:
         """The engine-neutral description of a model in play (links, shapes), for drawings."""
         return self._model_cache(key).spec
-
-    def has_model(self, key: str) -> bool:
-        return MODEL_ALIASES.get(key, key) in self._models or key in available_models()
 
     @staticmethod
     def _standing_height(spec: ModelSpec) -> float:
@@ -315,19 +291,10 @@ class MujocoEngine(EntityServices):
         if any(r.mj_prefix == robot_id for r in self._robots.values()):  # a reused robot's first name
             robot.mj_prefix = f"{robot_id}#{self._next_bit}"
         robot.calibration = np.zeros(3)
-        self._set_vision(robot, robot.vision)
+        self._give_vision(robot, robot.vision)
         self._next_bit += 1
         self._robots[robot_id] = robot
         self._dirty = True
-
-    def set_vision(self, robot_id: str, vision: VisionRules) -> None:
-        """The rules of the robot's agent decide what its vision shows: the landmarks under
-        that set's names, and SimSpark's noise and calibration error where they are noisy."""
-        self._set_vision(self._robot(robot_id), vision)
-
-    def _set_vision(self, robot: Robot, vision: VisionRules) -> None:
-        robot.vision = vision
-        robot.calibration = self._eyes.calibration(vision)
 
     def rename_robot(self, robot_id: str, new_id: str) -> None:
         """The robot's entity name changes (an agent's robot takes its player's name when it
@@ -371,7 +338,7 @@ class MujocoEngine(EntityServices):
         robot.bind(self.model)
         robot.frp_slots = old.frp_slots
         self._robots[robot_id] = robot
-        self._set_vision(robot, robot.vision)
+        self._give_vision(robot, robot.vision)
         self._apply_gains(robot)
         self._place(robot, x, y, yaw_deg, joints_to_zero=True)
         self._reindex()
@@ -401,27 +368,6 @@ class MujocoEngine(EntityServices):
             self._geom_slips[owned] = not robot.verbatim
         self._seen_cache = None
         self._health_index = self._health_indices()
-
-    def robot_ids(self) -> list[str]:
-        return list(self._robots)
-
-    def robot_model(self, robot_id: str) -> str:
-        return self._robot(robot_id).model_name
-
-    def set_label(self, robot_id: str, team: str, unum: int) -> None:
-        self._robot(robot_id).label = (team, unum)
-
-    def joint_names(self, robot_id: str) -> list[str]:
-        return list(self._robot(robot_id).joint_names)
-
-    def effector_names(self, robot_id: str) -> list[str]:
-        return list(self._robot(robot_id).effector_names)
-
-    def _robot(self, robot_id: str) -> Robot:
-        try:
-            return self._robots[robot_id]
-        except KeyError:
-            raise KeyError(f"no robot named {robot_id!r}") from None
 
     # ------------------------------------------------------------------ effectors
     def set_joint_velocities(self, robot_id: str, speeds: dict[str, float]) -> list[str]:
@@ -496,8 +442,6 @@ class MujocoEngine(EntityServices):
                        beside: bool = True) -> tuple[Robot | None, float, float]:
         """The robot a move applies to now (None when the move was kept for the next build),
         and where it goes: beside any robot already there (engine/recovery.py)."""
-        if not all(math.isfinite(v) for v in (x, y, 0.0 if yaw_deg is None else yaw_deg)):
-            raise ValueError("move target must be finite")
         robot = self._robot(robot_id)
         if beside:
             x, y = free_spot(x, y, self._others_xy(robot))
@@ -510,54 +454,32 @@ class MujocoEngine(EntityServices):
             # sent in the cycle another agent's init arrived).
         return robot, x, y
 
-    def _stop(self, robot: Robot) -> None:
-        self.data.qvel[robot.root_dof:robot.root_dof + 6] = 0.0
-        self.data.qvel[robot.dof_adr] = 0.0
-        mujoco.mj_kinematics(self.model, self.data)
+    def _root_now(self, robot_id: str) -> tuple[np.ndarray, np.ndarray] | None:
+        robot = self._robot(robot_id)
+        if len(robot.body_ids) == 0:  # joined in this cycle: built at the next step
+            return None
+        q = self.data.qpos[robot.root_qpos:robot.root_qpos + 7]
+        return q[:3].copy(), q[3:7].copy()
 
-    def teleport_robot(self, robot_id: str, x: float, y: float, yaw_deg: float) -> None:
-        """A beam: the robot upright at (x, y), facing yaw_deg, dropped from its beam height."""
-        robot, x, y = self._robot_to_move(robot_id, x, y, yaw_deg)
-        if robot is None:
-            return
-        root = robot.root_qpos
-        # rcssserver3d beams the torso to AgentRadius (0.4 m) and lets the Nao drop onto its feet
-        z = max(robot.standing_height, SIMSPARK_BEAM_HEIGHT) if robot.acc_lag else robot.standing_height
-        if robot.verbatim:  # rcsssmj drops a beamed robot with every joint at zero
-            self.data.qpos[robot.qpos_adr] = 0.0
-        self.data.qpos[root:root + 3] = (x, y, z)
-        self.data.qpos[root + 3:root + 7] = yaw_quat(yaw_deg)
-        self._stop(robot)
-
-    def carry_robot(self, robot_id: str, x: float, y: float, yaw_deg: float | None, *,
-                    z: float | None = None, upright: bool = False, orientation: Quaternion | None = None,
-                    zero_joints: bool = False, beside: bool = False) -> None:
-        """A referee's or trainer's move (rcssserver3d's SoccerBase::MoveAgent): the robot is
-        carried to (x, y) as it is, at its height, in its posture and tilt, turned to `yaw_deg`
-        (None: as it faces), and stopped. Unlike a beam it is not lifted: a walking robot
-        dropped from the beam height in mid-stride falls. Trainer commands may also give the
-        root's height `z`, set it `upright` at the heading (MoveAndRotateAgent), give its
-        `orientation` outright, or zero its joints (rcsssmj)."""
+    def _put_root(self, robot_id: str, x: float, y: float, z: float | None, quat: np.ndarray | None, *,
+                  zero_joints: bool, beside: bool, yaw_deg: float | None) -> None:
         robot, x, y = self._robot_to_move(robot_id, x, y, yaw_deg, beside)
         if robot is None:
             return
         root = robot.root_qpos
-        quat = self.data.qpos[root + 3:root + 7].copy()
-        if orientation is not None:
-            quat = np.asarray(orientation, dtype=float) / np.linalg.norm(orientation)
-        elif upright:
-            quat = yaw_quat(self.robot_yaw(robot_id) if yaw_deg is None else yaw_deg)
-        elif yaw_deg is not None:
-            turned = np.zeros(4)
-            mujoco.mju_mulQuat(turned, yaw_quat(yaw_deg - self.robot_yaw(robot_id)), quat)
-            quat = turned
         if zero_joints:
             self.data.qpos[robot.qpos_adr] = 0.0
         self.data.qpos[root:root + 2] = (x, y)
         if z is not None:
             self.data.qpos[root + 2] = z
-        self.data.qpos[root + 3:root + 7] = quat
+        if quat is not None:
+            self.data.qpos[root + 3:root + 7] = quat
         self._stop(robot)
+
+    def _stop(self, robot: Robot) -> None:
+        self.data.qvel[robot.root_dof:robot.root_dof + 6] = 0.0
+        self.data.qvel[robot.dof_adr] = 0.0
+        mujoco.mj_kinematics(self.model, self.data)
 
     def robot_pose(self, robot_id: str) -> tuple[tuple[float, float, float], tuple[float, float, float, float]]:
         self._ensure_built()
@@ -610,12 +532,6 @@ class MujocoEngine(EntityServices):
             self._frame_bodies = np.asarray(bodies, dtype=np.int64)
         ids = self._frame_bodies
         return list(self._frame_names), np.hstack((self.data.xpos[ids], self.data.xquat[ids]))
-
-    def ball_touchers(self) -> list[str]:
-        return sorted(self._touchers)
-
-    def robot_contacts(self) -> list[tuple[str, str]]:
-        return sorted(self._contacts)
 
     # ------------------------------------------------------------------ stepping
     def step(self, dt: float | None = None) -> None:
@@ -714,14 +630,19 @@ class MujocoEngine(EntityServices):
     def _lagged_accelerations(self) -> None:
         """rcssserver3d's ACC, computed before its physics step: the torso's velocity change
         over the previous cycle, minus gravity, in torso axes (so it lags GYR by a cycle)."""
-        gravity = self.model.opt.gravity
-        for robot in self._robot_list:
-            if not robot.acc_lag:
-                continue
-            v = self.data.qvel[robot.root_dof:robot.root_dof + 3]
-            world = -gravity if robot.vel_prev is None else (v - robot.vel_prev) / self.cycle_dt - gravity
-            robot.acc_prev = self.data.xmat[robot.root_body].reshape(3, 3).T @ world
-            robot.vel_prev = v.copy()
+        robots = [robot for robot in self._robot_list if robot.simspark_model]
+        if not robots:
+            return
+        d = self.data
+        bodies = np.array([robot.root_body for robot in robots], dtype=np.intp)
+        poses = np.hstack((d.xpos[bodies], d.xquat[bodies]))
+        twists = np.zeros((len(robots), 6))
+        twists[:, :3] = [d.qvel[robot.root_dof:robot.root_dof + 3] for robot in robots]
+        before = np.array([np.full(3, np.nan) if robot.vel_prev is None else robot.vel_prev for robot in robots])
+        acc, kept = lagged_accelerations(poses, twists, np.arange(len(robots), dtype=np.intp), before,
+                                         np.asarray(self.model.opt.gravity, dtype=float), self.cycle_dt)
+        for robot, a, v in zip(robots, acc, kept):
+            robot.acc_prev, robot.vel_prev = a, v
 
     def _substep(self) -> None:
         """One physics step. Velocity motors are dof friction constraints (bounded by the
@@ -831,18 +752,10 @@ class MujocoEngine(EntityServices):
 
     def _record_contacts(self) -> None:
         n = self.data.ncon
-        if n == 0 or not self._robot_list:
-            return
-        g1 = self.data.contact.geom1[:n]
-        g2 = self.data.contact.geom2[:n]
-        r1, r2 = self._geom_robot[g1], self._geom_robot[g2]
-        ball = self._ball_geom
-        for r in np.concatenate([r2[(g1 == ball) & (r2 >= 0)], r1[(g2 == ball) & (r1 >= 0)]]):
-            self._touchers.add(self._robot_list[int(r)].robot_id)
-        both = (r1 >= 0) & (r2 >= 0) & (r1 != r2)
-        for a, b in zip(r1[both], r2[both]):
-            ia, ib = self._robot_list[int(a)].robot_id, self._robot_list[int(b)].robot_id
-            self._contacts.add((ia, ib) if ia < ib else (ib, ia))
+        if n:
+            contact = self.data.contact
+            pairs = np.stack((contact.geom1[:n], contact.geom2[:n]), axis=1).astype(np.int64)
+            self._note_contacts(pairs, self._geom_robot, self._ball_geom)
 
     # ------------------------------------------------------------------ sensors
     def percept(self, robot_id: str, *, vision: bool, lines: bool = True) -> Percept:
@@ -863,7 +776,7 @@ class MujocoEngine(EntityServices):
                 gyro = to_sim(np.degrees(d.qvel[robot.root_dof + 3:robot.root_dof + 6]))
             else:
                 gyro = to_sim(np.degrees(d.sensordata[robot.gyro_adr:robot.gyro_adr + 3]))
-            acc = to_sim(robot.acc_prev if robot.acc_lag and robot.acc_prev is not None
+            acc = to_sim(robot.acc_prev if robot.simspark_model and robot.acc_prev is not None
                           else d.sensordata[robot.acc_adr:robot.acc_adr + 3])
         if robot.verbatim:
             q = self._sensordata[robot.q_sensor_adr]
@@ -959,48 +872,33 @@ class MujocoEngine(EntityServices):
         body = robot.head_body if robot.head_body >= 0 else robot.root_body
         return self.data.xpos[body], self.data.xmat[body].reshape(3, 3)
 
-    def _vision(self, robot: Robot, lines: bool = True) -> Vision:
-        if self._vision_cycle == self.cycle and robot.robot_id in self._vision_cache:
-            return self._vision_cache[robot.robot_id]
-        return self._vision_batch([(robot, lines)])[0]
-
-    def prepare_vision(self, requests: list[tuple[str, bool]]) -> None:
-        """Compute this cycle's vision of several robots at once (robot id, with lines);
-        percept(vision=True) then uses it. One numpy pass instead of one per robot."""
-        self._ensure_built()
-        robots = [(self._robot(rid), lines) for rid, lines in requests]
-        visions = self._vision_batch(robots) if robots else []
-        self._vision_cache = {rb.robot_id: v for (rb, _), v in zip(robots, visions)}
-        self._vision_cycle = self.cycle
-
-    def _seen_things(self) -> tuple[list[str], list[tuple[str, int, str]], np.ndarray]:
-        """Names of the landmarks and the ball, (team, unum, part) of every labelled robot
-        part, and the bodies of the ball and those parts: rebuilt only when robots or labels
-        change. SimSpark robots' parts are seen at their bodies' centres (xipos), as
-        rcssserver3d's ObjectState sits on the body; rcsssmj robots' at their body frames."""
+    def _seen_things(self) -> tuple[list[tuple[str, int, str]], np.ndarray, np.ndarray, np.ndarray]:
+        """(team, unum, part) of every labelled robot part; the bodies of the ball and those
+        parts; where each is seen in its body's frame (core.seen_centre) and the rows where
+        that is off the body's origin: rebuilt only when robots or labels change."""
         key = tuple((rb.robot_id, rb.label) for rb in self._robot_list)
         if self._seen_key != key or self._seen_cache is None:
             owners: list[tuple[str, int, str]] = []
             bodies = [self._ball_body]
-            centred = [False]
+            centres = [np.zeros(3)]
             for other in self._robot_list:
                 if other.label is not None:
                     for part, body in other.part_bodies.items():
                         owners.append((other.label[0], other.label[1], part))
                         bodies.append(body)
-                        centred.append(not other.verbatim)
-            self._seen_cache = (self._eyes.names, owners, np.array(bodies, dtype=np.intp))
-            self._seen_centred = np.array(centred, dtype=bool)[:, None]
+                        centres.append(seen_centre(other, self.model.body_ipos[body]))
+            centre_array = np.array(centres)
+            self._seen_cache = (owners, np.array(bodies, dtype=np.intp), centre_array,
+                                np.flatnonzero(np.any(centre_array != 0.0, axis=1)))
             self._seen_key = key
         return self._seen_cache
 
     def _vision_batch(self, robots: list[tuple[Robot, bool]]) -> list[Vision]:
         cams = [self._camera(rb) for rb, _ in robots]
-        _, owners, part_bodies = self._seen_things()
-        return self._eyes.see([(rb.vision, rb.calibration, lines) for rb, lines in robots],
-                              np.array([c for c, _ in cams]), np.array([r for _, r in cams]),
-                              owners, np.where(self._seen_centred, self.data.xipos[part_bodies],
-                                               self.data.xpos[part_bodies]))
+        owners, bodies, centres, rows = self._seen_things()
+        d = self.data
+        points = seen_points(d.xpos[bodies], centres, rows, d.xmat[bodies[rows]].reshape(-1, 3, 3))
+        return self._see(robots, np.array([c for c, _ in cams]), np.array([r for _, r in cams]), owners, points)
 
     # ------------------------------------------------------------------ snapshots
     def _entity(self, name: str) -> EntitySnapshot:
@@ -1025,20 +923,6 @@ class MujocoEngine(EntityServices):
         r = self._robots[name]
         return np.concatenate((d.qpos[r.root_qpos:r.root_qpos + 7], d.qvel[r.root_dof:r.root_dof + 6],
                                d.qpos[r.qpos_adr], d.qvel[r.dof_adr]))
-
-    def entity_names(self) -> list[str]:
-        return ["ball", *self._robots]
-
-    def snapshot(self) -> Snapshot:
-        self._ensure_built()
-        return Snapshot(self.cycle, self.time, True, {n: self._entity(n) for n in self.entity_names()})
-
-    def delta(self, only: set[str] | None = None) -> Snapshot:
-        """Entities whose state changed since the previous delta() (all on the first call);
-        `only` limits the report to those entities (a distributed node's own assets)."""
-        self._ensure_built()
-        return delta_since(self._last_delta, self.entity_names(), only, self._state_vector, self._entity,
-                           self.cycle, self.time)
 
     def apply_snapshot(self, snapshot: Snapshot, *, only: set[str] | None = None, forward: bool = True) -> None:
         """Set entity states (resync, ghosts). Unknown robots in a full snapshot are created.
