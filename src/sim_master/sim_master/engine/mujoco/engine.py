@@ -25,6 +25,7 @@ import mujoco
 import numpy as np
 
 from sim_contracts.percept import ForceResistance, GameStateView, Percept, Vision
+from sim_hotpath import foot_readings
 from sim_master.engine.common import (
     MODEL_ALIASES,
     ball_drag_wrench,
@@ -96,8 +97,6 @@ class MujocoEngine(EngineCore):
         self._frame_bodies = np.zeros(0, dtype=np.int64)
         self._dirty = False
         self._unstepped: set[int] = set()  # robots (id) placed since the last step without a rebuild
-        self._forces: tuple[np.ndarray, np.ndarray] | None = None
-        self._forces_cycle = -1
         self._readings: list[tuple[tuple[float, float, float], tuple[float, float, float]] | None] | None = None
         self._readings_cycle = -1
         self._slot_geom = np.zeros(0, dtype=np.intp)
@@ -221,10 +220,12 @@ class MujocoEngine(EngineCore):
                 self._geom_foot[geoms] = self._foot_slot_count
                 self._foot_slot_count += 1
         self._slot_geom = np.array(slot_bodies, dtype=np.intp)  # FRP frame: the foot's box (rcssserver3d)
+        self._last_readings: list[tuple[tuple[float, float, float], tuple[float, float, float]] | None] = \
+            [None] * len(slot_bodies)
         self._reindex()  # body ids change with the model
         # What was computed for this cycle before the rebuild (a robot joined mid-cycle) is
         # indexed by the old model: drop it.
-        self._forces, self._readings, self._forces_cycle, self._readings_cycle = None, None, -1, -1
+        self._readings, self._readings_cycle = None, -1
         self._vision_cache, self._vision_cycle = {}, -1
         self._motor_dofs = np.zeros(self.model.nv, dtype=bool)  # dofs driven by a velocity motor
         self._motor_speed = np.zeros(self.model.nv)  # their commanded speed this cycle (rad/s)
@@ -237,7 +238,6 @@ class MujocoEngine(EngineCore):
         if old_model is not None and old_data is not None:
             self._copy_state(old_model, old_data)
         self.data.time = self.time
-        self._forces = None
         self._readings = None
         self._dirty = False
         for robot in self._robot_list:
@@ -599,7 +599,7 @@ class MujocoEngine(EngineCore):
         d = self.data
         d.qpos[:], d.qvel[:], d.act[:], d.qacc_warmstart[:], d.time = state
         mujoco.mj_forward(self.model, d)
-        self._forces, self._readings, self._forces_cycle, self._readings_cycle = None, None, -1, -1
+        self._readings, self._readings_cycle = None, -1
 
     def _recover(self, why: str, before: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float],
                  bad_dofs: np.ndarray) -> None:
@@ -807,36 +807,6 @@ class MujocoEngine(EngineCore):
                 self._sensordata[rows] = scratch.sensordata[rows]
         self._unstepped.clear()
 
-    def _foot_loads(self) -> tuple[np.ndarray, np.ndarray]:
-        """Per foot sensor slot: total contact force and force-weighted contact position
-        (world axes), computed once per cycle for every robot."""
-        if self._forces_cycle == self.cycle and self._forces is not None \
-                and len(self._forces[0]) == self._foot_slot_count:
-            return self._forces
-        slots = self._foot_slot_count
-        force = np.zeros((slots, 3))
-        moment = np.zeros((slots, 3))
-        n = self.data.ncon
-        if n and slots:
-            contact = self.data.contact
-            g1, g2 = contact.geom1[:n], contact.geom2[:n]
-            s1, s2 = self._geom_foot[g1], self._geom_foot[g2]
-            rows = np.nonzero((s1 >= 0) | (s2 >= 0))[0]
-            local = np.empty((len(rows), 3))
-            wrench = np.zeros(6)
-            for j, i in enumerate(rows):
-                mujoco.mj_contactForce(self.model, self.data, int(i), wrench)
-                local[j] = wrench[:3]
-            world = np.einsum("nji,nj->ni", contact.frame[rows].reshape(-1, 3, 3), local)
-            pos = contact.pos[rows]
-            for slot, sign in ((s2[rows], 1.0), (s1[rows], -1.0)):  # the normal points from geom1 to geom2
-                on = slot >= 0
-                np.add.at(force, slot[on], sign * world[on])
-                np.add.at(moment, slot[on], (sign * world[on, 2:3]) * pos[on])
-        self._forces = (force, moment)
-        self._forces_cycle = self.cycle
-        return self._forces
-
     def _frp(self, robot: Robot) -> list[ForceResistance]:
         """Contact force and centre of pressure of each sensing foot, in the foot frame."""
         if not robot.frp_slots:
@@ -846,23 +816,37 @@ class MujocoEngine(EngineCore):
                 if (reading := readings[slot]) is not None]
 
     def _foot_readings(self) -> list[tuple[tuple[float, float, float], tuple[float, float, float]] | None]:
-        """Every foot's (centre, force) in its own frame and SimSpark axes, None when it
-        does not touch; one numpy pass per cycle for all robots."""
+        """Every foot's (centre of pressure, force) in its box's frame and SimSpark axes, None
+        when it does not touch: rcssserver3d's FRP, the compiled rule the articulated engine
+        reads too (sim_hotpath.foot_readings), here over the feet's geoms, once per cycle."""
         if self._readings_cycle == self.cycle and self._readings is not None \
                 and len(self._readings) == len(self._slot_geom):
             return self._readings
-        force, moment = self._foot_loads()
+        d = self.data
         geoms = self._slot_geom
-        touching = force[:, 2] > 1e-6
-        with np.errstate(divide="ignore", invalid="ignore"):
-            centre = np.where(touching[:, None], moment / force[:, 2:3], 0.0) - self.data.geom_xpos[geoms]
-        rot = self.data.geom_xmat[geoms].reshape(-1, 3, 3)
-        local_c = np.einsum("sji,sj->si", rot, centre)
-        local_f = np.einsum("sji,sj->si", rot, force)
-        sim_c = np.stack((-local_c[:, 1], local_c[:, 0], local_c[:, 2]), axis=1).tolist()
-        sim_f = np.stack((-local_f[:, 1], local_f[:, 0], local_f[:, 2]), axis=1).tolist()
-        self._readings = [(tuple(c), tuple(f)) if on else None
-                          for c, f, on in zip(sim_c, sim_f, touching.tolist())]
+        slots = len(geoms)
+        pairs, points, forces = np.zeros((0, 2), dtype=np.int64), np.zeros((0, 3)), np.zeros((0, 3))
+        n = d.ncon
+        if n and slots:
+            contact = d.contact
+            s1, s2 = self._geom_foot[contact.geom1[:n]], self._geom_foot[contact.geom2[:n]]
+            rows = np.flatnonzero((s1 >= 0) | (s2 >= 0))
+            local = np.empty((len(rows), 3))
+            wrench = np.zeros(6)
+            for j, i in enumerate(rows):
+                mujoco.mj_contactForce(self.model, d, int(i), wrench)
+                local[j] = wrench[:3]
+            # the force on geom2 (the contact normal points from geom1 to geom2): geom2's slot first
+            forces = np.einsum("nji,nj->ni", contact.frame[rows].reshape(-1, 3, 3), local)
+            points = contact.pos[rows]
+            pairs = np.stack((s2[rows], s1[rows]), axis=1).astype(np.int64)
+        # indices are foot slots; each slot's frame is its box geom's (position, rotation)
+        index = np.arange(slots, dtype=np.int64)
+        at_origin = np.zeros((slots, 7))
+        at_origin[:, 3] = 1.0
+        self._readings = foot_readings(pairs, points, forces, index, at_origin, index, d.geom_xpos[geoms],
+                                       d.geom_xmat[geoms].reshape(-1, 3, 3), self._last_readings)
+        self._last_readings = list(self._readings)
         self._readings_cycle = self.cycle
         return self._readings
 
