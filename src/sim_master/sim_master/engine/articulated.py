@@ -147,7 +147,7 @@ def _sim_axes(v: np.ndarray) -> list[tuple[float, float, float]]:
     return [(-y, x, z) for x, y, z in v.tolist()]
 
 
-class ArticulatedEngine(EngineCore):
+class ArticulatedEngine(EngineCore[Robot]):
     """Implements SimulationNode over a `PhysicsWorld` (see sim_master.engine.node)."""
 
     FEATURES: ClassVar[frozenset[Feature]] = frozenset({Feature.LIBRARY_STEP_TIME})  # the backend's

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar
 
 import numpy as np
 
@@ -95,12 +95,15 @@ def lagged_accelerations(poses: np.ndarray, twists: np.ndarray, imu: np.ndarray,
     return acc, kept
 
 
-class EngineCore(EntityServices):
+R = TypeVar("R", bound=Robot)
+
+
+class EngineCore(EntityServices, Generic[R]):
     """The part of SimulationNode (sim_master.engine.node) no physics library changes."""
 
     FEATURES: ClassVar[frozenset[Feature]] = frozenset({Feature.LIBRARY_STEP_TIME})
     _models: Mapping[str, object]  # model key -> what the backend keeps of it
-    _robot_list: list[Robot]  # the robots in the backend's index order (contact owners' rows)
+    _robot_list: list[R]  # the robots in the backend's index order (contact owners' rows)
 
     def _init_core(self, world: WorldSpec, *, substeps: int, timestep: float, vision_noise: bool,
                    seed: int | None, fault_name: str) -> None:
@@ -112,7 +115,7 @@ class EngineCore(EntityServices):
         self.rng = np.random.default_rng(seed)
         self.features: frozenset[Feature] = self.FEATURES
         self._eyes = Eyes(self.field, noise=vision_noise, rng=self.rng)
-        self._robots: dict[str, Robot] = {}
+        self._robots: dict[str, R] = {}
         self.time = 0.0
         self.cycle = 0
         self._touchers: set[str] = set()
@@ -128,7 +131,7 @@ class EngineCore(EntityServices):
         """The library's world is up to date with the robot table (a backend that builds lazily)."""
 
     # ------------------------------------------------------------------ the robot table
-    def _robot(self, robot_id: str) -> Robot:
+    def _robot(self, robot_id: str) -> R:
         try:
             return self._robots[robot_id]
         except KeyError:
@@ -148,7 +151,7 @@ class EngineCore(EntityServices):
         that set's names, and SimSpark's noise and calibration error where they are noisy."""
         self._give_vision(self._robot(robot_id), vision)
 
-    def _give_vision(self, robot: Robot, vision: VisionRules) -> None:
+    def _give_vision(self, robot: R, vision: VisionRules) -> None:
         robot.vision = vision
         robot.calibration = self._eyes.calibration(vision)
 
@@ -230,15 +233,15 @@ class EngineCore(EntityServices):
         self._vision_cache = {rb.robot_id: v for (rb, _), v in zip(robots, visions)}
         self._vision_cycle = self.cycle
 
-    def _vision(self, robot: Robot, lines: bool = True) -> Vision:
+    def _vision(self, robot: R, lines: bool = True) -> Vision:
         if self._vision_cycle == self.cycle and robot.robot_id in self._vision_cache:
             return self._vision_cache[robot.robot_id]
         return self._vision_batch([(robot, lines)])[0]
 
-    def _vision_batch(self, robots: list[tuple[Robot, bool]]) -> list[Vision]:
+    def _vision_batch(self, robots: list[tuple[R, bool]]) -> list[Vision]:
         raise NotImplementedError
 
-    def _see(self, robots: list[tuple[Robot, bool]], cam_pos: np.ndarray, cam_rot: np.ndarray,
+    def _see(self, robots: list[tuple[R, bool]], cam_pos: np.ndarray, cam_rot: np.ndarray,
              owners: list[tuple[str, int, str]], points: np.ndarray) -> list[Vision]:
         return self._eyes.see([(rb.vision, rb.calibration, lines) for rb, lines in robots],
                               cam_pos, cam_rot, owners, points)

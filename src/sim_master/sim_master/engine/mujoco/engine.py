@@ -38,8 +38,9 @@ from sim_master.engine.common import (
 )
 from sim_master.engine.core import EngineCore, lagged_accelerations, seen_centre, seen_points
 from sim_master.engine.mujoco.mjcf import PD_ARMATURE, robot_mjcf, static_world_mjcf
+from sim_master.engine.mujoco.robot import MjRobot
 from sim_master.engine.recovery import crowds, free_joint_health, free_spot, limp, separate
-from sim_master.engine.robot import MODE_PD, Robot, command_pd, command_speeds
+from sim_master.engine.robot import MODE_PD, command_pd, command_speeds
 from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.world.sdf_loader import available_models, load_model, load_world
 from sim_master.world.spec import ModelSpec
@@ -73,7 +74,7 @@ class _ModelCache:
     standing_height: float
 
 
-class MujocoEngine(EngineCore):
+class MujocoEngine(EngineCore[MjRobot]):
     """Implements SimulationNode with MuJoCo (see sim_master.engine.node)."""
 
     physics = "mujoco"
@@ -90,7 +91,7 @@ class MujocoEngine(EngineCore):
         self._verbatim: dict[str, mujoco.MjSpec] = {}  # model name -> its MJCF, ready to attach
         # Robots that left, parked far away and reused by the next robot of their model, so
         # that joining and leaving cost no model rebuild (dropped at the next real rebuild).
-        self._parked: dict[str, list[Robot]] = {}
+        self._parked: dict[str, list[MjRobot]] = {}
         self._next_bit = 0
         self._frames_key: object = None  # frames(): names and bodies, rebuilt when the robots change
         self._frame_names: list[str] = []
@@ -287,7 +288,7 @@ class MujocoEngine(EngineCore):
         if pool and not self._dirty:
             self._reuse(pool.pop(), robot_id, cache, x, y, yaw_deg)
             return
-        robot = Robot.create(robot_id, name, cache.spec, self._next_bit, cache.standing_height, (x, y, yaw_deg))
+        robot = MjRobot.create(robot_id, name, cache.spec, self._next_bit, cache.standing_height, (x, y, yaw_deg))
         if any(r.mj_prefix == robot_id for r in self._robots.values()):  # a reused robot's first name
             robot.mj_prefix = f"{robot_id}#{self._next_bit}"
         robot.calibration = np.zeros(3)
@@ -319,7 +320,7 @@ class MujocoEngine(EngineCore):
             return
         self._park(robot)
 
-    def _park(self, robot: Robot) -> None:
+    def _park(self, robot: MjRobot) -> None:
         """Out of the game without a rebuild: far from the field, still, unseen, untouched."""
         slot = sum(len(robots) for robots in self._parked.values())
         self._parked.setdefault(robot.model_name, []).append(robot)
@@ -328,11 +329,11 @@ class MujocoEngine(EngineCore):
         self._place(robot, PARKING[0] + 3.0 * slot, PARKING[1], 0.0, joints_to_zero=True)
         self._reindex()
 
-    def _reuse(self, old: Robot, robot_id: str, cache: _ModelCache, x: float, y: float, yaw_deg: float) -> None:
+    def _reuse(self, old: MjRobot, robot_id: str, cache: _ModelCache, x: float, y: float, yaw_deg: float) -> None:
         """A parked robot of the model becomes robot_id: fresh controller state, the file's
         gains, joints at zero, standing at (x, y), as a newly built one would."""
-        robot = Robot.create(robot_id, old.model_name, cache.spec, old.bit_index, cache.standing_height,
-                             (x, y, yaw_deg))
+        robot = MjRobot.create(robot_id, old.model_name, cache.spec, old.bit_index, cache.standing_height,
+                               (x, y, yaw_deg))
         robot.mj_prefix = old.mj_prefix
         robot.file_kp, robot.file_kd = old.file_kp, old.file_kd
         robot.bind(self.model)
@@ -346,7 +347,7 @@ class MujocoEngine(EngineCore):
         # (the parked body's are of another place)
         self._unstepped.add(id(robot))
 
-    def _place(self, robot: Robot, x: float, y: float, yaw_deg: float, *, joints_to_zero: bool) -> None:
+    def _place(self, robot: MjRobot, x: float, y: float, yaw_deg: float, *, joints_to_zero: bool) -> None:
         root = robot.root_qpos
         self.data.qpos[root:root + 3] = (x, y, robot.standing_height)
         self.data.qpos[root + 3:root + 7] = yaw_quat(yaw_deg)
@@ -386,7 +387,7 @@ class MujocoEngine(EngineCore):
             self._write_ctrl(robot)
         return errors
 
-    def _apply_gains(self, robot: Robot) -> None:
+    def _apply_gains(self, robot: MjRobot) -> None:
         if self._dirty or len(robot.act_ids) == 0:
             return
         pd = robot.mode == MODE_PD
@@ -407,7 +408,7 @@ class MujocoEngine(EngineCore):
         self._motor_dofs[robot.dof_adr] = ~pd
         self._write_ctrl(robot)
 
-    def _write_ctrl(self, robot: Robot) -> None:
+    def _write_ctrl(self, robot: MjRobot) -> None:
         if self._dirty or len(robot.act_ids) == 0:
             return
         pd = robot.mode == MODE_PD
@@ -432,14 +433,14 @@ class MujocoEngine(EngineCore):
             if len(robot.act_ids) and not (robot.mode == MODE_PD).all():
                 self._write_ctrl(robot)
 
-    def _others_xy(self, robot: Robot | None) -> np.ndarray:
+    def _others_xy(self, robot: MjRobot | None) -> np.ndarray:
         """Where every other robot's root stands (x, y), built or waiting for the build."""
         spots = [(self.data.qpos[r.root_qpos], self.data.qpos[r.root_qpos + 1]) if len(r.body_ids)
                  else r.initial_pose[:2] for r in self._robots.values() if r is not robot]
         return np.array(spots, dtype=float).reshape(-1, 2)
 
     def _robot_to_move(self, robot_id: str, x: float, y: float, yaw_deg: float | None,
-                       beside: bool = True) -> tuple[Robot | None, float, float]:
+                       beside: bool = True) -> tuple[MjRobot | None, float, float]:
         """The robot a move applies to now (None when the move was kept for the next build),
         and where it goes: beside any robot already there (engine/recovery.py)."""
         robot = self._robot(robot_id)
@@ -476,7 +477,7 @@ class MujocoEngine(EngineCore):
             self.data.qpos[root + 3:root + 7] = quat
         self._stop(robot)
 
-    def _stop(self, robot: Robot) -> None:
+    def _stop(self, robot: MjRobot) -> None:
         self.data.qvel[robot.root_dof:robot.root_dof + 6] = 0.0
         self.data.qvel[robot.dof_adr] = 0.0
         mujoco.mj_kinematics(self.model, self.data)
@@ -807,7 +808,7 @@ class MujocoEngine(EngineCore):
                 self._sensordata[rows] = scratch.sensordata[rows]
         self._unstepped.clear()
 
-    def _frp(self, robot: Robot) -> list[ForceResistance]:
+    def _frp(self, robot: MjRobot) -> list[ForceResistance]:
         """Contact force and centre of pressure of each sensing foot, in the foot frame."""
         if not robot.frp_slots:
             return []
@@ -850,7 +851,7 @@ class MujocoEngine(EngineCore):
         self._readings_cycle = self.cycle
         return self._readings
 
-    def _camera(self, robot: Robot) -> tuple[np.ndarray, np.ndarray]:
+    def _camera(self, robot: MjRobot) -> tuple[np.ndarray, np.ndarray]:
         if robot.camera_site >= 0:  # rcsssmj: the model's camera site
             return self.data.site_xpos[robot.camera_site], self.data.site_xmat[robot.camera_site].reshape(3, 3)
         body = robot.head_body if robot.head_body >= 0 else robot.root_body
@@ -877,7 +878,7 @@ class MujocoEngine(EngineCore):
             self._seen_key = key
         return self._seen_cache
 
-    def _vision_batch(self, robots: list[tuple[Robot, bool]]) -> list[Vision]:
+    def _vision_batch(self, robots: list[tuple[MjRobot, bool]]) -> list[Vision]:
         cams = [self._camera(rb) for rb, _ in robots]
         owners, bodies, centres, rows = self._seen_things()
         d = self.data
