@@ -13,22 +13,26 @@ from dataclasses import dataclass
 from typing import Any
 
 
+def as_kind(name: str, kind: type, value: object) -> object:
+    """A parameter's value as its declared type: an integer is taken for a float, as a user
+    means it (`-p tf_rate:=20`, which ROS reads as an integer); a bool is no number. ValueError
+    with one line when it cannot be. The one rule every node of ours applies to parameters."""
+    if isinstance(value, kind) and not (kind in (int, float) and isinstance(value, bool)):
+        return value
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    raise ValueError(f"{name} must be {'a number' if kind is float else f'a {kind.__name__}'}, not {value!r}")
+
+
 @dataclass(frozen=True, slots=True)
 class NodeParameter:
     name: str
     default: Any
     description: str
 
-    def convert(self, value: Any) -> Any:
-        """The value as the default's type (an integer is taken for a float, as a user means
-        it); ValueError with one line when it cannot be."""
-        kind = type(self.default)
-        if isinstance(value, kind) and not (kind is int and isinstance(value, bool)):
-            return value
-        if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            return float(value)
-        raise ValueError(f"{self.name} must be {'a number' if kind is float else f'a {kind.__name__}'}, "
-                         f"not {value!r}")
+    def convert(self, value: object) -> Any:
+        """The value as the default's type (as_kind)."""
+        return as_kind(self.name, type(self.default), value)
 
 
 def declared_values(node: Any, parameters: Sequence[NodeParameter]) -> dict[str, Any]:

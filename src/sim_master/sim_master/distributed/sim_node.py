@@ -24,7 +24,7 @@ from sim_master.distributed.world_config import WorldConfig
 from sim_master.engine.factory import physics_engine
 from sim_master.engine.node import SteppedWorld
 from sim_master.ros.convert import snapshot_from_msg, snapshot_to_packed_msg, stamp
-from sim_master.ros.service_call import call_until_answered
+from sim_master.ros.service_call import call_until_answered, fresh_client
 from sim_master.snapshot import Snapshot
 from sim_msgs.msg import NodeStatus, StepDone, StepStart
 from sim_msgs.srv import RegisterNode
@@ -93,9 +93,7 @@ class SimNode:
         """A fresh registration client: the old one's answers went missing (see service_call)."""
         log.warning("node %s: the master did not answer the registration; asking with a new client",
                     self.node_id)
-        self.node.destroy_client(old)
-        self.client = self.node.create_client(RegisterNode, topics.REGISTER)
-        self.client.wait_for_service(timeout_sec=5.0)
+        self.client = fresh_client(self.node, old)
         return self.client
 
     def _resync(self, at_least: int = 0, timeout_s: float = 2.0) -> None:

@@ -20,6 +20,7 @@ from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescri
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 
+from sim_contracts.node_cli import as_kind
 from sim_master.master.config import ServerConfig
 from sim_master.master.ground_truth import GROUND_TRUTH
 
@@ -101,10 +102,10 @@ def apply(config: ServerConfig, overrides: dict[str, Any]) -> ServerConfig:
         s = settings.get(name)
         if s is None:
             raise ParameterError(f"unknown parameter {name!r} (known: {', '.join(settings)})")
-        if s.kind is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        if type(value) is not s.kind:
-            raise ParameterError(f"parameter {name}: expected {s.kind.__name__}, got {value!r}")
+        try:
+            value = as_kind(f"parameter {name}", s.kind, value)
+        except ValueError as exc:
+            raise ParameterError(str(exc)) from None
         if isinstance(value, int | float) and s.low is not None and s.high is not None \
                 and not s.low <= value <= s.high:
             raise ParameterError(f"parameter {name}: {value!r} outside {s.low:g}..{s.high:g}")
@@ -180,4 +181,4 @@ def _integers_as_floats(node: Node) -> None:
     for s in SETTINGS:
         given = overrides.get(s.name)
         if s.kind is float and given is not None and given.type_ == Parameter.Type.INTEGER:
-            overrides[s.name] = Parameter(s.name, Parameter.Type.DOUBLE, float(given.value))
+            overrides[s.name] = Parameter(s.name, Parameter.Type.DOUBLE, as_kind(s.name, float, given.value))

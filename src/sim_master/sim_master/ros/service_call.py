@@ -15,6 +15,17 @@ from typing import Any
 
 from rclpy.client import Client
 from rclpy.executors import Executor
+from rclpy.node import Node
+
+
+def fresh_client(node: Node, old: Client, *, wait_s: float = 5.0) -> Client:
+    """A new client of the same service in place of `old` (destroyed): fresh endpoints, which
+    discovery pairs afresh (the `renew` of call_until_answered)."""
+    srv_type, srv_name = old.srv_type, old.srv_name
+    node.destroy_client(old)
+    client: Client = node.create_client(srv_type, srv_name)
+    client.wait_for_service(timeout_sec=wait_s)
+    return client
 
 
 def call_until_answered(executor: Executor, client: Client, request: Any, *, attempts: int = 4,

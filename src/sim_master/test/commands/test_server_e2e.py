@@ -11,7 +11,6 @@ import subprocess
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 import rclpy
@@ -23,7 +22,7 @@ from std_msgs.msg import Empty
 
 from sim_bridge.clients import RcsssmjAgent, SimSparkAgent
 from sim_bridge.ros.qos import PERCEPT_QOS
-from sim_master.ros.service_call import call_until_answered
+from sim_master.ros.service_call import call_until_answered, fresh_client
 from sim_master.store.mcap_log import ReplayLogReader
 from sim_msgs.msg import GameState, Percept
 from sim_msgs.srv import InitAgent
@@ -99,14 +98,10 @@ def test_three_kinds_of_agents_play_200_cycles(tmp_path: Path, ros_context: rclp
         simspark.join()
         rcsssmj = RcsssmjAgent("127.0.0.1", rcsssmj_port, "Beta", 1)
         rcsssmj.join()
-        def renew(old: Any) -> Any:  # fresh endpoints: an answer Fast DDS lost stays lost on the old ones
-            node.destroy_client(old)
-            fresh = node.create_client(InitAgent, "/soccer_referee/init_agent")
-            fresh.wait_for_service(timeout_sec=10)
-            return fresh
-
+        # fresh endpoints after each lost answer: Fast DDS does not resend it on the old ones
         reply = call_until_answered(executor, client, InitAgent.Request(team="Alpha", unum=2, robot_model="nao"),
-                                    attempts=4, timeout_s=10, renew=renew)
+                                    attempts=4, timeout_s=10,
+                                    renew=lambda old: fresh_client(node, old, wait_s=10))
         assert reply is not None, "init_agent never answered"
         if not reply.success and "uniform number 2 of team Alpha is taken" in reply.error:
             pass  # an earlier call of ours joined and its answer was lost on the way (seen under load in CI)

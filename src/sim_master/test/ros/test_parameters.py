@@ -34,7 +34,7 @@ def test_ros_args_and_a_params_file_set_the_config(tmp_path: Path) -> None:
         apply(ServerConfig(), {"web_port": 99999})
     with pytest.raises(ParameterError, match="unknown parameter 'wrold'"):
         apply(ServerConfig(), {"wrold": "x"})
-    with pytest.raises(ParameterError, match="sync: expected bool"):
+    with pytest.raises(ParameterError, match="parameter sync must be a bool, not .yes."):
         apply(ServerConfig(), {"sync": "yes"})
 
 
