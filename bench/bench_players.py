@@ -57,8 +57,8 @@ def ros_players_worker(count: int, window: mp.Array, joined: mp.Queue, counts: m
     from rclpy.qos import QoSProfile, ReliabilityPolicy
     from rclpy.serialization import serialize_message
 
+    from sim_bridge.ros.lean_reader import LeanReader
     from sim_bridge.ros.qos import PERCEPT_QOS
-    from sim_master.ros.lean_reader import LeanReader
     from sim_msgs.msg import JointCommand, Percept
     from sim_msgs.srv import InitAgent
 

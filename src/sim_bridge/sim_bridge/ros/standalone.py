@@ -40,6 +40,7 @@ from sim_bridge.dialects.base import Dialect
 from sim_bridge.dialects.rcsssmj import RcsssmjDialect
 from sim_bridge.dialects.simspark import SimSparkDialect
 from sim_bridge.ros.bridge_node import NODE_NAME
+from sim_bridge.ros.lean_reader import NO_PUB_EVENTS, LeanReader
 from sim_bridge.ros.percepts import joint_command_msg, percept_from_msg, seconds
 from sim_bridge.ros.qos import PERCEPT_QOS
 from sim_contracts import names
@@ -59,6 +60,14 @@ RELIABLE: Final = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
 WAITING_PERCEPT_S: Final = 0.02  # a not yet joined agent's perception, once a cycle
 MAX_PENDING: Final = 500  # effector messages held per agent until its topics have matched
 JOIN_ANSWER_S: Final = 10.0  # an init_agent call the referee does not answer in this long is given up
+EXECUTOR_EVERY_S: Final = 0.005  # the main loop spins the node's executor this often
+TCP_WAIT_S: Final = 0.0005  # and waits for the agents' messages at most this long at a time
+PROBE_ANSWER_S: Final = 1.0  # a probe of init_agent unanswered this long is asked again with a new client
+# A request init_agent refuses before doing anything (an unknown perception): the probe that
+# proves the referee's answers reach us. Fast DDS drops a service's answer to a client whose
+# response reader the server has not matched yet, which `service_is_ready` does not show: an
+# agent's init, which cannot be asked twice, would be lost (seen: the first of 11 agents).
+_PROBE = InitAgent.Request(team="", unum=0, robot_model="", perception="probe")
 _log = logging.getLogger("sim_bridge.standalone")
 
 
@@ -92,10 +101,15 @@ class StandaloneBridge:
         self.servers = servers
         self.agents: dict[str, BridgedAgent] = {}
         self.init_client: Client = node.create_client(InitAgent, f"{referee}/init_agent")
+        self.reader = LeanReader(node)  # the players' percepts
+        self._answers_reach_us = False  # a probe was answered: inits may be asked
+        self._probe: Future | None = None
+        self._probe_at = 0.0
         self.delete_client: Client = node.create_client(DeleteEntity, f"{simulation}/delete_entity")
         self.game = GameStateView()
         node.create_subscription(GameState, "game_state", self._on_game_state, RELIABLE)
         self._clock = 0.0
+        self.callbacks = 0  # DDS callbacks run so far: the main loop drains them before it waits on TCP
         self._next_waiting = time.monotonic()
 
     # ------------------------------------------------------------------ the loop
@@ -111,6 +125,7 @@ class StandaloneBridge:
         now = time.monotonic()
         if now >= self._next_waiting:
             self._next_waiting = now + WAITING_PERCEPT_S
+            self._init_ready()  # probed from the start: the first agent's init is not held up
             for agent in self.agents.values():
                 # until it inits, where its robot exists before init (SimSpark; an agent that sent
                 # init waits for the perception that answers it)
@@ -118,7 +133,7 @@ class StandaloneBridge:
                     agent.server.send_percept(agent.agent_id, self._waiting_percept())
                 elif agent.pending:
                     self._flush(agent)
-                if agent.init is not None and self.init_client.service_is_ready():
+                if agent.init is not None and self._init_ready():
                     self._ask_to_join(agent)
                 if agent.joining and now - agent.join_asked_at > JOIN_ANSWER_S:
                     if agent.join_call is not None:
@@ -134,6 +149,7 @@ class StandaloneBridge:
             gyro=(0.0, 0.0, 0.0), accel=(0.0, 0.0, 0.0), joint_names=[], joint_angles=[], joint_velocities=[])
 
     def _on_game_state(self, msg: GameState) -> None:
+        self.callbacks += 1
         try:  # the game state's one check: what goes into the agents' perceptions
             state = game_state_from_msg(msg)
         except ValueError as exc:
@@ -202,8 +218,29 @@ class StandaloneBridge:
         if agent.joining or agent.namespace:
             return
         agent.joining, agent.init, agent.join_asked_at = True, command, time.monotonic()
-        if self.init_client.service_is_ready():  # else asked as soon as the referee is found (run_once)
+        if self._init_ready():  # else asked as soon as the referee's answers reach us (run_once)
             self._ask_to_join(agent)
+
+    def _init_ready(self) -> bool:
+        """Whether init_agent's answers reach this node (a probe was answered); probes it with
+        a fresh client while not (see _PROBE)."""
+        if self._answers_reach_us:
+            return True
+        now = time.monotonic()
+        if self._probe is not None and self._probe.done():
+            self._answers_reach_us = True
+            return True
+        if self._probe is not None and now - self._probe_at < PROBE_ANSWER_S:
+            return False
+        if self._probe is not None:  # unanswered: new endpoints, paired afresh
+            self.init_client.remove_pending_request(self._probe)
+            srv_name = self.init_client.srv_name
+            self.node.destroy_client(self.init_client)
+            self.init_client = self.node.create_client(InitAgent, srv_name)
+            self._probe = None
+        if self.init_client.service_is_ready():
+            self._probe, self._probe_at = self.init_client.call_async(_PROBE), now
+        return False
 
     def _ask_to_join(self, agent: BridgedAgent) -> None:
         command, agent.init = agent.init, None
@@ -217,6 +254,7 @@ class StandaloneBridge:
         future.add_done_callback(functools.partial(self._joined, agent))
 
     def _joined(self, agent: BridgedAgent, future: Future) -> None:
+        self.callbacks += 1
         agent.joining, agent.join_call = False, None
         res = future.result()
         if self.agents.get(agent.agent_id) is not agent:  # it left while its init was answered
@@ -233,17 +271,18 @@ class StandaloneBridge:
         ns = agent.namespace
         node = self.node
         agent.publishers = {
-            "joint_command": node.create_publisher(JointCommand, f"{ns}/effectors/joint_command", RELIABLE),
-            "beam": node.create_publisher(Beam, f"{ns}/effectors/beam", RELIABLE),
-            "say": node.create_publisher(SayMsg, f"{ns}/effectors/say", RELIABLE),
-            "synchronize": node.create_publisher(Empty, f"{ns}/effectors/synchronize", RELIABLE),
+            effector: node.create_publisher(kind, f"{ns}/effectors/{effector}", RELIABLE, event_callbacks=NO_PUB_EVENTS)
+            for effector, kind in (("joint_command", JointCommand), ("beam", Beam), ("say", SayMsg),
+                                   ("synchronize", Empty))
         }
-        agent.subscription = node.create_subscription(
-            PerceptMsg, f"{ns}/percept", lambda m, a=agent: self._percept(a, m), PERCEPT_QOS)
+        # read by the bridge's LeanReader, not the executor: a cycle's percepts cost no wait set
+        agent.subscription = self.reader.subscribe(PerceptMsg, f"{ns}/percept",
+                                                   functools.partial(self._percept, agent), PERCEPT_QOS)
         agent.server.mark_registered(agent.agent_id)
         _log.info("agent %s plays as %s (%s)", agent.agent_id, ns, agent.side)
 
     def _percept(self, agent: BridgedAgent, msg: PerceptMsg) -> None:
+        self.callbacks += 1
         if self.agents.get(agent.agent_id) is not agent:
             return
         percept = percept_from_msg(msg)
@@ -261,6 +300,7 @@ class StandaloneBridge:
     def _leave(self, agent: BridgedAgent, reason: str) -> None:
         _log.info("agent %s left: %s", agent.agent_id, reason)
         if agent.subscription is not None:
+            self.reader.unsubscribe(agent.subscription)
             self.node.destroy_subscription(agent.subscription)
         for pub in agent.publishers.values():
             self.node.destroy_publisher(pub)
@@ -272,6 +312,7 @@ class StandaloneBridge:
         self.delete_client.call_async(DeleteEntity.Request(entity=names.player_entity(team, unum)))
 
     def close(self) -> None:
+        self.reader.close()
         for server in self.servers.values():
             server.close()
 
@@ -333,9 +374,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         executor = SingleThreadedExecutor(context=context)
         executor.add_node(node)
         try:
+            next_spin = 0.0
             while context.ok() and not stop.is_set():
-                executor.spin_once(timeout_sec=0.0)
-                bridge.run_once(0.002)
+                # The percepts (every player's, every cycle) come through the reader's bell; the
+                # executor (the game state, init_agent's answers) is spun every 5 ms, or at once
+                # again while it has callbacks to run; the TCP side waits at most 0.5 ms.
+                percepts = bridge.reader.spin_once(0.0)
+                now = time.monotonic()
+                if now >= next_spin:
+                    ran = bridge.callbacks
+                    executor.spin_once(timeout_sec=0.0)
+                    next_spin = now if bridge.callbacks != ran else now + EXECUTOR_EVERY_S
+                bridge.run_once(0.0 if percepts else TCP_WAIT_S)
         except KeyboardInterrupt:
             pass
         finally:

@@ -50,10 +50,10 @@ def run_team(args: argparse.Namespace) -> int:
     from rclpy.qos import QoSProfile, ReliabilityPolicy
     from rclpy.signals import SignalHandlerOptions
 
+    from sim_bridge.ros.lean_reader import LeanReader
     from sim_bridge.ros.qos import PERCEPT_QOS
     from sim_master.demo.brain import PusherBrain
     from sim_master.ros.convert import percept_from_msg
-    from sim_master.ros.lean_reader import LeanReader
     from sim_msgs.msg import Beam, JointCommand, Percept
     from sim_msgs.srv import InitAgent
 

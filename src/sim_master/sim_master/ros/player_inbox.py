@@ -31,7 +31,6 @@ from functools import partial
 from typing import Any, Final
 
 import rclpy
-from rclpy.callback_groups import CallbackGroup
 from rclpy.exceptions import InvalidHandle
 from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
 from rclpy.subscription import Subscription
@@ -61,23 +60,6 @@ def _take_all(sub: Subscription[Any]) -> list[Any]:
         while (taken := sub.handle.take_message(sub.msg_type, sub.raw)) is not None:
             out.append(taken[0])
     return out
-
-
-def never_called(_msg: Any) -> None:
-    """The callback of subscriptions in a ReadByInbox group: no executor runs them."""
-
-
-class ReadByInbox(CallbackGroup):
-    """A callback group no executor runs: its subscriptions are read by a PlayerInbox."""
-
-    def can_execute(self, entity: Any) -> bool:
-        return False
-
-    def beginning_execution(self, entity: Any) -> bool:
-        return False
-
-    def ending_execution(self, entity: Any) -> None:
-        return None
 
 
 @dataclass

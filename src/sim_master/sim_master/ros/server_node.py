@@ -27,7 +27,6 @@ import rclpy
 from builtin_interfaces.msg import Time
 from geometry_msgs.msg import TransformStamped
 from rclpy.callback_groups import ReentrantCallbackGroup
-from rclpy.event_handler import PublisherEventCallbacks, SubscriptionEventCallbacks
 from rclpy.node import Node
 from rclpy.publisher import Publisher
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
@@ -37,6 +36,7 @@ from std_msgs.msg import Empty, String
 from visualization_msgs.msg import MarkerArray
 
 from sim_bridge.ros.bridge_node import BridgeNode
+from sim_bridge.ros.lean_reader import NO_PUB_EVENTS, NO_SUB_EVENTS, ReadByInbox, never_called
 from sim_bridge.ros.qos import PERCEPT_QOS
 from sim_contracts.commands import JointTargets, JointVelocities
 from sim_hotpath import joint_command_from_cdr, percept_cdr
@@ -50,7 +50,7 @@ from sim_master.ros.loop_await import on_loop
 from sim_master.ros.markers import loop_markers
 from sim_master.ros.names import player_namespace, ros_entity_path, ros_token
 from sim_master.ros.parameters import declare as declare_parameters
-from sim_master.ros.player_inbox import InboxEntry, PlayerInbox, ReadByInbox, never_called
+from sim_master.ros.player_inbox import InboxEntry, PlayerInbox
 from sim_master.ros.service_guard import guarded
 from sim_master.ros.simulation_services import SimulationServices
 from sim_msgs.msg import Beam, JointCommand, Say, Snapshot
@@ -75,8 +75,6 @@ GAME_STATE_QOS: Final = QoSProfile(depth=1, history=HistoryPolicy.KEEP_LAST,
                                    reliability=ReliabilityPolicy.RELIABLE,
                                    durability=DurabilityPolicy.TRANSIENT_LOCAL)
 RELIABLE: Final = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
-NO_PUB_EVENTS: Final = PublisherEventCallbacks(use_default_callbacks=False)  # for per-player topics
-NO_SUB_EVENTS: Final = SubscriptionEventCallbacks(use_default_callbacks=False)
 STATES_EVERY: Final = 5  # entity and joint states every 5th cycle (10 Hz of sim time)
 STEP_TIMEOUT_S: Final = 120.0
 CLOCK_CHECK_EVERY: Final = 500  # cycles between two looks for another publisher on the clock

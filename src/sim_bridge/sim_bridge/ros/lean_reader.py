@@ -5,7 +5,8 @@ wake (about 0.5 ms per wake for a node of a few dozen entities; a team of eleven
 eleven times a cycle), and even a bare rcl wait set costs O(its subscriptions) per wake. A
 LeanReader has the middleware ring a `SubscriptionBell` (sim_hotpath._rcl_bell) with the
 subscriptions that have new messages, and hands each message to its handler in the caller's
-thread: `soccersim team` and bench/bench_players.py read their percepts this way. The node may
+thread: `soccersim team`, the agent bridge (bridge_node) and bench/bench_players.py read their
+percepts this way, and the server's PlayerInbox its players' effectors. The node may
 still be spun by an executor for its services and clients: the reader's subscriptions sit in
 a callback group no executor runs.
 
@@ -16,13 +17,35 @@ from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
+from rclpy.callback_groups import CallbackGroup
+from rclpy.event_handler import PublisherEventCallbacks, SubscriptionEventCallbacks
 from rclpy.exceptions import InvalidHandle
 from rclpy.node import Node
 from rclpy.qos import QoSProfile
 from rclpy.subscription import Subscription
 from sim_hotpath._rcl_bell import SubscriptionBell
 
-from sim_master.ros.player_inbox import ReadByInbox, never_called
+# No QoS event handlers, for per-player topics: each handler is a waitable that every wake of an
+# executor walks in Python (22 players' default handlers cost the server ~4 ms per cycle, issue 28).
+NO_PUB_EVENTS = PublisherEventCallbacks(use_default_callbacks=False)
+NO_SUB_EVENTS = SubscriptionEventCallbacks(use_default_callbacks=False)
+
+
+def never_called(_msg: Any) -> None:
+    """The callback of subscriptions in a ReadByInbox group: no executor runs them."""
+
+
+class ReadByInbox(CallbackGroup):
+    """A callback group no executor runs: its subscriptions are read by a bell's reader."""
+
+    def can_execute(self, entity: Any) -> bool:
+        return False
+
+    def beginning_execution(self, entity: Any) -> bool:
+        return False
+
+    def ending_execution(self, entity: Any) -> None:
+        return None
 
 
 class LeanReader:
@@ -30,12 +53,13 @@ class LeanReader:
         self._node = node
         self._group = ReadByInbox()
         self._bell = SubscriptionBell()
-        self._topics: list[tuple[Subscription[Any], Callable[[Any], None]]] = []  # by bell key
+        self._topics: list[tuple[Subscription[Any], Callable[[Any], None]] | None] = []  # by bell key
 
     def subscribe(self, msg_type: Any, topic: str, handler: Callable[[Any], None],
                   qos: QoSProfile, *, raw: bool = False) -> Subscription[Any]:
         """`handler` gets each message, or its serialized bytes with `raw`."""
-        sub = self._node.create_subscription(msg_type, topic, never_called, qos, callback_group=self._group, raw=raw)
+        sub = self._node.create_subscription(msg_type, topic, never_called, qos, callback_group=self._group, raw=raw,
+                                             event_callbacks=NO_SUB_EVENTS)
         self._topics.append((sub, handler))
         with sub.handle:
             self._bell.watch(sub.handle.pointer, len(self._topics) - 1)
@@ -46,15 +70,27 @@ class LeanReader:
         returns how many."""
         handled = 0
         for key in self._bell.wait(max(timeout_s, 0.0)):
-            sub, handler = self._topics[key]
+            topic = self._topics[key]
+            if topic is None:  # unsubscribed after it rang
+                continue
+            sub, handler = topic
             with sub.handle:
                 while (taken := sub.handle.take_message(sub.msg_type, sub.raw)) is not None:
                     handler(taken[0])
                     handled += 1
         return handled
 
+    def unsubscribe(self, sub: Subscription[Any]) -> None:
+        """No more rings nor handling for `sub`: call before it is destroyed."""
+        for key, topic in enumerate(self._topics):
+            if topic is not None and topic[0] is sub:
+                self._topics[key] = None
+                with suppress(InvalidHandle), sub.handle:
+                    self._bell.unwatch(sub.handle.pointer)
+
     def close(self) -> None:
         """No more rings: call before the subscriptions or their node are destroyed."""
-        for sub, _ in self._topics:
-            with suppress(InvalidHandle), sub.handle:
-                self._bell.unwatch(sub.handle.pointer)
+        for topic in self._topics:
+            if topic is not None:
+                with suppress(InvalidHandle), topic[0].handle:
+                    self._bell.unwatch(topic[0].handle.pointer)
