@@ -41,12 +41,12 @@ from sim_bridge.dialects.rcsssmj import RcsssmjDialect
 from sim_bridge.dialects.simspark import SimSparkDialect
 from sim_bridge.ros.bridge_node import NODE_NAME
 from sim_bridge.ros.lean_reader import NO_PUB_EVENTS, LeanReader
-from sim_bridge.ros.percepts import joint_command_msg, percept_from_msg, seconds
+from sim_bridge.ros.percepts import joint_command_cdr, percept_from_msg, seconds
 from sim_bridge.ros.qos import PERCEPT_QOS
 from sim_contracts import names
 from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError, PlayerRules
 from sim_contracts.commands import Beam as BeamCommand
-from sim_contracts.commands import InitPlayer, JointTargets, JointVelocities, Say, Scene, Syn
+from sim_contracts.commands import Command, InitPlayer, JointTargets, JointVelocities, Say, Scene, Syn
 from sim_contracts.node_cli import NodeParameter, declared_values, stop_on_signals, usage, wants_help
 from sim_contracts.percept import GameStateView, Percept
 from sim_msgs.msg import Beam, GameState, JointCommand
@@ -173,8 +173,21 @@ class StandaloneBridge:
         elif isinstance(event, AgentCommands):
             agent = self.agents.get(event.agent_id)
             if agent is not None:
-                for command in event.commands:
-                    self._command(agent, command)
+                self._commands(agent, event.commands)
+
+    def _commands(self, agent: BridgedAgent, commands: list[Command]) -> None:
+        """An agent's message: its every-cycle message (a joint command and its (syn), nothing
+        else) travels as one JointCommand with `synchronize` set, as one TCP message carries
+        both; anything else command by command, in order."""
+        joints = [c for c in commands if isinstance(c, JointVelocities | JointTargets)]
+        if agent.namespace and len(joints) == 1 and len(commands) > 1 \
+                and all(c is joints[0] or isinstance(c, Syn) for c in commands):
+            data = joint_command_cdr(joints[0], True)
+            if data is not None:
+                self._send(agent, "joint_command", data)
+                return
+        for command in commands:
+            self._command(agent, command)
 
     def _command(self, agent: BridgedAgent, command: object) -> None:
         if isinstance(command, Scene):
@@ -184,9 +197,9 @@ class StandaloneBridge:
         elif not agent.namespace:
             return  # not joined yet: nothing to act on (as the composed server ignores it)
         elif isinstance(command, JointVelocities | JointTargets):
-            msg = joint_command_msg(command)
-            if msg is not None:
-                self._send(agent, "joint_command", msg)
+            data = joint_command_cdr(command, False)  # CDR written here: no message built per cycle
+            if data is not None:
+                self._send(agent, "joint_command", data)
         elif isinstance(command, BeamCommand):
             self._send(agent, "beam", Beam(x=command.x, y=command.y, rotation=command.rotation_deg))
         elif isinstance(command, Say):

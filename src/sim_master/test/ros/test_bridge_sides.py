@@ -17,7 +17,7 @@ from sim_bridge.agent_server import AgentServer
 from sim_bridge.dialects.simspark import SimSparkDialect
 from sim_bridge.ros.percepts import percept_to_msg
 from sim_bridge.ros.standalone import BridgedAgent, StandaloneBridge
-from sim_contracts.agents import AgentConnected
+from sim_contracts.agents import SIMSPARK_RULES, AgentConnected
 from sim_contracts.percept import GameStateView, Percept
 
 
@@ -38,7 +38,7 @@ def test_the_bridge_tells_its_agent_a_changed_side(ros_context: Any) -> None:
             agent_id = next((e.agent_id for e in server.poll(0.05) if isinstance(e, AgentConnected)), None)
         assert agent_id is not None
         bridge = StandaloneBridge(node, {"simspark": server}, "soccer_referee", "soccersim")
-        agent = BridgedAgent(agent_id, server, "simspark", namespace="/Alpha/p1", side="left", unum=1)
+        agent = BridgedAgent(agent_id, server, SIMSPARK_RULES, namespace="/Alpha/p1", side="left", unum=1)
         bridge.agents[agent_id] = agent
         told = []
         for cycle, side in enumerate(("left", "left", "right", "right"), start=1):

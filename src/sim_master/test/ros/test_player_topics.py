@@ -172,3 +172,28 @@ def test_a_bell_dropped_while_watching_harms_nothing(node: Any) -> None:
     _wait_until_delivered(node, sub)
     with sub.handle:
         assert sub.handle.take_message(sub.msg_type, False) is not None
+
+
+def test_the_bridges_joint_command_bytes_are_rclpys() -> None:
+    """bridge_node publishes its agents' joint commands as CDR it writes itself
+    (sim_bridge.ros.percepts.joint_command_cdr): byte for byte rclpy's serialization (but its
+    padding), and what rclpy and the server read back is the message rclpy would send."""
+    from rclpy.serialization import deserialize_message
+
+    from sim_bridge.ros.percepts import joint_command_cdr, joint_command_msg
+
+    commands = [JointVelocities({"he1": 0.5, "lae1": -1.25, "rle6": 3.0}), JointVelocities({}),
+                JointTargets({"q_hj1": (0.1, -0.2, 25.0, 1.0, 0.0), "ñ_jöint": (1.0, 2.0, 3.0, 4.0, -5.5)}),
+                JointTargets({}), JointVelocities({f"j{i}": i * 0.1 for i in range(40)})]
+    for command in commands:
+        for synchronize in (False, True):
+            expected = joint_command_msg(command)
+            assert expected is not None
+            expected.synchronize = synchronize
+            ours, theirs = joint_command_cdr(command, synchronize), serialize_message(expected)
+            assert ours is not None and len(theirs) >= len(ours)  # rclpy's may run on past the message
+            differing = [i for i, (a, b) in enumerate(zip(ours, theirs[:len(ours)], strict=True)) if a != b]
+            assert all(ours[i] == 0 for i in differing), f"bytes differ outside padding at {differing[:5]}"
+            assert deserialize_message(ours, JointCommand) == expected
+            assert joint_command_from_cdr(ours)[-1] is synchronize
+    assert joint_command_cdr(object(), True) is None
