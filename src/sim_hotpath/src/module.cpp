@@ -7,6 +7,7 @@
 #include "joint_command_cdr.hpp"
 #include "monitor_text.hpp"
 #include "percept_cdr.hpp"
+#include "percept_from_cdr.hpp"
 #include "rcsssmj_text.hpp"
 #include "sensors.hpp"
 #include "simspark_text.hpp"
@@ -65,6 +66,9 @@ PYBIND11_MODULE(_hotpath, m) {
   m.def("percept_cdr", &sim_hotpath::percept_cdr, py::arg("percept"), py::arg("sec"), py::arg("nanosec"),
         py::arg("side"), py::arg("unum"),
         "A sim_contracts Percept as serialized sim_msgs/Percept (CDR), ready for Publisher.publish.");
+  m.def("percept_from_cdr", &sim_hotpath::percept_from_cdr, py::arg("data"), py::arg("types"),
+        "The sim_contracts Percept of a serialized sim_msgs/Percept (CDR); types are sim_contracts.percept's "
+        "(Percept, GameStateView, ForceResistance, Vision, SeenPlayer, Polar, Heard). ValueError for malformed bytes.");
   m.def("joint_command_from_cdr", &sim_hotpath::joint_command_from_cdr, py::arg("data"),
         "(mode, names, velocities, q, dq, kp, kd, tau, synchronize) of a serialized sim_msgs/JointCommand; "
         "ValueError for malformed bytes.");

@@ -41,7 +41,7 @@ from sim_bridge.dialects.rcsssmj import RcsssmjDialect
 from sim_bridge.dialects.simspark import SimSparkDialect
 from sim_bridge.ros.bridge_node import NODE_NAME
 from sim_bridge.ros.lean_reader import NO_PUB_EVENTS, LeanReader
-from sim_bridge.ros.percepts import joint_command_cdr, percept_from_msg, seconds
+from sim_bridge.ros.percepts import joint_command_cdr, percept_from_cdr_checked, percept_from_msg, seconds
 from sim_bridge.ros.qos import PERCEPT_QOS
 from sim_contracts import names
 from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError, PlayerRules
@@ -102,6 +102,12 @@ class StandaloneBridge:
         self.agents: dict[str, BridgedAgent] = {}
         self.init_client: Client = node.create_client(InitAgent, f"{referee}/init_agent")
         self.reader = LeanReader(node)  # the players' percepts
+        # their CDR bytes read by the compiled reader when it reads what rclpy reads here
+        self._from_cdr = percept_from_cdr_checked()
+        if self._from_cdr is None:
+            _log.warning("percepts are read through rclpy's messages: the compiled reader does not read this "
+                         "middleware's bytes as rclpy does")
+        self._refused_at = 0.0
         self._answers_reach_us = False  # a probe was answered: inits may be asked
         self._probe: Future | None = None
         self._probe_at = 0.0
@@ -290,15 +296,27 @@ class StandaloneBridge:
         }
         # read by the bridge's LeanReader, not the executor: a cycle's percepts cost no wait set
         agent.subscription = self.reader.subscribe(PerceptMsg, f"{ns}/percept",
-                                                   functools.partial(self._percept, agent), PERCEPT_QOS)
+                                                   functools.partial(self._percept, agent), PERCEPT_QOS,
+                                                   raw=self._from_cdr is not None)
         agent.server.mark_registered(agent.agent_id)
         _log.info("agent %s plays as %s (%s)", agent.agent_id, ns, agent.side)
 
-    def _percept(self, agent: BridgedAgent, msg: PerceptMsg) -> None:
+    def _percept(self, agent: BridgedAgent, msg: PerceptMsg | bytes) -> None:
         self.callbacks += 1
         if self.agents.get(agent.agent_id) is not agent:
             return
-        percept = percept_from_msg(msg)
+        if isinstance(msg, bytes):
+            assert self._from_cdr is not None
+            try:
+                percept = self._from_cdr(msg)
+            except ValueError as exc:  # not the simulation's: anyone in the domain may publish there
+                now = time.monotonic()
+                if now - self._refused_at >= 1.0:
+                    self._refused_at = now
+                    _log.warning("agent %s: a percept on %s/percept refused: %s", agent.agent_id, agent.namespace, exc)
+                return
+        else:
+            percept = percept_from_msg(msg)
         told = percept.game.side
         if agent.announced and told in ("", agent.side):
             # SimSpark tells unum and side once, in the first GS after init, and again only

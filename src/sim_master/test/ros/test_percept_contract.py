@@ -196,3 +196,72 @@ def test_non_finite_readings_travel_as_they_are() -> None:
     p.gyro = (math.inf, -math.inf, 0.0)
     msg = deserialize_message(_cdr(p), PerceptMsg)
     assert math.isnan(msg.joint_angles[0]) and msg.gyro.x == math.inf and msg.gyro.y == -math.inf
+
+
+def _cases() -> list[tuple[Percept, str, int]]:
+    p = full_percept(["hj1", "hj2", "laj1"])
+    crowded = full_percept([f"j{i}" for i in range(22)])
+    crowded.vision = _crowded_vision()
+    empty = full_percept([])
+    empty.foot_resistance, empty.heard, empty.vision = [], [], Vision()
+    blind = full_percept(["hj1"])
+    blind.vision = None
+    odd = full_percept(["hj1"])
+    odd.heard = [Heard(1.0, -45.5, "héllo ⚽", from_self=True, from_teammate=False, team="Équipe")]
+    odd.game.team_left = "Ñandú"
+    odd.joint_angles = [math.nan]
+    odd.gyro = (math.inf, -math.inf, 0.0)
+    return [(p, "left", 7), (crowded, "right", 0), (empty, "left", 1), (blind, "", 0), (odd, "left", 11)]
+
+
+def _same(a: Percept, b: Percept) -> bool:
+    return repr(a) == repr(b)  # NaN readings compare by their text
+
+
+def test_the_bridges_compiled_reader_reads_what_rclpy_reads() -> None:
+    """bridge_node reads its players' percepts from their CDR bytes (sim_hotpath.percept_from_cdr,
+    issue 44): the Percept is the one rclpy's message gives through percept_from_msg, from
+    rclpy's bytes and from the server's (percept_cdr), and the start-up check agrees."""
+    from sim_bridge.ros.percepts import PERCEPT_TYPES, percept_from_cdr_checked
+    from sim_hotpath import percept_from_cdr
+
+    assert percept_from_cdr_checked() is not None
+    for p, side, unum in _cases():
+        msg = percept_to_msg(p, stamp(p.time), side, unum)
+        expected = percept_from_msg(msg)
+        assert _same(percept_from_cdr(serialize_message(msg), PERCEPT_TYPES), expected)
+        assert _same(percept_from_cdr(_cdr(p, side, unum), PERCEPT_TYPES), expected)
+
+
+def test_the_compiled_reader_refuses_broken_bytes_cleanly() -> None:
+    """Any participant may publish on a player's percept topic: every truncation and random
+    corruption of a percept's bytes gives a Percept or a ValueError, never a crash or a read
+    past the end; lengths that lie are refused before anything is allocated for them."""
+    import random
+    import struct
+
+    from sim_bridge.ros.percepts import PERCEPT_TYPES
+    from sim_hotpath import percept_from_cdr
+
+    p = full_percept(["hj1", "hj2"])
+    p.vision = _crowded_vision()
+    data = _cdr(p)
+    for end in range(len(data)):
+        with pytest.raises(ValueError, match="percept"):
+            percept_from_cdr(data[:end], PERCEPT_TYPES)
+    rng = random.Random(7)
+    for _ in range(3000):
+        broken = bytearray(data)
+        for _ in range(rng.randint(1, 6)):
+            broken[rng.randrange(4, len(broken))] = rng.randrange(256)
+        try:
+            percept_from_cdr(bytes(broken), PERCEPT_TYPES)
+        except ValueError:
+            pass
+    huge = bytearray(data)
+    offset = data.index(b"hj1") - 4 - 4  # the joint names' count, before the first name's length
+    huge[offset:offset + 4] = struct.pack("<I", 0xFFFFFFFF)
+    with pytest.raises(ValueError, match="longer than the message"):
+        percept_from_cdr(bytes(huge), PERCEPT_TYPES)
+    with pytest.raises(ValueError, match="little-endian"):
+        percept_from_cdr(b"\x00\x00\x00\x00" + data[4:], PERCEPT_TYPES)
