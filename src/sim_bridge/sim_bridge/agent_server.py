@@ -136,6 +136,11 @@ class AgentServer:
         self._listener = listener
         self._selector.register(listener, selectors.EVENT_READ, None)
 
+    def fileno(self) -> int:
+        """A descriptor readable while poll(0) has something to do (its poller's: a caller may
+        wait on several ports and other things at once)."""
+        return self._selector.fileno()
+
     def close(self) -> None:
         if self.largest_frame:  # what clients with fixed buffers (FC Portugal: 8192 bytes) had to take
             self.log.info("%s agents: the largest perception sent was %d bytes", self.dialect.name,

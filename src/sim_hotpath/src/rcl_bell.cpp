@@ -12,6 +12,8 @@
 // exports name their build machine's libraries, and a second librcl must never be loaded.
 // The function's C signature is rcl's (rcl/subscription.h, since Humble).
 #include <dlfcn.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -53,11 +55,36 @@ struct BellState {
   std::vector<std::int64_t> ready;
   std::unordered_set<std::int64_t> pending;
   bool woken = false;
+  // readable while keys wait to be taken or the bell was woken: for a caller that waits on
+  // other descriptors too (select/epoll) and then takes with wait(0)
+  int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+
+  BellState() {
+    if (fd < 0) throw std::runtime_error("eventfd failed");
+  }
+  BellState(const BellState&) = delete;
+  BellState& operator=(const BellState&) = delete;
+  ~BellState() { close(fd); }
+
+  // (mutex held) the descriptor readable
+  void signal() const {
+    const std::uint64_t one = 1;
+    [[maybe_unused]] const ssize_t n = write(fd, &one, sizeof(one));  // only fails when the counter is huge
+  }
+
+  // (mutex held) the descriptor not readable
+  void drain() const {
+    std::uint64_t count = 0;
+    [[maybe_unused]] const ssize_t n = read(fd, &count, sizeof(count));  // EAGAIN when already 0
+  }
 
   void ring(std::int64_t key) {
     {
       std::lock_guard<std::mutex> lock(mutex);
-      if (pending.insert(key).second) ready.push_back(key);
+      if (pending.insert(key).second) {
+        if (ready.empty()) signal();
+        ready.push_back(key);
+      }
     }
     cv.notify_one();
   }
@@ -130,6 +157,7 @@ class SubscriptionBell {
       out.swap(s.ready);
       s.pending.clear();
       s.woken = false;
+      s.drain();
     }
     return out;
   }
@@ -139,9 +167,13 @@ class SubscriptionBell {
     {
       std::lock_guard<std::mutex> lock(state_->mutex);
       state_->woken = true;
+      state_->signal();
     }
     state_->cv.notify_one();
   }
+
+  // A descriptor readable while wait(0) would return keys (or after wake).
+  int fileno() const { return state_->fd; }
 
   std::size_t watched() {
     std::lock_guard<std::mutex> lock(slots_mutex_);
@@ -175,5 +207,6 @@ PYBIND11_MODULE(_rcl_bell, m) {
       .def("unwatch", &SubscriptionBell::unwatch, py::arg("pointer"))
       .def("wait", &SubscriptionBell::wait, py::arg("timeout_s"))
       .def("wake", &SubscriptionBell::wake)
+      .def("fileno", &SubscriptionBell::fileno)
       .def("watched", &SubscriptionBell::watched);
 }

@@ -80,6 +80,11 @@ class LeanReader:
                     handled += 1
         return handled
 
+    def fileno(self) -> int:
+        """A descriptor readable while spin_once(0) has messages to hand over (for a caller that
+        waits on sockets too)."""
+        return self._bell.fileno()
+
     def unsubscribe(self, sub: Subscription[Any]) -> None:
         """No more rings nor handling for `sub`: call before it is destroyed."""
         for key, topic in enumerate(self._topics):

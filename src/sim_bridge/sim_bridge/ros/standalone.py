@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import selectors
 import sys
 import threading
 import time
@@ -61,7 +62,6 @@ WAITING_PERCEPT_S: Final = 0.02  # a not yet joined agent's perception, once a c
 MAX_PENDING: Final = 500  # effector messages held per agent until its topics have matched
 JOIN_ANSWER_S: Final = 10.0  # an init_agent call the referee does not answer in this long is given up
 EXECUTOR_EVERY_S: Final = 0.005  # the main loop spins the node's executor this often
-TCP_WAIT_S: Final = 0.0005  # and waits for the agents' messages at most this long at a time
 PROBE_ANSWER_S: Final = 1.0  # a probe of init_agent unanswered this long is asked again with a new client
 # A request init_agent refuses before doing anything (an unknown perception): the probe that
 # proves the referee's answers reach us. Fast DDS drops a service's answer to a client whose
@@ -405,18 +405,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         executor = SingleThreadedExecutor(context=context)
         executor.add_node(node)
         try:
+            # One wait for all the bridge serves: a percept (the reader's bell), an agent's bytes or
+            # connection (each port's poller), or the executor's turn (the game state, init_agent's
+            # answers: every 5 ms, or at once again while it has callbacks to run).
+            waiting = selectors.DefaultSelector()
+            waiting.register(bridge.reader.fileno(), selectors.EVENT_READ)
+            for server in servers.values():
+                waiting.register(server.fileno(), selectors.EVENT_READ)
             next_spin = 0.0
             while context.ok() and not stop.is_set():
-                # The percepts (every player's, every cycle) come through the reader's bell; the
-                # executor (the game state, init_agent's answers) is spun every 5 ms, or at once
-                # again while it has callbacks to run; the TCP side waits at most 0.5 ms.
-                percepts = bridge.reader.spin_once(0.0)
+                waiting.select(max(next_spin - time.monotonic(), 0.0))
+                bridge.reader.spin_once(0.0)
                 now = time.monotonic()
                 if now >= next_spin:
                     ran = bridge.callbacks
                     executor.spin_once(timeout_sec=0.0)
                     next_spin = now if bridge.callbacks != ran else now + EXECUTOR_EVERY_S
-                bridge.run_once(0.0 if percepts else TCP_WAIT_S)
+                bridge.run_once(0.0)
         except KeyboardInterrupt:
             pass
         finally:

@@ -197,3 +197,34 @@ def test_the_bridges_joint_command_bytes_are_rclpys() -> None:
             assert deserialize_message(ours, JointCommand) == expected
             assert joint_command_from_cdr(ours)[-1] is synchronize
     assert joint_command_cdr(object(), True) is None
+
+
+def test_the_bells_descriptor_is_readable_exactly_while_keys_wait(node: Any) -> None:
+    """bridge_node waits on its agents' sockets and its percepts' bell in one select: the bell's
+    descriptor turns readable when a message rings (or on wake) and stops being readable once
+    wait() has taken the keys, so the select neither misses a percept nor spins."""
+    import select
+
+    sub = node.create_subscription(String, "bell_fd", lambda _m: None, 10)
+    pub = node.create_publisher(String, "bell_fd", 10)
+    bell = SubscriptionBell()
+
+    def readable(timeout: float) -> bool:
+        return bool(select.select([bell.fileno()], [], [], timeout)[0])
+
+    with sub.handle:
+        bell.watch(sub.handle.pointer, 5)
+    assert not readable(0.05)
+    pub.publish(String(data="a"))
+    assert readable(5.0)  # the select wakes on the message alone
+    assert bell.wait(0.0) == [5]
+    assert not readable(0.05)
+    pub.publish(String(data="b"))
+    pub.publish(String(data="c"))
+    assert readable(5.0)
+    assert bell.wait(0.0) == [5] and not readable(0.05)
+    bell.wake()
+    assert readable(0.0)
+    assert bell.wait(0.0) == [] and not readable(0.0)
+    with sub.handle:
+        bell.unwatch(sub.handle.pointer)
