@@ -302,19 +302,25 @@ class StandaloneBridge:
         _log.info("agent %s plays as %s (%s)", agent.agent_id, ns, agent.side)
 
     def _percept(self, agent: BridgedAgent, msg: PerceptMsg | bytes) -> None:
+        """One percept to its agent: a fault boundary of its own (anyone in the domain may
+        publish on a player's percept topic), a percept that cannot be read or sent is refused
+        and said, at most once a second."""
         self.callbacks += 1
         if self.agents.get(agent.agent_id) is not agent:
             return
+        try:
+            self._pass_on(agent, msg)
+        except Exception as exc:  # noqa: BLE001 - one fault boundary per percept
+            now = time.monotonic()
+            if now - self._refused_at >= 1.0:
+                self._refused_at = now
+                _log.warning("agent %s: a percept on %s/percept refused: %s: %s", agent.agent_id, agent.namespace,
+                             type(exc).__name__, str(exc)[:200])
+
+    def _pass_on(self, agent: BridgedAgent, msg: PerceptMsg | bytes) -> None:
         if isinstance(msg, bytes):
             assert self._from_cdr is not None
-            try:
-                percept = self._from_cdr(msg)
-            except ValueError as exc:  # not the simulation's: anyone in the domain may publish there
-                now = time.monotonic()
-                if now - self._refused_at >= 1.0:
-                    self._refused_at = now
-                    _log.warning("agent %s: a percept on %s/percept refused: %s", agent.agent_id, agent.namespace, exc)
-                return
+            percept = self._from_cdr(msg)
         else:
             percept = percept_from_msg(msg)
         told = percept.game.side

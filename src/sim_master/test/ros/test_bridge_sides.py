@@ -47,6 +47,13 @@ def test_the_bridge_tells_its_agent_a_changed_side(ros_context: Any) -> None:
             bridge._percept(agent, percept_to_msg(percept, Time(sec=0, nanosec=20_000_000 * cycle), side, 1))
             told.append(re.findall(rb"\(team (left|right)\)", _receive(client)))
         assert told == [[b"left"], [], [b"right"], []]
+        # bytes nobody can read (any participant may publish there): refused, said, nothing else
+        bridge._percept(agent, b"\x00\x01\x00\x00" + b"\xff" * 40)
+        bridge._percept(agent, b"")
+        percept = Percept(time=1.0, game=GameStateView(play_mode="PlayOn"), gyro=(0, 0, 0), accel=(0, 0, 0),
+                          joint_names=[], joint_angles=[], joint_velocities=[])
+        bridge._percept(agent, percept_to_msg(percept, Time(sec=1, nanosec=0), "right", 1))
+        assert b"(pm PlayOn)" in _receive(client)  # the next good percept is the next one it gets
         bridge.close()
     finally:
         client.close()
