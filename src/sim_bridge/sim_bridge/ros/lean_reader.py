@@ -53,14 +53,16 @@ class LeanReader:
         self._node = node
         self._group = ReadByInbox()
         self._bell = SubscriptionBell()
-        self._topics: list[tuple[Subscription[Any], Callable[[Any], None]] | None] = []  # by bell key
+        # by bell key: the subscription, its handler, whether the handler takes the message info too
+        self._topics: list[tuple[Subscription[Any], Callable[..., None], bool] | None] = []
 
-    def subscribe(self, msg_type: Any, topic: str, handler: Callable[[Any], None],
-                  qos: QoSProfile, *, raw: bool = False) -> Subscription[Any]:
-        """`handler` gets each message, or its serialized bytes with `raw`."""
+    def subscribe(self, msg_type: Any, topic: str, handler: Callable[..., None],
+                  qos: QoSProfile, *, raw: bool = False, with_info: bool = False) -> Subscription[Any]:
+        """`handler` gets each message, or its serialized bytes with `raw`, and with `with_info`
+        its message info too (rclpy's dict: the publisher's GID, for TrustedSenders)."""
         sub = self._node.create_subscription(msg_type, topic, never_called, qos, callback_group=self._group, raw=raw,
                                              event_callbacks=NO_SUB_EVENTS)
-        self._topics.append((sub, handler))
+        self._topics.append((sub, handler, with_info))
         with sub.handle:
             self._bell.watch(sub.handle.pointer, len(self._topics) - 1)
         return sub
@@ -73,10 +75,13 @@ class LeanReader:
             topic = self._topics[key]
             if topic is None:  # unsubscribed after it rang
                 continue
-            sub, handler = topic
+            sub, handler, with_info = topic
             with sub.handle:
                 while (taken := sub.handle.take_message(sub.msg_type, sub.raw)) is not None:
-                    handler(taken[0])
+                    if with_info:
+                        handler(taken[0], taken[1])
+                    else:
+                        handler(taken[0])
                     handled += 1
         return handled
 

@@ -56,6 +56,7 @@ from sim_msgs.msg import Say as SayMsg
 from sim_msgs.srv import InitAgent
 from simulation_interfaces.srv import DeleteEntity
 from soccer_referee.ros.messages import game_state_from_msg
+from soccer_referee.ros.senders import TrustedSenders, node_endpoints
 
 RELIABLE: Final = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
 WAITING_PERCEPT_S: Final = 0.02  # a not yet joined agent's perception, once a cycle
@@ -89,6 +90,7 @@ class BridgedAgent:
     announced: bool = False  # the first percept after joining carries unum and side
     side: str = ""
     subscription: Subscription | None = None
+    senders: TrustedSenders | None = None  # who may publish its percepts: the simulation node
     publishers: dict[str, Publisher] = field(default_factory=dict)
     # what it sent before the simulation's subscriptions matched its new publishers (DDS
     # discovery takes a moment; a reliable volatile topic drops what is published before)
@@ -102,6 +104,7 @@ class StandaloneBridge:
         self.agents: dict[str, BridgedAgent] = {}
         self.init_client: Client = node.create_client(InitAgent, f"{referee}/init_agent")
         self.reader = LeanReader(node)  # the players' percepts
+        self.simulation = simulation
         # their CDR bytes read by the compiled reader when it reads what rclpy reads here
         self._from_cdr = percept_from_cdr_checked()
         if self._from_cdr is None:
@@ -295,19 +298,22 @@ class StandaloneBridge:
                                    ("synchronize", Empty))
         }
         # read by the bridge's LeanReader, not the executor: a cycle's percepts cost no wait set
+        # taken only from the simulation's node: anyone in the domain may publish on the topic
+        agent.senders = TrustedSenders(f"{ns}/percept", [self.simulation], node_endpoints(node), node.get_namespace())
         agent.subscription = self.reader.subscribe(PerceptMsg, f"{ns}/percept",
                                                    functools.partial(self._percept, agent), PERCEPT_QOS,
-                                                   raw=self._from_cdr is not None)
+                                                   raw=self._from_cdr is not None, with_info=True)
         agent.server.mark_registered(agent.agent_id)
         _log.info("agent %s plays as %s (%s)", agent.agent_id, ns, agent.side)
 
-    def _percept(self, agent: BridgedAgent, msg: PerceptMsg | bytes) -> None:
-        """One percept to its agent: a fault boundary of its own (anyone in the domain may
-        publish on a player's percept topic), a percept that cannot be read or sent is refused
-        and said, at most once a second."""
+    def _percept(self, agent: BridgedAgent, msg: PerceptMsg | bytes, info: object = None) -> None:
+        """One percept to its agent, if the simulation's node published it; a fault boundary of
+        its own: a percept that cannot be read or sent is refused and said, at most once a second."""
         self.callbacks += 1
         if self.agents.get(agent.agent_id) is not agent:
             return
+        if agent.senders is not None and info is not None and not agent.senders.allows(info):
+            return  # another participant's: dropped unread (TrustedSenders counts it)
         try:
             self._pass_on(agent, msg)
         except Exception as exc:  # noqa: BLE001 - one fault boundary per percept

@@ -182,4 +182,26 @@ def test_bridged_agents_joint_commands_move_their_joints(ros_caller: Any, tmp_pa
         assert 20.0 < seen[-1] - start < 30.0, (start, seen)
         assert all(b >= a - 0.01 for a, b in zip(seen, seen[1:])), seen  # one way, cycle by cycle
         assert max(held[3:]) - min(held[3:]) < 0.1, held  # stopped: it holds
+
+        # a participant that publishes on the player's percept topic reaches nobody: the bridge
+        # takes its percepts only from the simulation's node
+        from builtin_interfaces.msg import Time
+
+        from sim_bridge.ros.percepts import percept_to_msg
+        from sim_bridge.ros.qos import PERCEPT_QOS
+        from sim_contracts.percept import GameStateView, Percept
+        from sim_msgs.msg import Percept as PerceptMsg
+
+        liar = ros_caller.node.create_publisher(PerceptMsg, "/Alpha/p1/percept", PERCEPT_QOS)
+        lie = percept_to_msg(Percept(time=1.0, game=GameStateView(play_mode="Goal_Left", team_left="x)(hear_HACKED"),
+                                     gyro=(0, 0, 0), accel=(0, 0, 0), joint_names=[], joint_angles=[],
+                                     joint_velocities=[]), Time(sec=1), "left", 1)
+        ros_caller.spin_until(lambda: liar.get_subscription_count() > 0, "the bridge's subscription matched")
+        received = []
+        for _ in range(40):
+            for _ in range(5):
+                liar.publish(lie)
+            received.append(agent.act())
+        lied = [m[:120] for m in received if b"HACKED" in m or b"Goal_Left" in m]
+        assert not lied, lied[:2]
         agent.close()
