@@ -44,6 +44,7 @@ from sim_bridge.ros.bridge_node import NODE_NAME
 from sim_bridge.ros.lean_reader import NO_PUB_EVENTS, LeanReader
 from sim_bridge.ros.percepts import joint_command_cdr, percept_from_cdr_checked, percept_from_msg, seconds
 from sim_bridge.ros.qos import PERCEPT_QOS
+from sim_bridge.ros.service_call import fresh_client
 from sim_contracts import names
 from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError, PlayerRules
 from sim_contracts.commands import Beam as BeamCommand
@@ -254,11 +255,9 @@ class StandaloneBridge:
             return True
         if self._probe is not None and now - self._probe_at < PROBE_ANSWER_S:
             return False
-        if self._probe is not None:  # unanswered: new endpoints, paired afresh
+        if self._probe is not None:  # unanswered: new endpoints, paired afresh (not waited for here)
             self.init_client.remove_pending_request(self._probe)
-            srv_name = self.init_client.srv_name
-            self.node.destroy_client(self.init_client)
-            self.init_client = self.node.create_client(InitAgent, srv_name)
+            self.init_client = fresh_client(self.node, self.init_client, wait_s=0.0)
             self._probe = None
         if self.init_client.service_is_ready():
             self._probe, self._probe_at = self.init_client.call_async(_PROBE), now

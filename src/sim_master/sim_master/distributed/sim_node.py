@@ -18,13 +18,13 @@ from rclpy.client import Client
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
+from sim_bridge.ros.service_call import call_until_answered, fresh_client
 from sim_master.distributed import topics
 from sim_master.distributed.topic_reader import TopicReader
 from sim_master.distributed.world_config import WorldConfig
 from sim_master.engine.factory import physics_engine
 from sim_master.engine.node import SteppedWorld
 from sim_master.ros.convert import snapshot_from_msg, snapshot_to_packed_msg, stamp
-from sim_master.ros.service_call import call_until_answered, fresh_client
 from sim_master.snapshot import Snapshot
 from sim_msgs.msg import NodeStatus, StepDone, StepStart
 from sim_msgs.srv import RegisterNode

@@ -22,7 +22,7 @@ from std_msgs.msg import Empty
 
 from sim_bridge.clients import RcsssmjAgent, SimSparkAgent
 from sim_bridge.ros.qos import PERCEPT_QOS
-from sim_master.ros.service_call import call_until_answered, fresh_client
+from sim_bridge.ros.service_call import call_until_answered, fresh_client
 from sim_master.store.mcap_log import ReplayLogReader
 from sim_msgs.msg import GameState, Percept
 from sim_msgs.srv import InitAgent
@@ -165,7 +165,7 @@ def test_sigterm_during_a_huge_pending_step_ends_the_server_and_closes_its_log(t
     reader (summary, CRCs)."""
     from mcap.reader import make_reader
 
-    from sim_master.ros.service_call import call_until_answered
+    from sim_bridge.ros.service_call import call_until_answered
     from simulation_interfaces.msg import SimulationState
     from simulation_interfaces.srv import SetSimulationState, StepSimulation
 

@@ -6,7 +6,7 @@ client that waits once for ever then hangs on a request the server already handl
 requests that are safe to repeat, asking again is the reliable pattern. Under load the
 pairing of one client's endpoints can stay unmatched for many seconds (seen in CI: six answers
 in a row lost to a restarted process), so a caller may renew the client between attempts:
-fresh endpoints are discovered afresh.
+fresh endpoints are discovered afresh (bridge_node probes init_agent so; distributed nodes register so).
 """
 from __future__ import annotations
 
