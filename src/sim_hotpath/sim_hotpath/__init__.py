@@ -6,6 +6,8 @@ IMU after a step, and the monitor frames' transforms. Callers: sim_master's engi
 monitor scene, sim_bridge's dialects; they keep the contracts and the control flow
 (docs/speed.md). `_rcl_bell` (ROS code only) tells which subscriptions have messages."""
 from sim_hotpath._hotpath import (
+    JOINT_COMMAND_TYPE_HASH,
+    PERCEPT_TYPE_HASH,
     Figures,
     VisionKernel,
     command_pd,
@@ -23,7 +25,8 @@ from sim_hotpath._hotpath import (
     slt_texts,
 )
 
-__all__ = ["Figures", "VisionKernel", "command_pd", "command_speeds", "contact_owners", "encode_rcsssmj_percept",
+__all__ = ["JOINT_COMMAND_TYPE_HASH", "PERCEPT_TYPE_HASH",
+           "Figures", "VisionKernel", "command_pd", "command_speeds", "contact_owners", "encode_rcsssmj_percept",
            "encode_simspark_percept", "foot_readings", "imu_readings", "joint_command_from_cdr",
            "parse_rcsssmj_motors", "parse_simspark_hinges",
            "percept_cdr", "percept_from_cdr", "slt_texts"]

@@ -7,6 +7,7 @@
 #include "joint_command_cdr.hpp"
 #include "monitor_text.hpp"
 #include "percept_cdr.hpp"
+#include "sim_hotpath_tables.hpp"
 #include "percept_from_cdr.hpp"
 #include "rcsssmj_text.hpp"
 #include "sensors.hpp"
@@ -63,6 +64,9 @@ PYBIND11_MODULE(_hotpath, m) {
         "(robot rows touching the ball, pairs of robot rows touching each other) of a step's contacts.");
   m.def("slt_texts", &sim_hotpath::slt_texts, py::arg("trf"), py::arg("which"), py::arg("rcsssmj"),
         "The SLT text of every selected transform of a monitor frame, else None.");
+  // the sim_msgs type hashes the CDR code was generated for (sim_bridge.ros.cdr_path checks them)
+  m.attr("PERCEPT_TYPE_HASH") = SIM_MSGS_PERCEPT_TYPE_HASH;
+  m.attr("JOINT_COMMAND_TYPE_HASH") = SIM_MSGS_JOINT_COMMAND_TYPE_HASH;
   m.def("percept_cdr", &sim_hotpath::percept_cdr, py::arg("percept"), py::arg("sec"), py::arg("nanosec"),
         py::arg("side"), py::arg("unum"),
         "A sim_contracts Percept as serialized sim_msgs/Percept (CDR), ready for Publisher.publish.");

@@ -1,17 +1,19 @@
 // sim_msgs/Percept from the CDR bytes rmw_fastrtps delivers, straight into the sim_contracts
 // Percept a dialect encodes: what the agent bridge does for every agent every cycle, where
 // rclpy's conversion to a message and then to a Percept cost ~0.3 ms a percept (issue 44).
-// The field order is sim_msgs/msg/Percept.msg's, as percept_cdr.cpp writes it; the bridge
+// The field order is the generated table's (sim_hotpath_tables.hpp, from Percept.msg); the bridge
 // holds the two readers equal at start and falls back to rclpy's otherwise, and
 // test_percept_contract.py holds this one to sim_bridge.ros.percepts.percept_from_msg.
 #include "percept_from_cdr.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "cdr_reader.hpp"
+#include "pytext.hpp"
 
 namespace py = pybind11;
 
@@ -54,6 +56,137 @@ py::object cdr_polar(const py::handle& polar, const CdrObjects& o, std::size_t i
                static_cast<double>(o.columns[2][i]));
 }
 
+// The values of one sim_msgs/GameState: one handler per field, called in the .msg's order
+// (its own stamp, play_mode_index, half and the last touch are /game_state's: skipped).
+struct GameStateIn {
+  explicit GameStateIn(CdrReader& reader) : r(reader) {}
+  void stamp() {
+    r.i32();
+    r.u32();
+  }
+  void play_mode() { play_mode_value = r.str(); }
+  void play_mode_index() { r.u8(); }
+  void game_time() { game_time_value = r.f64(); }
+  void half() { r.u8(); }
+  void team_left() { team_left_value = r.str(); }
+  void team_right() { team_right_value = r.str(); }
+  void score_left() { score_left_value = r.u16(); }
+  void score_right() { score_right_value = r.u16(); }
+  void last_touch_team() { r.raw_str(); }
+  void last_touch_unum() { r.u8(); }
+
+  CdrReader& r;
+  py::str play_mode_value, team_left_value, team_right_value;
+  double game_time_value = 0.0;
+  std::uint16_t score_left_value = 0, score_right_value = 0;
+};
+static_assert(SIM_MSGS_GAME_STATE_COUNT == 11, "GameStateIn reads 11 fields: sim_msgs changed");
+
+struct ForceResistanceIn {
+  explicit ForceResistanceIn(CdrReader& reader) : r(reader) {}
+  void name() { name_value = r.str(); }
+  void center() { center_value = cdr_vec3(r); }
+  void force() { force_value = cdr_vec3(r); }
+
+  CdrReader& r;
+  py::str name_value;
+  py::tuple center_value, force_value;
+};
+static_assert(SIM_MSGS_FORCE_RESISTANCE_COUNT == 3, "ForceResistanceIn reads 3 fields: sim_msgs changed");
+
+struct HeardIn {
+  explicit HeardIn(CdrReader& reader) : r(reader) {}
+  void time() { time_value = r.f64(); }
+  void from_self() { from_self_value = r.boolean(); }
+  void from_teammate() { from_teammate_value = r.boolean(); }
+  void direction() { direction_value = static_cast<double>(r.f32()); }
+  void message() { message_value = r.str(); }
+  void team() { team_value = r.str(); }
+
+  CdrReader& r;
+  double time_value = 0.0, direction_value = 0.0;
+  bool from_self_value = false, from_teammate_value = false;
+  py::str message_value, team_value;
+};
+static_assert(SIM_MSGS_HEARD_MESSAGE_COUNT == 6, "HeardIn reads 6 fields: sim_msgs changed");
+
+// A smallest size of one element, for the sequences' counts to be checked against the bytes.
+constexpr std::size_t kMinFootBytes = 5 + 48;
+constexpr std::size_t kMinHeardBytes = 8 + 1 + 1 + 4 + 5 + 5;
+
+// The values of one sim_msgs/Percept: one handler per field, called in the .msg's order by
+// the generated SIM_MSGS_PERCEPT table.
+struct PerceptIn {
+  PerceptIn(CdrReader& reader, py::handle frp, py::handle heard_type) : r(reader), frp_t(frp), heard_t(heard_type) {}
+
+  void header() {
+    sec = r.i32();
+    nanosec = r.u32();
+    r.raw_str();  // frame_id
+  }
+  void game_state() {
+    GameStateIn visitor(r);
+    SIM_MSGS_GAME_STATE(SIM_HOTPATH_VISIT_FIELD)
+    game.emplace(std::move(visitor));
+  }
+  void unum() { unum_value = r.u8(); }
+  void side() { side_value = r.str(); }
+  void gyro() { gyro_value = cdr_vec3(r); }
+  void accelerometer() { accel_value = cdr_vec3(r); }
+  void torso_pose() {
+    position = cdr_vec3(r);
+    const double qx = r.f64(), qy = r.f64(), qz = r.f64(), qw = r.f64();
+    quaternion = py::make_tuple(qw, qx, qy, qz);
+  }
+  void joint_names() { joint_names_value = r.strs(); }
+  void joint_angles() { joint_angles_value = r.float64s(); }
+  void joint_velocities() { joint_velocities_value = r.float64s(); }
+  void foot_resistance() {
+    const std::uint32_t n = r.count(kMinFootBytes);
+    feet = py::list(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      ForceResistanceIn visitor(r);
+      SIM_MSGS_FORCE_RESISTANCE(SIM_HOTPATH_VISIT_FIELD)
+      PyList_SET_ITEM(feet.ptr(), i,
+                      frp_t(visitor.name_value, visitor.center_value, visitor.force_value).release().ptr());
+    }
+  }
+  void vision_updated() { vision_updated_value = r.boolean(); }
+  void seen() { seen_value = cdr_objects(r); }
+  void line_ends() { ends_value = cdr_objects(r); }
+  void my_pos() { truth_values[0] = r.float64s(); }
+  void my_orien() { truth_values[1] = r.float64s(); }
+  void ball_pos() { truth_values[2] = r.float64s(); }
+  void heard() {
+    const std::uint32_t n = r.count(kMinHeardBytes);
+    heard_value = py::list(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      HeardIn visitor(r);
+      SIM_MSGS_HEARD_MESSAGE(SIM_HOTPATH_VISIT_FIELD)
+      PyList_SET_ITEM(heard_value.ptr(), i,
+                      heard_t(visitor.time_value, visitor.direction_value, visitor.message_value,
+                              visitor.from_self_value, visitor.from_teammate_value, visitor.team_value)
+                          .release()
+                          .ptr());
+    }
+  }
+
+  CdrReader& r;
+  py::handle frp_t, heard_t;
+  std::int32_t sec = 0;
+  std::uint32_t nanosec = 0;
+  std::optional<GameStateIn> game;
+  std::uint8_t unum_value = 0;
+  py::str side_value;
+  py::tuple gyro_value, accel_value, position, quaternion;
+  py::list joint_names_value, joint_angles_value, joint_velocities_value, feet;
+  bool vision_updated_value = false;
+  CdrObjects seen_value, ends_value;
+  py::list truth_values[3];
+  py::list heard_value;
+};
+static_assert(SIM_MSGS_PERCEPT_COUNT == 18, "PerceptIn reads 18 fields: sim_msgs changed");
+
 }  // namespace
 
 py::object percept_from_cdr(py::bytes data, py::tuple types) {
@@ -64,57 +197,15 @@ py::object percept_from_cdr(py::bytes data, py::tuple types) {
   Py_ssize_t size = 0;
   if (PyBytes_AsStringAndSize(data.ptr(), &buffer, &size) != 0) throw py::error_already_set();
   CdrReader r(std::string_view(buffer, static_cast<std::size_t>(size)), "percept");
-  // std_msgs/Header
-  const std::int32_t sec = r.i32();
-  const std::uint32_t nanosec = r.u32();
-  r.raw_str();  // frame_id
-  // sim_msgs/GameState: its own stamp, play_mode_index, half and the last touch are /game_state's
-  r.i32();
-  r.u32();
-  py::str play_mode = r.str();
-  r.u8();
-  const double game_time = r.f64();
-  r.u8();
-  py::str team_left = r.str();
-  py::str team_right = r.str();
-  const std::uint16_t score_left = r.u16(), score_right = r.u16();
-  r.raw_str();
-  r.u8();
-  const std::uint8_t unum = r.u8();
-  py::str side = r.str();
-  py::tuple gyro = cdr_vec3(r);
-  py::tuple accel = cdr_vec3(r);
-  py::tuple position = cdr_vec3(r);
-  const double qx = r.f64(), qy = r.f64(), qz = r.f64(), qw = r.f64();
-  py::list joint_names = r.strs();
-  py::list joint_angles = r.float64s();
-  py::list joint_velocities = r.float64s();
-  const std::uint32_t feet = r.count(5 + 48);
-  py::list foot_resistance(feet);
-  for (std::uint32_t i = 0; i < feet; ++i) {
-    py::str name = r.str();
-    py::tuple center = cdr_vec3(r);
-    py::tuple force = cdr_vec3(r);
-    PyList_SET_ITEM(foot_resistance.ptr(), i, frp_t(name, center, force).release().ptr());
-  }
-  const bool vision_updated = r.boolean();
-  CdrObjects seen = cdr_objects(r);
-  CdrObjects ends = cdr_objects(r);
-  py::list truth_values[3] = {r.float64s(), r.float64s(), r.float64s()};
-  const std::uint32_t heard_n = r.count(8 + 1 + 1 + 4 + 5 + 5);
-  py::list heard(heard_n);
-  for (std::uint32_t i = 0; i < heard_n; ++i) {
-    const double time = r.f64();
-    const bool from_self = r.boolean(), from_teammate = r.boolean();
-    const double direction = static_cast<double>(r.f32());
-    py::str message = r.str();
-    py::str team = r.str();
-    PyList_SET_ITEM(heard.ptr(), i, heard_t(time, direction, message, from_self, from_teammate, team).release().ptr());
-  }
+  PerceptIn visitor(r, frp_t, heard_t);
+  SIM_MSGS_PERCEPT(SIM_HOTPATH_VISIT_FIELD)
   // bytes after the message are not read (rclpy's serializer leaves its buffer's estimate)
+  const PerceptIn& m = visitor;
 
   py::object vision = py::none();
-  if (vision_updated) {
+  if (m.vision_updated_value) {
+    const CdrObjects& seen = m.seen_value;
+    const CdrObjects& ends = m.ends_value;
     py::dict objects;
     py::dict players;  // (team, unum) -> SeenPlayer, in first-seen order
     py::list player_list;
@@ -134,7 +225,7 @@ py::object percept_from_cdr(py::bytes data, py::tuple types) {
         player_list.append(made);
         player = made.ptr();
       }
-      py::object parts = py::reinterpret_borrow<py::object>(player).attr("parts");
+      py::object parts = SIM_HOTPATH_FIELD(player, SeenPlayer, parts);
       parts[name] = polar;
     }
     if (ends.unums.size() % 2 != 0) r.fail("line ends come in pairs");
@@ -144,25 +235,35 @@ py::object percept_from_cdr(py::bytes data, py::tuple types) {
     py::dict truth;
     const char* keys[3] = {"mypos", "myorien", "ballpos"};
     for (int k = 0; k < 3; ++k) {
-      if (py::len(truth_values[k]) > 0) truth[keys[k]] = py::tuple(truth_values[k]);
+      if (py::len(m.truth_values[k]) > 0) truth[keys[k]] = py::tuple(m.truth_values[k]);
     }
     vision = vision_t(objects, player_list, lines, truth);
   }
-  py::object game = game_t(play_mode, game_time, static_cast<int>(score_left), static_cast<int>(score_right),
-                           team_left, team_right, static_cast<int>(unum), side);
+  namespace c = contract;
+  py::dict game_kwargs;
+  game_kwargs[c::GameStateView::play_mode] = m.game->play_mode_value;
+  game_kwargs[c::GameStateView::game_time] = m.game->game_time_value;
+  game_kwargs[c::GameStateView::score_left] = static_cast<int>(m.game->score_left_value);
+  game_kwargs[c::GameStateView::score_right] = static_cast<int>(m.game->score_right_value);
+  game_kwargs[c::GameStateView::team_left] = m.game->team_left_value;
+  game_kwargs[c::GameStateView::team_right] = m.game->team_right_value;
+  game_kwargs[c::GameStateView::unum] = static_cast<int>(m.unum_value);
+  game_kwargs[c::GameStateView::side] = m.side_value;
+  static_assert(c::GameStateView::count == 8, "every GameStateView attribute is set above");
   py::dict kwargs;
-  kwargs["time"] = static_cast<double>(sec) + static_cast<double>(nanosec) * 1e-9;
-  kwargs["game"] = game;
-  kwargs["gyro"] = gyro;
-  kwargs["accel"] = accel;
-  kwargs["joint_names"] = joint_names;
-  kwargs["joint_angles"] = joint_angles;
-  kwargs["joint_velocities"] = joint_velocities;
-  kwargs["foot_resistance"] = foot_resistance;
-  kwargs["torso_position"] = position;
-  kwargs["torso_quaternion"] = py::make_tuple(qw, qx, qy, qz);
-  kwargs["vision"] = vision;
-  kwargs["heard"] = heard;
+  kwargs[c::Percept::time] = static_cast<double>(m.sec) + static_cast<double>(m.nanosec) * 1e-9;
+  kwargs[c::Percept::game] = game_t(**game_kwargs);
+  kwargs[c::Percept::gyro] = m.gyro_value;
+  kwargs[c::Percept::accel] = m.accel_value;
+  kwargs[c::Percept::joint_names] = m.joint_names_value;
+  kwargs[c::Percept::joint_angles] = m.joint_angles_value;
+  kwargs[c::Percept::joint_velocities] = m.joint_velocities_value;
+  kwargs[c::Percept::foot_resistance] = m.feet;
+  kwargs[c::Percept::torso_position] = m.position;
+  kwargs[c::Percept::torso_quaternion] = m.quaternion;
+  kwargs[c::Percept::vision] = vision;
+  kwargs[c::Percept::heard] = m.heard_value;
+  static_assert(c::Percept::count == 12, "every Percept attribute is set above");
   return percept_t(**kwargs);
 }
 

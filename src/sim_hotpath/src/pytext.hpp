@@ -9,6 +9,8 @@
 #include <cmath>
 #include <string>
 
+#include "sim_hotpath_tables.hpp"
+
 namespace sim_hotpath {
 
 namespace py = pybind11;
@@ -129,5 +131,12 @@ inline void put_int(std::string& out, PyObject* value) {
     if (value == nullptr) throw py::error_already_set();              \
     return py::reinterpret_steal<py::object>(value);                  \
   }(obj))
+
+// getattr(obj, <attribute of the sim_contracts class cls>): the name comes from the table
+// generated from sim_contracts (sim_hotpath_tables.hpp), so a renamed attribute fails the build.
+#define SIM_HOTPATH_FIELD(obj, cls, name) SIM_HOTPATH_ATTR(obj, ::sim_hotpath::contract::cls::name)
+
+// Calls visitor.<field>() for each field a generated message table lists, in its order.
+#define SIM_HOTPATH_VISIT_FIELD(name) visitor.name();
 
 }  // namespace sim_hotpath

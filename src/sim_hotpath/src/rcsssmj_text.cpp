@@ -148,17 +148,18 @@ py::bytes encode_rcsssmj_percept(py::handle percept) {
   PyObject* p = percept.ptr();
   std::string out;
   out.reserve(4096);
-  py::object game = SIM_HOTPATH_ATTR(p, "game");
+  py::object game = SIM_HOTPATH_FIELD(p, Percept, game);
   out += "(time (now ";
-  put_truncated(out, as_double(SIM_HOTPATH_ATTR(p, "time").ptr()), 2);
+  put_truncated(out, as_double(SIM_HOTPATH_FIELD(p, Percept, time).ptr()), 2);
   out += "))(GS (t ";
-  put_truncated(out, as_double(SIM_HOTPATH_ATTR(game.ptr(), "game_time").ptr()), 3);
+  put_truncated(out, as_double(SIM_HOTPATH_FIELD(game.ptr(), GameStateView, game_time).ptr()), 3);
   out += ")(pm ";
-  put_str(out, SIM_HOTPATH_ATTR(game.ptr(), "play_mode").ptr());
+  put_str(out, SIM_HOTPATH_FIELD(game.ptr(), GameStateView, play_mode).ptr());
   out += ')';
-  for (auto [field, tag] : {std::pair{"team_left", "(tl "}, std::pair{"team_right", "(tr "}}) {
-    py::object team = py::reinterpret_steal<py::object>(PyObject_GetAttrString(game.ptr(), field));
-    if (!team) throw py::error_already_set();
+  const std::pair<py::object, const char*> teams[] = {
+      {SIM_HOTPATH_FIELD(game.ptr(), GameStateView, team_left), "(tl "},
+      {SIM_HOTPATH_FIELD(game.ptr(), GameStateView, team_right), "(tr "}};
+  for (const auto& [team, tag] : teams) {
     if (is_true(team.ptr())) {
       out += tag;
       put_str(out, team.ptr());
@@ -166,18 +167,19 @@ py::bytes encode_rcsssmj_percept(py::handle percept) {
     }
   }
   out += "(sl ";
-  put_str(out, SIM_HOTPATH_ATTR(game.ptr(), "score_left").ptr());
+  put_str(out, SIM_HOTPATH_FIELD(game.ptr(), GameStateView, score_left).ptr());
   out += ")(sr ";
-  put_str(out, SIM_HOTPATH_ATTR(game.ptr(), "score_right").ptr());
+  put_str(out, SIM_HOTPATH_FIELD(game.ptr(), GameStateView, score_right).ptr());
   out += "))(quat (n torso_quat) (q ";
-  put_numbers(out, SIM_HOTPATH_ATTR(p, "torso_quaternion").ptr(), 4, 3, "torso_quaternion is 4 numbers");
+  put_numbers(out, SIM_HOTPATH_FIELD(p, Percept, torso_quaternion).ptr(), 4, 3, "torso_quaternion is 4 numbers");
   out += "))(pos (n torso_pos) (p ";
-  put_numbers(out, SIM_HOTPATH_ATTR(p, "torso_position").ptr(), 3, 3, "torso_position is 3 numbers");
+  put_numbers(out, SIM_HOTPATH_FIELD(p, Percept, torso_position).ptr(), 3, 3, "torso_position is 3 numbers");
   // GYR and ACC in the torso frame (x forward, y left, z up); the Percept carries them in
   // SimSpark's body axes (x right, y forward, z up).
-  for (auto [field, head] : {std::pair{"gyro", "))(GYR (n torso_gyro) (rt "}, std::pair{"accel", "))(ACC (n torso_acc) (a "}}) {
-    py::object vec = py::reinterpret_steal<py::object>(PyObject_GetAttrString(p, field));
-    if (!vec) throw py::error_already_set();
+  const std::pair<py::object, const char*> imu[] = {
+      {SIM_HOTPATH_FIELD(p, Percept, gyro), "))(GYR (n torso_gyro) (rt "},
+      {SIM_HOTPATH_FIELD(p, Percept, accel), "))(ACC (n torso_acc) (a "}};
+  for (const auto& [vec, head] : imu) {
     py::object seq = fast_sequence(vec.ptr(), "expected 3 numbers");
     if (PySequence_Fast_GET_SIZE(seq.ptr()) != 3) throw py::type_error("expected 3 numbers");
     PyObject* x_item = PySequence_Fast_GET_ITEM(seq.ptr(), 0);
@@ -195,9 +197,9 @@ py::bytes encode_rcsssmj_percept(py::handle percept) {
   }
   out += "))";
 
-  py::object names = fast_sequence(SIM_HOTPATH_ATTR(p, "joint_names").ptr(), "Percept.joint_names is a list");
-  py::object angles = fast_sequence(SIM_HOTPATH_ATTR(p, "joint_angles").ptr(), "Percept.joint_angles is a list");
-  py::object speeds = fast_sequence(SIM_HOTPATH_ATTR(p, "joint_velocities").ptr(), "Percept.joint_velocities is a list");
+  py::object names = fast_sequence(SIM_HOTPATH_FIELD(p, Percept, joint_names).ptr(), "Percept.joint_names is a list");
+  py::object angles = fast_sequence(SIM_HOTPATH_FIELD(p, Percept, joint_angles).ptr(), "Percept.joint_angles is a list");
+  py::object speeds = fast_sequence(SIM_HOTPATH_FIELD(p, Percept, joint_velocities).ptr(), "Percept.joint_velocities is a list");
   const Py_ssize_t n = PySequence_Fast_GET_SIZE(names.ptr());
   if (PySequence_Fast_GET_SIZE(angles.ptr()) != n || PySequence_Fast_GET_SIZE(speeds.ptr()) != n)
     throw py::type_error("one joint angle and one joint speed per joint name");
@@ -218,14 +220,14 @@ py::bytes encode_rcsssmj_percept(py::handle percept) {
     out += "))";
   }
 
-  py::object heard = fast_sequence(SIM_HOTPATH_ATTR(p, "heard").ptr(), "Percept.heard is a list");
+  py::object heard = fast_sequence(SIM_HOTPATH_FIELD(p, Percept, heard).ptr(), "Percept.heard is a list");
   std::string mic;
   for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(heard.ptr()); ++i) {
     PyObject* h = PySequence_Fast_GET_ITEM(heard.ptr(), i);
-    if (is_true(SIM_HOTPATH_ATTR(h, "from_self").ptr())) continue;
-    const std::string bytes = latin1(SIM_HOTPATH_ATTR(h, "message").ptr());
+    if (is_true(SIM_HOTPATH_FIELD(h, Heard, from_self).ptr())) continue;
+    const std::string bytes = latin1(SIM_HOTPATH_FIELD(h, Heard, message).ptr());
     if (bytes.size() > 10) continue;  // rcsssmj drops longer messages
-    const double direction = std::nearbyint(as_double(SIM_HOTPATH_ATTR(h, "direction").ptr()));  // round half even
+    const double direction = std::nearbyint(as_double(SIM_HOTPATH_FIELD(h, Heard, direction).ptr()));  // round half even
     if (!std::isfinite(direction)) throw py::value_error("a heard direction is finite");
     mic += '(';
     mic += std::to_string(static_cast<long long>(direction));
@@ -239,19 +241,19 @@ py::bytes encode_rcsssmj_percept(py::handle percept) {
     out += ')';
   }
 
-  py::object vision = SIM_HOTPATH_ATTR(p, "vision");
+  py::object vision = SIM_HOTPATH_FIELD(p, Percept, vision);
   if (!vision.is_none()) {
     out += "(See ";
-    put_named_mj_pols(out, SIM_HOTPATH_ATTR(vision.ptr(), "objects").ptr(), "Vision.objects is a dict");
-    py::object players = fast_sequence(SIM_HOTPATH_ATTR(vision.ptr(), "players").ptr(), "Vision.players is a list");
+    put_named_mj_pols(out, SIM_HOTPATH_FIELD(vision.ptr(), Vision, objects).ptr(), "Vision.objects is a dict");
+    py::object players = fast_sequence(SIM_HOTPATH_FIELD(vision.ptr(), Vision, players).ptr(), "Vision.players is a list");
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(players.ptr()); ++i) {
       PyObject* player = PySequence_Fast_GET_ITEM(players.ptr(), i);
       out += "(P (team ";
-      put_str(out, SIM_HOTPATH_ATTR(player, "team").ptr());
+      put_str(out, SIM_HOTPATH_FIELD(player, SeenPlayer, team).ptr());
       out += ")(id ";
-      put_str(out, SIM_HOTPATH_ATTR(player, "unum").ptr());
+      put_str(out, SIM_HOTPATH_FIELD(player, SeenPlayer, unum).ptr());
       out += ')';
-      put_named_mj_pols(out, SIM_HOTPATH_ATTR(player, "parts").ptr(), "SeenPlayer.parts is a dict");
+      put_named_mj_pols(out, SIM_HOTPATH_FIELD(player, SeenPlayer, parts).ptr(), "SeenPlayer.parts is a dict");
       out += ')';
     }
     out += ')';

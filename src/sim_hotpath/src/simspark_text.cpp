@@ -67,22 +67,22 @@ void put_simspark_vision(std::string& out, PyObject* vision) {
     out += first ? "" : " ";
     first = false;
   };
-  put_named_pols(out, SIM_HOTPATH_ATTR(vision, "objects").ptr(), "Vision.objects is a dict", first);
-  py::object players = fast_sequence(SIM_HOTPATH_ATTR(vision, "players").ptr(), "Vision.players is a list");
+  put_named_pols(out, SIM_HOTPATH_FIELD(vision, Vision, objects).ptr(), "Vision.objects is a dict", first);
+  py::object players = fast_sequence(SIM_HOTPATH_FIELD(vision, Vision, players).ptr(), "Vision.players is a list");
   const Py_ssize_t n_players = PySequence_Fast_GET_SIZE(players.ptr());
   for (Py_ssize_t i = 0; i < n_players; ++i) {
     PyObject* player = PySequence_Fast_GET_ITEM(players.ptr(), i);
     sep();
     out += "(P (team ";
-    put_str(out, SIM_HOTPATH_ATTR(player, "team").ptr());
+    put_str(out, SIM_HOTPATH_FIELD(player, SeenPlayer, team).ptr());
     out += ") (id ";
-    put_int(out, SIM_HOTPATH_ATTR(player, "unum").ptr());
+    put_int(out, SIM_HOTPATH_FIELD(player, SeenPlayer, unum).ptr());
     out += ") ";
     bool first_part = true;
-    put_named_pols(out, SIM_HOTPATH_ATTR(player, "parts").ptr(), "SeenPlayer.parts is a dict", first_part);
+    put_named_pols(out, SIM_HOTPATH_FIELD(player, SeenPlayer, parts).ptr(), "SeenPlayer.parts is a dict", first_part);
     out += ')';
   }
-  py::object lines = fast_sequence(SIM_HOTPATH_ATTR(vision, "lines").ptr(), "Vision.lines is a list");
+  py::object lines = fast_sequence(SIM_HOTPATH_FIELD(vision, Vision, lines).ptr(), "Vision.lines is a list");
   const Py_ssize_t n_lines = PySequence_Fast_GET_SIZE(lines.ptr());
   for (Py_ssize_t i = 0; i < n_lines; ++i) {
     py::object ends = fast_sequence(PySequence_Fast_GET_ITEM(lines.ptr(), i), "a seen line is two polars");
@@ -95,7 +95,7 @@ void put_simspark_vision(std::string& out, PyObject* vision) {
     out += ')';
   }
   // ground truth: (mypos x y z) (myorien a) (ballpos x y z), when the server offers it
-  PyObject* truth = SIM_HOTPATH_ATTR(vision, "truth").ptr();
+  PyObject* truth = SIM_HOTPATH_FIELD(vision, Vision, truth).ptr();
   if (!PyDict_Check(truth)) throw py::type_error("Vision.truth is a dict");
   PyObject *key, *value;
   Py_ssize_t pos = 0;
@@ -119,57 +119,57 @@ py::bytes encode_simspark_percept(py::handle percept) {
   std::string out;
   out.reserve(4096);
   out += "(time (now ";
-  put_f2(out, SIM_HOTPATH_ATTR(p, "time").ptr());
+  put_f2(out, SIM_HOTPATH_FIELD(p, Percept, time).ptr());
   out += "))(GS ";
-  py::object game = SIM_HOTPATH_ATTR(p, "game");
-  py::object unum = SIM_HOTPATH_ATTR(game.ptr(), "unum");
+  py::object game = SIM_HOTPATH_FIELD(p, Percept, game);
+  py::object unum = SIM_HOTPATH_FIELD(game.ptr(), GameStateView, unum);
   if (is_true(unum.ptr())) {
     out += "(unum ";
     put_str(out, unum.ptr());
     out += ") (team ";
-    put_str(out, SIM_HOTPATH_ATTR(game.ptr(), "side").ptr());
+    put_str(out, SIM_HOTPATH_FIELD(game.ptr(), GameStateView, side).ptr());
     out += ") ";
   }
   out += "(sl ";
-  put_int(out, SIM_HOTPATH_ATTR(game.ptr(), "score_left").ptr());
+  put_int(out, SIM_HOTPATH_FIELD(game.ptr(), GameStateView, score_left).ptr());
   out += ") (sr ";
-  put_int(out, SIM_HOTPATH_ATTR(game.ptr(), "score_right").ptr());
+  put_int(out, SIM_HOTPATH_FIELD(game.ptr(), GameStateView, score_right).ptr());
   out += ") (t ";
-  put_f2(out, SIM_HOTPATH_ATTR(game.ptr(), "game_time").ptr());
+  put_f2(out, SIM_HOTPATH_FIELD(game.ptr(), GameStateView, game_time).ptr());
   out += ") (pm ";
-  put_str(out, SIM_HOTPATH_ATTR(game.ptr(), "play_mode").ptr());
+  put_str(out, SIM_HOTPATH_FIELD(game.ptr(), GameStateView, play_mode).ptr());
   out += "))";
 
-  py::object heard = fast_sequence(SIM_HOTPATH_ATTR(p, "heard").ptr(), "Percept.heard is a list");
+  py::object heard = fast_sequence(SIM_HOTPATH_FIELD(p, Percept, heard).ptr(), "Percept.heard is a list");
   for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(heard.ptr()); ++i) {
     PyObject* h = PySequence_Fast_GET_ITEM(heard.ptr(), i);
     out += "(hear ";
-    put_str(out, SIM_HOTPATH_ATTR(h, "team").ptr());
+    put_str(out, SIM_HOTPATH_FIELD(h, Heard, team).ptr());
     out += ' ';
-    put_f2(out, SIM_HOTPATH_ATTR(h, "time").ptr());
+    put_f2(out, SIM_HOTPATH_FIELD(h, Heard, time).ptr());
     out += ' ';
-    if (is_true(SIM_HOTPATH_ATTR(h, "from_self").ptr())) {
+    if (is_true(SIM_HOTPATH_FIELD(h, Heard, from_self).ptr())) {
       out += "self";
     } else {
-      put_f2(out, SIM_HOTPATH_ATTR(h, "direction").ptr());
+      put_f2(out, SIM_HOTPATH_FIELD(h, Heard, direction).ptr());
     }
     out += ' ';
-    put_str(out, SIM_HOTPATH_ATTR(h, "message").ptr());
+    put_str(out, SIM_HOTPATH_FIELD(h, Heard, message).ptr());
     out += ')';
   }
   out += "(GYR (n torso) (rt ";
-  put_vec3(out, SIM_HOTPATH_ATTR(p, "gyro").ptr());
+  put_vec3(out, SIM_HOTPATH_FIELD(p, Percept, gyro).ptr());
   out += "))(ACC (n torso) (a ";
-  put_vec3(out, SIM_HOTPATH_ATTR(p, "accel").ptr());
+  put_vec3(out, SIM_HOTPATH_FIELD(p, Percept, accel).ptr());
   out += "))";
 
   // Each foot's reading by name (the last one of a name counts, as in a dict).
   std::vector<std::pair<std::string, py::object>> frp;
-  py::object feet = fast_sequence(SIM_HOTPATH_ATTR(p, "foot_resistance").ptr(), "Percept.foot_resistance is a list");
+  py::object feet = fast_sequence(SIM_HOTPATH_FIELD(p, Percept, foot_resistance).ptr(), "Percept.foot_resistance is a list");
   for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(feet.ptr()); ++i) {
     PyObject* f = PySequence_Fast_GET_ITEM(feet.ptr(), i);
     std::string name;
-    put_str(name, SIM_HOTPATH_ATTR(f, "name").ptr());
+    put_str(name, SIM_HOTPATH_FIELD(f, ForceResistance, name).ptr());
     auto it = std::find_if(frp.begin(), frp.end(), [&](const auto& e) { return e.first == name; });
     if (it != frp.end()) {
       it->second = py::reinterpret_borrow<py::object>(f);
@@ -178,11 +178,11 @@ py::bytes encode_simspark_percept(py::handle percept) {
     }
   }
 
-  py::object names = fast_sequence(SIM_HOTPATH_ATTR(p, "joint_names").ptr(), "Percept.joint_names is a list");
-  py::object angles = fast_sequence(SIM_HOTPATH_ATTR(p, "joint_angles").ptr(), "Percept.joint_angles is a list");
+  py::object names = fast_sequence(SIM_HOTPATH_FIELD(p, Percept, joint_names).ptr(), "Percept.joint_names is a list");
+  py::object angles = fast_sequence(SIM_HOTPATH_FIELD(p, Percept, joint_angles).ptr(), "Percept.joint_angles is a list");
   const Py_ssize_t n = PySequence_Fast_GET_SIZE(names.ptr());
   if (PySequence_Fast_GET_SIZE(angles.ptr()) < n) throw py::type_error("not enough joint angles for the joint names");
-  py::object vision = SIM_HOTPATH_ATTR(p, "vision");
+  py::object vision = SIM_HOTPATH_FIELD(p, Percept, vision);
   auto put_after = [&](std::string_view what) {
     if (what == "See") {
       if (!vision.is_none()) put_simspark_vision(out, vision.ptr());
@@ -193,9 +193,9 @@ py::bytes encode_simspark_percept(py::handle percept) {
         out += "(FRP (n ";
         out += name;
         out += ") (c ";
-        put_vec3(out, SIM_HOTPATH_ATTR(f.ptr(), "center").ptr());
+        put_vec3(out, SIM_HOTPATH_FIELD(f.ptr(), ForceResistance, center).ptr());
         out += ") (f ";
-        put_vec3(out, SIM_HOTPATH_ATTR(f.ptr(), "force").ptr());
+        put_vec3(out, SIM_HOTPATH_FIELD(f.ptr(), ForceResistance, force).ptr());
         out += "))";
         return;
       }

@@ -30,8 +30,8 @@ from sim_msgs.msg import GameState, HeardMessage, JointCommand, VisionObjects
 from sim_msgs.msg import Percept as PerceptMsg
 from soccer_referee.ros.messages import seconds, stamp
 
-__all__ = ["PERCEPT_TYPES", "game_view_to_msg", "joint_command_cdr", "joint_command_msg", "percept_from_cdr_checked",
-           "percept_from_msg", "percept_to_msg", "seconds", "stamp"]
+__all__ = ["PERCEPT_TYPES", "game_view_to_msg", "joint_command_cdr", "joint_command_msg", "percept_from_msg",
+           "percept_to_msg", "seconds", "stamp"]
 
 
 def _vec(v: tuple[float, float, float]) -> Vector3:
@@ -185,32 +185,6 @@ def percept_from_msg(msg: PerceptMsg) -> Percept:
 
 # What sim_hotpath.percept_from_cdr builds a Percept of, in its order.
 PERCEPT_TYPES = (Percept, GameStateView, ForceResistance, Vision, SeenPlayer, Polar, Heard)
-
-
-def percept_from_cdr_checked() -> Callable[[bytes], Percept] | None:
-    """sim_hotpath's reader of serialized percepts, when it reads what rclpy reads here: a
-    percept with every field set is serialized by rclpy (the middleware and message running
-    now) and must read back equal through both; None otherwise (then messages are taken)."""
-    from rclpy.serialization import serialize_message
-
-    from sim_hotpath import percept_from_cdr
-
-    sample = Percept(
-        time=12.5, game=GameStateView("PlayOn", 30.25, 1, 2, "Alpha", "Beta", unum=3, side="left"),
-        gyro=(1.0, -2.0, 3.5), accel=(0.25, 0.5, 9.75), joint_names=["hj1", "hj2"], joint_angles=[1.5, -2.5],
-        joint_velocities=[3.0, -4.0], foot_resistance=[ForceResistance("lf", (0.0, 0.5, -0.25), (1.0, 2.0, 30.0))],
-        torso_position=(-1.0, 2.0, 0.5), torso_quaternion=(0.5, -0.5, 0.5, -0.5),
-        vision=Vision({"F1L": Polar(1.5, -2.5, 0.25)}, [SeenPlayer("Beta", 4, {"head": Polar(2.0, 1.0, 0.5)})],
-                      [(Polar(1.0, 2.0, 3.0), Polar(4.0, 5.0, 6.0))], {"mypos": (1.0, 2.0, 0.5)}),
-        heard=[Heard(12.0, -30.5, "hi", False, True, "Alpha")])
-    msg = percept_to_msg(sample, stamp(sample.time), "left", 3)
-    try:
-        compiled = percept_from_cdr(serialize_message(msg), PERCEPT_TYPES)
-    except (ValueError, TypeError):
-        return None
-    if compiled != percept_from_msg(msg):
-        return None
-    return lambda data: percept_from_cdr(data, PERCEPT_TYPES)
 
 
 def joint_command_msg(command: object) -> JointCommand | None:

@@ -41,8 +41,10 @@ from sim_bridge.dialects.base import Dialect
 from sim_bridge.dialects.rcsssmj import RcsssmjDialect
 from sim_bridge.dialects.simspark import SimSparkDialect
 from sim_bridge.ros.bridge_node import NODE_NAME
+from sim_bridge.ros.cdr_path import cdr_path
+from sim_bridge.ros.cdr_path import warning as cdr_warning
 from sim_bridge.ros.lean_reader import NO_PUB_EVENTS, LeanReader
-from sim_bridge.ros.percepts import joint_command_cdr, percept_from_cdr_checked, percept_from_msg, seconds
+from sim_bridge.ros.percepts import seconds
 from sim_bridge.ros.qos import PERCEPT_QOS
 from sim_bridge.ros.service_call import fresh_client
 from sim_contracts import names
@@ -106,11 +108,11 @@ class StandaloneBridge:
         self.init_client: Client = node.create_client(InitAgent, f"{referee}/init_agent")
         self.reader = LeanReader(node)  # the players' percepts
         self.simulation = simulation
-        # their CDR bytes read by the compiled reader when it reads what rclpy reads here
-        self._from_cdr = percept_from_cdr_checked()
-        if self._from_cdr is None:
-            _log.warning("percepts are read through rclpy's messages: the compiled reader does not read this "
-                         "middleware's bytes as rclpy does")
+        # percepts and joint commands as CDR bytes, by sim_hotpath, where that fits the
+        # middleware and messages running (else rclpy's messages, said once)
+        self.cdr = cdr_path()
+        if (line := cdr_warning(self.cdr)) is not None:
+            _log.warning("%s", line)
         self._refused_at = 0.0
         self._answers_reach_us = False  # a probe was answered: inits may be asked
         self._probe: Future | None = None
@@ -192,7 +194,7 @@ class StandaloneBridge:
         joints = [c for c in commands if isinstance(c, JointVelocities | JointTargets)]
         if agent.namespace and len(joints) == 1 and len(commands) > 1 \
                 and all(c is joints[0] or isinstance(c, Syn) for c in commands):
-            data = joint_command_cdr(joints[0], True)
+            data = self.cdr.joint_command_out(joints[0], True)
             if data is not None:
                 self._send(agent, "joint_command", data)
                 return
@@ -207,7 +209,7 @@ class StandaloneBridge:
         elif not agent.namespace:
             return  # not joined yet: nothing to act on (as the composed server ignores it)
         elif isinstance(command, JointVelocities | JointTargets):
-            data = joint_command_cdr(command, False)  # CDR written here: no message built per cycle
+            data = self.cdr.joint_command_out(command, False)  # CDR written here: no message built per cycle
             if data is not None:
                 self._send(agent, "joint_command", data)
         elif isinstance(command, BeamCommand):
@@ -301,7 +303,7 @@ class StandaloneBridge:
         agent.senders = TrustedSenders(f"{ns}/percept", [self.simulation], node_endpoints(node), node.get_namespace())
         agent.subscription = self.reader.subscribe(PerceptMsg, f"{ns}/percept",
                                                    functools.partial(self._percept, agent), PERCEPT_QOS,
-                                                   raw=self._from_cdr is not None, with_info=True)
+                                                   raw=self.cdr.raw, with_info=True)
         agent.server.mark_registered(agent.agent_id)
         _log.info("agent %s plays as %s (%s)", agent.agent_id, ns, agent.side)
 
@@ -323,11 +325,7 @@ class StandaloneBridge:
                              type(exc).__name__, str(exc)[:200])
 
     def _pass_on(self, agent: BridgedAgent, msg: PerceptMsg | bytes) -> None:
-        if isinstance(msg, bytes):
-            assert self._from_cdr is not None
-            percept = self._from_cdr(msg)
-        else:
-            percept = percept_from_msg(msg)
+        percept = self.cdr.percept_in(msg)
         told = percept.game.side
         if agent.announced and told in ("", agent.side):
             # SimSpark tells unum and side once, in the first GS after init, and again only

@@ -36,10 +36,11 @@ from std_msgs.msg import Empty, String
 from visualization_msgs.msg import MarkerArray
 
 from sim_bridge.ros.bridge_node import BridgeNode
+from sim_bridge.ros.cdr_path import CdrPath, cdr_path
+from sim_bridge.ros.cdr_path import warning as cdr_warning
 from sim_bridge.ros.lean_reader import NO_PUB_EVENTS, NO_SUB_EVENTS, ReadByInbox, never_called
 from sim_bridge.ros.qos import PERCEPT_QOS
 from sim_contracts.commands import JointTargets, JointVelocities
-from sim_hotpath import joint_command_from_cdr, percept_cdr
 from sim_master.master.adapters import LoopAdapter
 from sim_master.ros.convert import joint_command_msg, percept_to_msg, snapshot_to_msg, stamp
 from sim_master.ros.drawings import marker_view
@@ -83,12 +84,13 @@ REFEREE_NODE: Final = "soccer_referee"
 BRIDGE_NODE: Final = "soccer_bridge"
 
 
-def joint_command(data: bytes) -> tuple[JointVelocities | JointTargets | str, bool]:
-    """A serialized JointCommand as the loop's command (or why it cannot be one) and whether it
-    also synchronizes. Read from its bytes by sim_hotpath (rclpy's conversion of 22 names was
-    most of a ROS player's cost to the server)."""
+def joint_command(data: bytes | JointCommand,
+                  path: CdrPath | None = None) -> tuple[JointVelocities | JointTargets | str, bool]:
+    """A JointCommand (serialized, or rclpy's message where the CDR path does not fit) as the
+    loop's command (or why it cannot be one) and whether it also synchronizes. Bytes are read by
+    sim_hotpath (rclpy's conversion of 22 names was most of a ROS player's cost to the server)."""
     try:
-        mode, names, velocities, q, dq, kp, kd, tau, synchronize = joint_command_from_cdr(data)
+        mode, names, velocities, q, dq, kp, kd, tau, synchronize = (path or cdr_path()).joint_command_in(data)
     except ValueError as exc:
         return str(exc), False
     if mode == JointCommand.MODE_VELOCITY:
@@ -159,8 +161,10 @@ class RosPlayer:
                                                      event_callbacks=NO_PUB_EVENTS)
         agent, server = player.agent_id, owner.server
 
-        def command_and_sync(data: bytes) -> Callable[[], None]:
-            command, synchronize = joint_command(data)  # read on the inbox's thread
+        path = owner.cdr
+
+        def command_and_sync(data: bytes | JointCommand) -> Callable[[], None]:
+            command, synchronize = joint_command(data, path)  # read on the inbox's thread
 
             def apply() -> None:
                 server.player_joint_command(agent, command)
@@ -169,7 +173,8 @@ class RosPlayer:
             return apply
 
         # read by the server's PlayerInbox, not the executor; each message's work runs on the
-        # loop, in this order per wake. Joint commands come raw (bytes), read by sim_hotpath.
+        # loop, in this order per wake. Joint commands come raw (bytes, read by sim_hotpath)
+        # where the CDR path fits (sim_bridge.ros.cdr_path), else as rclpy's messages.
         handlers: list[tuple[type, str, Callable[[Any], Callable[[], None]]]] = [
             (JointCommand, "joint_command", command_and_sync),
             (Beam, "beam", lambda m: partial(server.player_beam, agent, m.x, m.y, m.rotation)),
@@ -178,7 +183,7 @@ class RosPlayer:
         ]
         self.subs = [node.create_subscription(kind, f"{ns}/effectors/{topic}", never_called, RELIABLE,
                                               callback_group=owner.inbox_group, event_callbacks=NO_SUB_EVENTS,
-                                              raw=kind is JointCommand)
+                                              raw=kind is JointCommand and path.raw)
                      for kind, topic, _ in handlers]
         self.inbox_entry = InboxEntry(agent, [(sub, fn) for sub, (_, _, fn) in zip(self.subs, handlers, strict=True)])
 
@@ -199,6 +204,9 @@ class ServerNode(LoopAdapter):
         self.context = context
         self.node = Node(name, context=context)
         node = self.node
+        self.cdr = cdr_path()  # the players' messages: sim_hotpath's bytes, or rclpy's messages
+        if (line := cdr_warning(self.cdr)) is not None:
+            server.log.warning("%s", line)
         # /clock is global, as ROS tools expect, for a server in the root namespace; a server in
         # a namespace publishes <ns>/clock, so two matches in one domain do not interleave their
         # times (its ROS nodes remap: -r /clock:=<ns>/clock); the rest follows the namespace
@@ -401,8 +409,9 @@ class ServerNode(LoopAdapter):
             return
         p = ros_player.player
         t = stamp(percept.time)
-        # serialized by sim_hotpath (10x rclpy's conversion; test_percept_cdr.py holds the two equal)
-        ros_player.percept_pub.publish(percept_cdr(percept, t.sec, t.nanosec, p.side, p.unum))
+        # serialized by sim_hotpath where the CDR path fits (10x rclpy's conversion; the
+        # contract tests hold the two equal), else rclpy's message
+        ros_player.percept_pub.publish(self.cdr.percept_out(percept, t, p.side, p.unum))
 
     def _joint_state(self, player: Player, t: float) -> JointState:
         entity = self.server.engine.snapshot().entities[player.robot_id]

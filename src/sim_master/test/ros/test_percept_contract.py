@@ -222,10 +222,11 @@ def test_the_bridges_compiled_reader_reads_what_rclpy_reads() -> None:
     """bridge_node reads its players' percepts from their CDR bytes (sim_hotpath.percept_from_cdr,
     issue 44): the Percept is the one rclpy's message gives through percept_from_msg, from
     rclpy's bytes and from the server's (percept_cdr), and the start-up check agrees."""
-    from sim_bridge.ros.percepts import PERCEPT_TYPES, percept_from_cdr_checked
+    from sim_bridge.ros.cdr_path import cdr_path
+    from sim_bridge.ros.percepts import PERCEPT_TYPES
     from sim_hotpath import percept_from_cdr
 
-    assert percept_from_cdr_checked() is not None
+    assert cdr_path().raw, cdr_path().why_not
     for p, side, unum in _cases():
         msg = percept_to_msg(p, stamp(p.time), side, unum)
         expected = percept_from_msg(msg)
@@ -265,3 +266,35 @@ def test_the_compiled_reader_refuses_broken_bytes_cleanly() -> None:
         percept_from_cdr(bytes(huge), PERCEPT_TYPES)
     with pytest.raises(ValueError, match="little-endian"):
         percept_from_cdr(b"\x00\x00\x00\x00" + data[4:], PERCEPT_TYPES)
+
+
+def test_rclpys_serialization_is_the_fallback_and_gives_the_same() -> None:
+    """sim_hotpath's CDR code is used only where the middleware and the messages are the ones it
+    was built for (sim_bridge.ros.cdr_path); elsewhere nodes take rclpy's messages, and a player
+    gets the same percepts and the server the same joint commands either way."""
+    from sim_bridge.ros.cdr_path import CdrPath, installed_type_hash, refusal
+    from sim_contracts.commands import JointTargets, JointVelocities
+    from sim_hotpath import PERCEPT_TYPE_HASH
+    from sim_master.ros.server_node import joint_command
+
+    assert refusal() is None
+    assert "rmw_cyclonedds_cpp" in (refusal("rmw_cyclonedds_cpp") or "")
+    assert installed_type_hash("Percept") == PERCEPT_TYPE_HASH
+    compiled, rclpys = CdrPath(raw=True), CdrPath(raw=False, why_not="test")
+    for p, side, unum in _cases():
+        t = stamp(p.time)
+        msg = rclpys.percept_out(p, t, side, unum)
+        data = compiled.percept_out(p, t, side, unum)
+        assert isinstance(msg, PerceptMsg) and isinstance(data, bytes)
+        # (through rclpy's bytes too: float32 fields round, NaN equals nothing)
+        through_rclpy = deserialize_message(serialize_message(msg), PerceptMsg)
+        assert repr(deserialize_message(data, PerceptMsg)) == repr(through_rclpy)
+        assert _same(rclpys.percept_in(msg), compiled.percept_in(data))
+    commands = (JointVelocities({"he1": 0.5, "lae3": -1.25}),
+                JointTargets({"hj1": (0.5, 0.0, 20.0, 0.1, 0.0), "hj2": (-0.5, 0.1, 25.0, 0.2, 1.0)}))
+    for command in commands:
+        for synchronize in (False, True):
+            from_bytes = joint_command(compiled.joint_command_out(command, synchronize), compiled)
+            from_msg = joint_command(rclpys.joint_command_out(command, synchronize), rclpys)
+            assert from_bytes == from_msg == (command, synchronize)
+    assert rclpys.joint_command_out(object(), True) is None
