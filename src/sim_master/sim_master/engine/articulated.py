@@ -9,26 +9,24 @@ arrays. A backend opens its world (`_open_world`), dresses a robot just built (`
 declares what it offers (`features`)."""
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
-from sim_contracts.percept import ForceResistance, GameStateView, Percept, Vision
+from sim_contracts.percept import ForceResistance, Vision
 from sim_hotpath import foot_readings, imu_readings
 from sim_master.engine.common import (
     MODEL_ALIASES,
     ball_drag_wrench,
-    check_robot_id,
     quat,
     standing_height,
     vec3,
     yaw_quat,
 )
-from sim_master.engine.core import EngineCore, lagged_accelerations, seen_centre, seen_points
-from sim_master.engine.node import Feature, PdTarget
+from sim_master.engine.core import EngineCore, Readings, SeenThings, lagged_accelerations, seen_centre, seen_points
+from sim_master.engine.node import Feature
 from sim_master.engine.recovery import (
     SLOW_STEP,
     SLOW_STEPS,
@@ -36,12 +34,11 @@ from sim_master.engine.recovery import (
     free_spot,
     health,
     health_limits,
-    limp,
     separate,
     unhealthy_links,
 )
-from sim_master.engine.robot import MODE_PD, Robot, command_pd, command_speeds
-from sim_master.snapshot import EntitySnapshot, Snapshot
+from sim_master.engine.robot import MODE_PD, Robot
+from sim_master.snapshot import EntitySnapshot
 from sim_master.world.sdf_loader import available_models, load_model, load_world, resolve_model, resolve_world
 from sim_master.world.sdf_writer import model_sdf
 from sim_master.world.spec import ModelSpec, WorldSpec
@@ -147,7 +144,10 @@ def _sim_axes(v: np.ndarray) -> list[tuple[float, float, float]]:
     return [(-y, x, z) for x, y, z in v.tolist()]
 
 
-class ArticulatedEngine(EngineCore[Robot]):
+ArticulatedState = tuple[np.ndarray, np.ndarray, np.ndarray]  # link poses, link twists, hinge states
+
+
+class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
     """Implements SimulationNode over a `PhysicsWorld` (see sim_master.engine.node)."""
 
     FEATURES: ClassVar[frozenset[Feature]] = frozenset({Feature.LIBRARY_STEP_TIME})  # the backend's
@@ -318,24 +318,18 @@ class ArticulatedEngine(EngineCore[Robot]):
         for i, key in enumerate(self._acc_ids):
             if key in old:
                 self._vel_prev[i], self._acc_lagged[i] = old[key]
-        self._seen_key: object = None
-        self._owners: list[tuple[str, int, str]] = []
-        self._part_links = np.zeros(0, dtype=np.intp)
-        self._part_centres = np.zeros((0, 3))
-        self._offset_rows = np.zeros(0, dtype=np.intp)
-        self._frames_key: object = None
+        self._seen_cache = None
+        self._frames_key = None
         self._vision_cycle = -1
 
     # ------------------------------------------------------------------ robots
-    def add_robot(self, robot_id: str, model: str, x: float, y: float, yaw_deg: float) -> None:
-        check_robot_id(robot_id)
-        if robot_id in self._robots or robot_id == "ball":
-            raise ValueError(f"an entity named {robot_id!r} already exists")
-        if not all(math.isfinite(v) for v in (x, y, yaw_deg)):
-            raise ValueError("robot pose must be finite")
+    def _roots_xy(self, robot: Robot | None) -> np.ndarray:
+        rows = [i for i, other in enumerate(self._robot_list) if other is not robot]
+        return self._state_arrays()[0][self._root_links[rows], :2]
+
+    def _add_robot(self, robot_id: str, model: str, x: float, y: float, yaw_deg: float) -> None:
         spec, height, path = self._model(model)
         name = MODEL_ALIASES.get(model, model)
-        x, y = free_spot(x, y, self._state_arrays()[0][self._root_links, :2])
         robot = Robot.create(robot_id, name, spec, self._next, height, (x, y, yaw_deg))
         instance = f"robot_{self._next}"
         self._next += 1
@@ -356,33 +350,16 @@ class ArticulatedEngine(EngineCore[Robot]):
             self._reindex()
             raise
 
-    def remove_robot(self, robot_id: str) -> None:
-        if robot_id not in self._robots:
-            raise KeyError(f"no robot named {robot_id!r}")
-        body = self._bodies.pop(robot_id)
-        del self._robots[robot_id]
+    def _removed(self, robot: Robot) -> None:
+        body = self._bodies.pop(robot.robot_id)
         self._physics.remove_model(body.instance)
         self._reindex()
 
-    def rename_robot(self, robot_id: str, new_id: str) -> None:
-        if new_id == robot_id:
-            return
-        check_robot_id(new_id)
-        if new_id in self._robots or new_id == "ball":
-            raise ValueError(f"an entity named {new_id!r} already exists")
-        robot = self._robot(robot_id)
-        robot.robot_id = new_id
-        self._robots = {(new_id if k == robot_id else k): r for k, r in self._robots.items()}
-        self._bodies = {(new_id if k == robot_id else k): b for k, b in self._bodies.items()}
+    def _renamed(self, old: str, new: str) -> None:
+        self._bodies = {(new if k == old else k): b for k, b in self._bodies.items()}
         self._reindex()
 
     # ------------------------------------------------------------------ effectors
-    def set_joint_velocities(self, robot_id: str, speeds: dict[str, float]) -> list[str]:
-        return command_speeds(self._robot(robot_id), speeds)[0]
-
-    def set_joint_pd(self, robot_id: str, targets: dict[str, PdTarget]) -> list[str]:
-        return command_pd(self._robot(robot_id), targets)[0]
-
     def _drive(self) -> None:
         """Every robot's controller state into the module's hinge arrays (whole arrays per cycle)."""
         n = self._physics.hinge_count
@@ -462,39 +439,45 @@ class ArticulatedEngine(EngineCore[Robot]):
         v = self._state_arrays()[1][self._ball_link]
         return (float(v[0]), float(v[1]), float(v[2]))
 
-    def set_ball(self, position: tuple[float, float, float],
-                 velocity: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> None:
-        if not all(math.isfinite(v) for v in (*position, *velocity)):
-            raise ValueError("ball position and velocity must be finite")
+    def _put_ball(self, position: tuple[float, float, float], velocity: tuple[float, float, float]) -> None:
         self._physics.set_root_pose("ball", np.array([*position, 1.0, 0.0, 0.0, 0.0]))
         self._physics.set_root_velocity("ball", np.asarray(velocity, dtype=float), np.zeros(3))
         self._state_changed()
 
     # ------------------------------------------------------------------ stepping
-    def step(self, dt: float | None = None) -> None:
-        if dt is not None and abs(dt - self.cycle_dt) > 1e-9:
-            raise ValueError(f"this engine steps {self.cycle_dt} s per cycle, not {dt}")
+    def _pre_update(self) -> ArticulatedState:
         self._drive()
         before = self._state_arrays()
         poses, twists, _ = before
         self._lagged_accelerations(poses, twists)
         self._ball_drag(poses, twists)
-        fault, suspects = self._physics_step()
-        if fault is not None:
-            self._recover(fault, before, suspects)
-            # the world steps on with the crowd apart; should that fail too, it holds still
-            # for this cycle rather than take a state no match produces
-            separated = self._state_arrays()
-            self._ball_drag(separated[0], separated[1])
-            if self._physics_step()[0] is not None:
-                self._roll_back(separated)
-                self._state_changed()
-                self._contact_cache = (np.zeros((0, 2), dtype=np.int64), np.zeros((0, 3)), np.zeros((0, 3)))
+        return before
+
+    def _update(self) -> tuple[str | None, list[str]]:
+        return self._physics_step()
+
+    def _before_retry(self, saved: ArticulatedState) -> None:
+        self._ball_drag(saved[0], saved[1])  # the module clears a link's wrench at each step
+
+    def _saved_state(self) -> ArticulatedState:
+        return self._state_arrays()
+
+    def _restore(self, saved: ArticulatedState) -> None:
+        self._roll_back(saved)
+        self._contact_cache = None
+        self._state_changed()
+
+    def _refuse_step(self) -> None:
+        super()._refuse_step()
+        self._contact_cache = (np.zeros((0, 2), dtype=np.int64), np.zeros((0, 3)), np.zeros((0, 3)))
+
+    def _post_update(self) -> None:
         self._record_contacts()
         if self._foot_keys:
             self._foot_readings()  # every step: a foot that falls asleep repeats this reading
-        self.cycle += 1
-        self.time = self.cycle * self.cycle_dt
+
+    def _controls_changed(self) -> None:
+        self._drive()
 
     def _physics_step(self) -> tuple[str | None, list[str]]:
         """One cycle of the physics library; (why it cannot be played on, the robots whose
@@ -523,22 +506,6 @@ class ArticulatedEngine(EngineCore[Robot]):
             return None, []
         owners = self._link_robot[unhealthy_links(after[0], after[1], self._robot_links)]
         return fault, [self._robot_list[i].robot_id for i in sorted(set(owners.tolist())) if i >= 0]
-
-    def _recover(self, why: str, before: tuple[np.ndarray, np.ndarray, np.ndarray], suspects: list[str]) -> None:
-        """The step failed or left a state no match produces: the world as it was before it,
-        crowding robots beamed apart, the robots that exploded upright (engine/recovery.py)."""
-        self._roll_back(before)
-        self._contact_cache = None
-        self._state_changed()
-        if self.faults.repeated(self.cycle):  # the same state and commands would fail again
-            suspects = list(self._robots)
-            for robot in self._robot_list:
-                limp(robot)
-            self._drive()
-            ball = self.ball_position()
-            self.set_ball(ball if all(map(math.isfinite, ball)) else (0.0, 0.0, self.field.ball_radius))
-        moved = separate(self, crowds(self, suspects))
-        self.faults.fault(self.cycle, why, moved)
 
     def _roll_back(self, before: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
         """Every entity as in `before` (the state arrays the step began from)."""
@@ -580,22 +547,16 @@ class ArticulatedEngine(EngineCore[Robot]):
         return self._contact_cache
 
     # ------------------------------------------------------------------ sensors
-    def percept(self, robot_id: str, *, vision: bool, lines: bool = True) -> Percept:
-        robot, body = self._robot(robot_id), self._bodies[robot_id]
+    def _sensor_readings(self, robot: Robot) -> Readings:
+        body = self._bodies[robot.robot_id]
         table = self._sensor_table()
-        i = self._row[robot_id]
+        i = self._row[robot.robot_id]
         start, end = table.spans[i]
         readings = self._foot_readings()
         frp = [ForceResistance(name, *reading) for name, slot in body.foot_slots.items()
                if (reading := readings[slot]) is not None]
-        root = table.roots[i]
-        return Percept(
-            time=self.time, game=GameStateView(), gyro=table.gyro[i],
-            accel=table.acc_lagged[i] if robot.simspark_model else table.acc_now[i],
-            joint_names=robot.joint_names, joint_angles=table.angles[start:end],
-            joint_velocities=table.speeds[start:end], foot_resistance=frp,
-            torso_position=(root[0], root[1], root[2]), torso_quaternion=(root[3], root[4], root[5], root[6]),
-            vision=self._vision(robot, lines) if vision else None)
+        return Readings(table.gyro[i], table.acc_now[i], table.acc_lagged[i], table.angles[start:end],
+                        table.speeds[start:end], frp, table.roots[i])
 
     def _sensor_table(self) -> _SensorTable:
         """Every robot's IMU readings, joint states (wire units) and root pose, in one numpy
@@ -630,47 +591,32 @@ class ArticulatedEngine(EngineCore[Robot]):
         self._last_readings = list(self._readings)
         return self._readings
 
-    def _seen_things(self) -> tuple[list[tuple[str, int, str]], np.ndarray]:
-        key = tuple((rb.robot_id, rb.label) for rb in self._robot_list)
-        if self._seen_key != key:
-            owners: list[tuple[str, int, str]] = []
-            links = [self._ball_link]
-            centres = [np.zeros(3)]
-            for robot in self._robot_list:
-                if robot.label is not None:
-                    body = self._bodies[robot.robot_id]
-                    for part, link in body.parts.items():
-                        owners.append((robot.label[0], robot.label[1], part))
-                        links.append(link)
-                        centres.append(body.part_centres.get(part, np.zeros(3)))
-            self._owners, self._part_links, self._seen_key = owners, np.array(links, dtype=np.intp), key
-            self._part_centres = np.array(centres)
-            self._offset_rows = np.flatnonzero(np.any(self._part_centres != 0.0, axis=1))
-        return self._owners, self._part_links
+    def _ball_index(self) -> int:
+        return self._ball_link
 
-    def _seen_points(self, poses: np.ndarray, links: np.ndarray) -> np.ndarray:
+    def _seen_parts(self, robot: Robot) -> list[tuple[str, int, np.ndarray]]:
+        body = self._bodies[robot.robot_id]
+        return [(part, link, body.part_centres.get(part, np.zeros(3))) for part, link in body.parts.items()]
+
+    def _seen_points(self, poses: np.ndarray, seen: SeenThings) -> np.ndarray:
         """World positions of the ball and every seen part: its link's pose moved to the part's
         centre where that is off the link's origin."""
-        rows = self._offset_rows
-        return seen_points(poses[links, :3], self._part_centres, rows, _quat_matrix(poses[links[rows], 3:7]))
+        links, rows = seen.indices, seen.offset_rows
+        return seen_points(poses[links, :3], seen.centres, rows, _quat_matrix(poses[links[rows], 3:7]))
 
     def _vision_batch(self, robots: list[tuple[Robot, bool]]) -> list[Vision]:
         poses = self._state_arrays()[0]
         cams = np.array([b.head if b.head >= 0 else b.root for b in (self._bodies[rb.robot_id] for rb, _ in robots)])
-        owners, links = self._seen_things()
-        return self._see(robots, poses[cams, :3], _quat_matrix(poses[cams, 3:7]), owners,
-                         self._seen_points(poses, links))
+        seen = self._seen_things()
+        return self._see(robots, poses[cams, :3], _quat_matrix(poses[cams, 3:7]), seen.owners,
+                         self._seen_points(poses, seen))
 
-    def frames(self) -> tuple[list[str], np.ndarray]:
-        key = tuple(self._robots)
-        if self._frames_key != key:
-            names, links = ["ball"], [self._ball_link]
-            for robot in self._robot_list:
-                body = self._bodies[robot.robot_id]
-                names += [f"{robot.robot_id}/{n}" for n in body.link_names]
-                links += body.links.tolist()
-            self._frame_names, self._frame_links, self._frames_key = names, np.array(links, dtype=np.intp), key
-        return list(self._frame_names), self._state_arrays()[0][self._frame_links]
+    def _frame_links(self, robot: Robot) -> list[tuple[str, int]]:
+        body = self._bodies[robot.robot_id]
+        return list(zip(body.link_names, body.links.tolist()))
+
+    def _poses_of(self, indices: np.ndarray) -> np.ndarray:
+        return self._state_arrays()[0][indices]
 
     # ------------------------------------------------------------------ snapshots
     def _entity(self, name: str) -> EntitySnapshot:
@@ -704,30 +650,19 @@ class ArticulatedEngine(EngineCore[Robot]):
         body = self._bodies[name]
         return np.concatenate((poses[body.root], twists[body.root], hinges[body.hinges].T.reshape(-1)))
 
-    def apply_snapshot(self, snapshot: Snapshot, *, only: set[str] | None = None, forward: bool = True) -> None:
-        """Set entity states (resync, ghosts); unknown robots in it are created."""
-        for name, e in snapshot.entities.items():
-            if only is not None and name not in only:
-                continue
-            if name == "ball":
-                self._physics.set_root_pose("ball", np.array([*e.position, *e.orientation]))
-                self._physics.set_root_velocity("ball", np.array(e.linear_velocity), np.array(e.angular_velocity))
-                continue
-            if name not in self._robots:
-                if not e.model or not self.has_model(e.model):
-                    continue
-                self.add_robot(name, e.model, e.position[0], e.position[1], 0.0)
-            robot, body = self._robots[name], self._bodies[name]
-            q, dq = self._physics.positions(body.instance), self._physics.velocities(body.instance)
-            index = {n: i for i, n in enumerate(robot.joint_names)}
-            for jn, qi, vi in zip(e.joint_names, e.joint_positions, e.joint_velocities):
-                i = index.get(jn)
-                if i is not None:
-                    q[body.dofs[i]], dq[body.dofs[i]] = qi, vi
-            self._physics.set_positions(body.instance, q)
-            self._physics.set_velocities(body.instance, dq)
-            self._physics.set_root_pose(body.instance, np.array([*e.position, *e.orientation]))
-            self._physics.set_root_velocity(body.instance, np.array(e.linear_velocity), np.array(e.angular_velocity))
+    def _set_ball_state(self, e: EntitySnapshot) -> None:
+        self._physics.set_root_pose("ball", np.array([*e.position, *e.orientation]))
+        self._physics.set_root_velocity("ball", np.array(e.linear_velocity), np.array(e.angular_velocity))
+
+    def _set_robot_state(self, robot: Robot, e: EntitySnapshot, joints: list[tuple[int, float, float]]) -> None:
+        body = self._bodies[robot.robot_id]
+        q, dq = self._physics.positions(body.instance), self._physics.velocities(body.instance)
+        for i, qi, vi in joints:
+            q[body.dofs[i]], dq[body.dofs[i]] = qi, vi
+        self._physics.set_positions(body.instance, q)
+        self._physics.set_velocities(body.instance, dq)
+        self._physics.set_root_pose(body.instance, np.array([*e.position, *e.orientation]))
+        self._physics.set_root_velocity(body.instance, np.array(e.linear_velocity), np.array(e.angular_velocity))
+
+    def _states_set(self, forward: bool) -> None:
         self._state_changed()
-        if snapshot.full and only is None:
-            self.cycle, self.time = snapshot.step, snapshot.time

@@ -24,24 +24,23 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 
-from sim_contracts.percept import ForceResistance, GameStateView, Percept, Vision
+from sim_contracts.percept import ForceResistance, Vision
 from sim_hotpath import foot_readings
 from sim_master.engine.common import (
     MODEL_ALIASES,
     ball_drag_wrench,
-    check_robot_id,
     quat,
     standing_height,
     to_sim,
     vec3,
     yaw_quat,
 )
-from sim_master.engine.core import EngineCore, lagged_accelerations, seen_centre, seen_points
+from sim_master.engine.core import EngineCore, Readings, lagged_accelerations, seen_centre, seen_points
 from sim_master.engine.mujoco.mjcf import PD_ARMATURE, robot_mjcf, static_world_mjcf
 from sim_master.engine.mujoco.robot import MjRobot
-from sim_master.engine.recovery import crowds, free_joint_health, free_spot, limp, separate
-from sim_master.engine.robot import MODE_PD, command_pd, command_speeds
-from sim_master.snapshot import EntitySnapshot, Snapshot
+from sim_master.engine.recovery import free_joint_health, free_spot
+from sim_master.engine.robot import MODE_PD
+from sim_master.snapshot import EntitySnapshot
 from sim_master.world.sdf_loader import available_models, load_model, load_world
 from sim_master.world.spec import ModelSpec
 from sim_master.world.transforms import Transform, rpy_matrix
@@ -74,7 +73,10 @@ class _ModelCache:
     standing_height: float
 
 
-class MujocoEngine(EngineCore[MjRobot]):
+MjState = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]  # qpos, qvel, act, warm start, time
+
+
+class MujocoEngine(EngineCore[MjRobot, MjState]):
     """Implements SimulationNode with MuJoCo (see sim_master.engine.node)."""
 
     physics = "mujoco"
@@ -93,16 +95,11 @@ class MujocoEngine(EngineCore[MjRobot]):
         # that joining and leaving cost no model rebuild (dropped at the next real rebuild).
         self._parked: dict[str, list[MjRobot]] = {}
         self._next_bit = 0
-        self._frames_key: object = None  # frames(): names and bodies, rebuilt when the robots change
-        self._frame_names: list[str] = []
-        self._frame_bodies = np.zeros(0, dtype=np.int64)
         self._dirty = False
         self._unstepped: set[int] = set()  # robots (id) placed since the last step without a rebuild
         self._readings: list[tuple[tuple[float, float, float], tuple[float, float, float]] | None] | None = None
         self._readings_cycle = -1
         self._slot_geom = np.zeros(0, dtype=np.intp)
-        self._seen_key: tuple[tuple[str, tuple[str, int] | None], ...] = ()
-        self._seen_cache: tuple[list[tuple[str, int, str]], np.ndarray, np.ndarray, np.ndarray] | None = None
         self._build()
 
     # ------------------------------------------------------------------ model building
@@ -275,15 +272,9 @@ class MujocoEngine(EngineCore[MjRobot]):
             self._build()
 
     # ------------------------------------------------------------------ robots
-    def add_robot(self, robot_id: str, model: str, x: float, y: float, yaw_deg: float) -> None:
-        check_robot_id(robot_id)  # it names elements of the generated MJCF
-        if robot_id in self._robots or robot_id == "ball":
-            raise ValueError(f"an entity named {robot_id!r} already exists")
-        if not all(math.isfinite(v) for v in (x, y, yaw_deg)):
-            raise ValueError("robot pose must be finite")
+    def _add_robot(self, robot_id: str, model: str, x: float, y: float, yaw_deg: float) -> None:
         cache = self._model_cache(model)
         name = MODEL_ALIASES.get(model, model)
-        x, y = free_spot(x, y, self._others_xy(None))
         pool = self._parked.get(name)
         if pool and not self._dirty:
             self._reuse(pool.pop(), robot_id, cache, x, y, yaw_deg)
@@ -297,25 +288,11 @@ class MujocoEngine(EngineCore[MjRobot]):
         self._robots[robot_id] = robot
         self._dirty = True
 
-    def rename_robot(self, robot_id: str, new_id: str) -> None:
-        """The robot's entity name changes (an agent's robot takes its player's name when it
-        joins a team); the next delta reports the old name removed and the new one."""
-        if new_id == robot_id:
-            return
-        check_robot_id(new_id)
-        if new_id in self._robots or new_id == "ball":
-            raise ValueError(f"an entity named {new_id!r} already exists")
-        robot = self._robot(robot_id)
-        robot.robot_id = new_id
-        self._robots = {(new_id if k == robot_id else k): r for k, r in self._robots.items()}  # order kept
+    def _renamed(self, old: str, new: str) -> None:
         if not self._dirty:  # else the coming rebuild indexes it
             self._reindex()
 
-    def remove_robot(self, robot_id: str) -> None:
-        robot = self._robots.pop(robot_id, None)
-        if robot is None:
-            raise KeyError(f"no robot named {robot_id!r}")
-        # its _last_delta entry stays: the next delta reports it removed
+    def _removed(self, robot: MjRobot) -> None:
         if self._dirty:  # a rebuild is due anyway: it leaves the robot out
             return
         self._park(robot)
@@ -371,21 +348,11 @@ class MujocoEngine(EngineCore[MjRobot]):
         self._health_index = self._health_indices()
 
     # ------------------------------------------------------------------ effectors
-    def set_joint_velocities(self, robot_id: str, speeds: dict[str, float]) -> list[str]:
-        robot = self._robot(robot_id)
-        errors, mode_changed = command_speeds(robot, speeds)
-        if mode_changed:
-            self._apply_gains(robot)
-        return errors
+    def _gains_changed(self, robot: MjRobot) -> None:
+        self._apply_gains(robot)  # gains live in the model: rewritten only when they change
 
-    def set_joint_pd(self, robot_id: str, targets: dict[str, tuple[float, float, float, float, float]]) -> list[str]:
-        robot = self._robot(robot_id)
-        errors, changed = command_pd(robot, targets)
-        if changed:  # gains live in the model: only rewritten when they change (agents repeat them)
-            self._apply_gains(robot)
-        else:
-            self._write_ctrl(robot)
-        return errors
+    def _targets_changed(self, robot: MjRobot) -> None:
+        self._write_ctrl(robot)
 
     def _apply_gains(self, robot: MjRobot) -> None:
         if self._dirty or len(robot.act_ids) == 0:
@@ -433,7 +400,7 @@ class MujocoEngine(EngineCore[MjRobot]):
             if len(robot.act_ids) and not (robot.mode == MODE_PD).all():
                 self._write_ctrl(robot)
 
-    def _others_xy(self, robot: MjRobot | None) -> np.ndarray:
+    def _roots_xy(self, robot: MjRobot | None) -> np.ndarray:
         """Where every other robot's root stands (x, y), built or waiting for the build."""
         spots = [(self.data.qpos[r.root_qpos], self.data.qpos[r.root_qpos + 1]) if len(r.body_ids)
                  else r.initial_pose[:2] for r in self._robots.values() if r is not robot]
@@ -445,7 +412,7 @@ class MujocoEngine(EngineCore[MjRobot]):
         and where it goes: beside any robot already there (engine/recovery.py)."""
         robot = self._robot(robot_id)
         if beside:
-            x, y = free_spot(x, y, self._others_xy(robot))
+            x, y = free_spot(x, y, self._roots_xy(robot))
         if self._dirty:
             if len(robot.body_ids) == 0:  # not in the model yet: the coming build stands it there
                 robot.initial_pose = (x, y, robot.initial_pose[2] if yaw_deg is None else yaw_deg)
@@ -505,10 +472,7 @@ class MujocoEngine(EngineCore[MjRobot]):
         v = self.data.qvel[self._ball_dof:self._ball_dof + 3]
         return (float(v[0]), float(v[1]), float(v[2]))
 
-    def set_ball(self, position: tuple[float, float, float],
-                 velocity: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> None:
-        if not all(math.isfinite(v) for v in (*position, *velocity)):
-            raise ValueError("ball position and velocity must be finite")
+    def _put_ball(self, position: tuple[float, float, float], velocity: tuple[float, float, float]) -> None:
         self._ensure_built()
         self.data.qpos[self._ball_qpos:self._ball_qpos + 3] = position
         self.data.qpos[self._ball_qpos + 3:self._ball_qpos + 7] = (1, 0, 0, 0)
@@ -516,45 +480,36 @@ class MujocoEngine(EngineCore[MjRobot]):
         self.data.qvel[self._ball_dof + 3:self._ball_dof + 6] = 0.0
         mujoco.mj_kinematics(self.model, self.data)
 
-    def frames(self) -> tuple[list[str], np.ndarray]:
-        """Every link of every robot and the ball as TF frames: names `<entity>/<link>` (the
-        ball: `ball`) and an (n, 7) array of world positions and w-x-y-z quaternions."""
-        self._ensure_built()
-        key = (id(self.model), tuple(r.robot_id for r in self._robot_list))
-        if self._frames_key != key:
-            names, bodies = ["ball"], [self._ball_body]
-            for robot in self._robot_list:
-                prefix = robot.mj_prefix + "/"
-                for b in robot.body_ids:
-                    body_name = mujoco.mj_id2name(self.model, mujoco.mjtObj.mjOBJ_BODY, int(b)) or f"body{int(b)}"
-                    names.append(f"{robot.robot_id}/{body_name.removeprefix(prefix)}")
-                    bodies.append(int(b))
-            self._frames_key, self._frame_names = key, names
-            self._frame_bodies = np.asarray(bodies, dtype=np.int64)
-        ids = self._frame_bodies
-        return list(self._frame_names), np.hstack((self.data.xpos[ids], self.data.xquat[ids]))
+    def _frames_layout(self) -> object:
+        return id(self.model)
+
+    def _frame_links(self, robot: MjRobot) -> list[tuple[str, int]]:
+        prefix = robot.mj_prefix + "/"
+        out = []
+        for b in robot.body_ids:
+            body_name = mujoco.mj_id2name(self.model, mujoco.mjtObj.mjOBJ_BODY, int(b)) or f"body{int(b)}"
+            out.append((body_name.removeprefix(prefix), int(b)))
+        return out
+
+    def _poses_of(self, indices: np.ndarray) -> np.ndarray:
+        return np.hstack((self.data.xpos[indices], self.data.xquat[indices]))
 
     # ------------------------------------------------------------------ stepping
-    def step(self, dt: float | None = None) -> None:
-        """One cycle (substeps physics steps). dt, if given, must be the cycle length."""
-        self._ensure_built()
-        if dt is not None and abs(dt - self.cycle_dt) > 1e-9:
-            raise ValueError(f"this engine steps {self.cycle_dt} s per cycle, not {dt}")
+    def _pre_update(self) -> MjState:
         self._drive_hinges()
         self._lagged_accelerations()
-        self._ball_drag()
-        before = self._saved_state()
+        self._ball_drag()  # xfrc_applied holds it through a retried step too
+        return self._saved_state()
+
+    def _update(self) -> tuple[str | None, list[str]]:
         self._physics_step()
-        why, bad = self._health()
-        if why is not None:
-            self._recover(why, before, bad)
-            # the world steps on with the crowd apart; should that fail too, it holds still
-            separated = self._saved_state()
-            self._physics_step()
-            if self._health()[0] is not None:
-                self._restore(separated)
-                self._touchers.clear()  # nothing of the refused step is reported
-                self._contacts.clear()
+        why, bad_dofs = self._health()
+        if why is None:
+            return None, []
+        return why, [r.robot_id for r in self._robot_list
+                     if np.isin(bad_dofs, np.concatenate((r.dof_adr, np.arange(r.root_dof, r.root_dof + 6)))).any()]
+
+    def _post_update(self) -> None:
         self._sensordata = self.data.sensordata  # as mj_step left it: what rcsssmj's robots read
         self._unstepped.clear()
         if self._motor_dofs.any():  # mj_step2 leaves the body accelerations that ACC needs stale
@@ -562,8 +517,10 @@ class MujocoEngine(EngineCore[MjRobot]):
                 self._sensordata = self.data.sensordata.copy()
             mujoco.mj_rnePostConstraint(self.model, self.data)
             mujoco.mj_sensorAcc(self.model, self.data)
-        self.cycle += 1
-        self.time = self.cycle * self.cycle_dt
+
+    def _controls_changed(self) -> None:
+        for robot in self._robot_list:
+            self._apply_gains(robot)
 
     def _health(self) -> tuple[str | None, np.ndarray]:
         """Why the state after a step cannot be played on, or None, and the dofs at fault
@@ -601,22 +558,6 @@ class MujocoEngine(EngineCore[MjRobot]):
         d.qpos[:], d.qvel[:], d.act[:], d.qacc_warmstart[:], d.time = state
         mujoco.mj_forward(self.model, d)
         self._readings, self._readings_cycle = None, -1
-
-    def _recover(self, why: str, before: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float],
-                 bad_dofs: np.ndarray) -> None:
-        """The world as before the step, the robots that exploded upright, crowds apart."""
-        suspects = [r.robot_id for r in self._robot_list
-                    if np.isin(bad_dofs, np.concatenate((r.dof_adr, np.arange(r.root_dof, r.root_dof + 6)))).any()]
-        self._restore(before)
-        if self.faults.repeated(self.cycle):  # the same state and commands would fail again
-            suspects = list(self._robots)
-            for robot in self._robot_list:
-                limp(robot)
-                self._apply_gains(robot)
-            self.set_ball(self.ball_position() if all(map(math.isfinite, self.ball_position()))
-                          else (0.0, 0.0, self.field.ball_radius))
-        moved = separate(self, crowds(self, suspects))
-        self.faults.fault(self.cycle, why, moved)
 
     def _ball_drag(self) -> None:
         """rcssserver3d's ball DragController, as it applies it: a force and a torque from
@@ -759,13 +700,12 @@ class MujocoEngine(EngineCore[MjRobot]):
             self._note_contacts(pairs, self._geom_robot, self._ball_geom)
 
     # ------------------------------------------------------------------ sensors
-    def percept(self, robot_id: str, *, vision: bool, lines: bool = True) -> Percept:
-        self._ensure_built()
-        robot = self._robot(robot_id)
+    def _sensor_readings(self, robot: MjRobot) -> Readings:
         if self._unstepped:
             self._read_unstepped_sensors()
         d = self.data
         gyro = acc = (0.0, 0.0, 0.0)
+        lagged = None
         if robot.verbatim:  # rcsssmj reads its sensors, computed before the cycle's last substep
             sd = self._sensordata
             if robot.gyro_adr >= 0:
@@ -777,8 +717,8 @@ class MujocoEngine(EngineCore[MjRobot]):
                 gyro = to_sim(np.degrees(d.qvel[robot.root_dof + 3:robot.root_dof + 6]))
             else:
                 gyro = to_sim(np.degrees(d.sensordata[robot.gyro_adr:robot.gyro_adr + 3]))
-            acc = to_sim(robot.acc_prev if robot.simspark_model and robot.acc_prev is not None
-                          else d.sensordata[robot.acc_adr:robot.acc_adr + 3])
+            acc = to_sim(d.sensordata[robot.acc_adr:robot.acc_adr + 3])
+            lagged = None if robot.acc_prev is None else to_sim(robot.acc_prev)
         if robot.verbatim:
             q = self._sensordata[robot.q_sensor_adr]
             v = self._sensordata[robot.dq_sensor_adr]
@@ -789,13 +729,8 @@ class MujocoEngine(EngineCore[MjRobot]):
         if robot.verbatim and robot.pos_adr >= 0 and robot.quat_adr >= 0:
             sd = self._sensordata
             root = np.concatenate((sd[robot.pos_adr:robot.pos_adr + 3], sd[robot.quat_adr:robot.quat_adr + 4]))
-        return Percept(
-            time=self.time, game=GameStateView(), gyro=gyro, accel=acc,
-            joint_names=robot.joint_names, joint_angles=np.degrees(q).tolist(),
-            joint_velocities=np.degrees(v).tolist(), foot_resistance=self._frp(robot),
-            torso_position=(float(root[0]), float(root[1]), float(root[2])),
-            torso_quaternion=(float(root[3]), float(root[4]), float(root[5]), float(root[6])),
-            vision=self._vision(robot, lines) if vision else None)
+        return Readings(gyro, acc, lagged, np.degrees(q).tolist(), np.degrees(v).tolist(), self._frp(robot),
+                        tuple(map(float, root)))
 
     def _read_unstepped_sensors(self) -> None:
         """Reused bodies not stepped since: their sensor rows from a forward pass of the current
@@ -857,26 +792,12 @@ class MujocoEngine(EngineCore[MjRobot]):
         body = robot.head_body if robot.head_body >= 0 else robot.root_body
         return self.data.xpos[body], self.data.xmat[body].reshape(3, 3)
 
-    def _seen_things(self) -> tuple[list[tuple[str, int, str]], np.ndarray, np.ndarray, np.ndarray]:
-        """(team, unum, part) of every labelled robot part; the bodies of the ball and those
-        parts; where each is seen in its body's frame (core.seen_centre) and the rows where
-        that is off the body's origin: rebuilt only when robots or labels change."""
-        key = tuple((rb.robot_id, rb.label) for rb in self._robot_list)
-        if self._seen_key != key or self._seen_cache is None:
-            owners: list[tuple[str, int, str]] = []
-            bodies = [self._ball_body]
-            centres = [np.zeros(3)]
-            for other in self._robot_list:
-                if other.label is not None:
-                    for part, body in other.part_bodies.items():
-                        owners.append((other.label[0], other.label[1], part))
-                        bodies.append(body)
-                        centres.append(seen_centre(other, self.model.body_ipos[body]))
-            centre_array = np.array(centres)
-            self._seen_cache = (owners, np.array(bodies, dtype=np.intp), centre_array,
-                                np.flatnonzero(np.any(centre_array != 0.0, axis=1)))
-            self._seen_key = key
-        return self._seen_cache
+    def _ball_index(self) -> int:
+        return self._ball_body
+
+    def _seen_parts(self, robot: MjRobot) -> list[tuple[str, int, np.ndarray]]:
+        ipos = self.model.body_ipos
+        return [(part, body, seen_centre(robot, ipos[body])) for part, body in robot.part_bodies.items()]
 
     def _vision_batch(self, robots: list[tuple[MjRobot, bool]]) -> list[Vision]:
         cams = [self._camera(rb) for rb, _ in robots]
@@ -909,38 +830,20 @@ class MujocoEngine(EngineCore[MjRobot]):
         return np.concatenate((d.qpos[r.root_qpos:r.root_qpos + 7], d.qvel[r.root_dof:r.root_dof + 6],
                                d.qpos[r.qpos_adr], d.qvel[r.dof_adr]))
 
-    def apply_snapshot(self, snapshot: Snapshot, *, only: set[str] | None = None, forward: bool = True) -> None:
-        """Set entity states (resync, ghosts). Unknown robots in a full snapshot are created.
-        forward=False skips recomputing derived quantities when a step follows anyway."""
-        for name, e in snapshot.entities.items():
-            if only is not None and name not in only:
-                continue
-            if name != "ball" and name not in self._robots:
-                if not e.model or not self.has_model(e.model):  # e.g. spawned from SDF text elsewhere
-                    continue
-                self.add_robot(name, e.model, e.position[0], e.position[1], 0.0)
-        self._ensure_built()
+    def _set_ball_state(self, e: EntitySnapshot) -> None:
         d = self.data
-        for name, e in snapshot.entities.items():
-            if only is not None and name not in only:
-                continue
-            if name == "ball":
-                d.qpos[self._ball_qpos:self._ball_qpos + 7] = (*e.position, *e.orientation)
-                d.qvel[self._ball_dof:self._ball_dof + 6] = (*e.linear_velocity, *e.angular_velocity)
-                continue
-            robot = self._robots.get(name)
-            if robot is None:
-                continue
-            d.qpos[robot.root_qpos:robot.root_qpos + 7] = (*e.position, *e.orientation)
-            d.qvel[robot.root_dof:robot.root_dof + 6] = (*e.linear_velocity, *e.angular_velocity)
-            index = {n: i for i, n in enumerate(robot.joint_names)}
-            for jn, q, v in zip(e.joint_names, e.joint_positions, e.joint_velocities):
-                i = index.get(jn)
-                if i is not None:
-                    d.qpos[robot.qpos_adr[i]] = q
-                    d.qvel[robot.dof_adr[i]] = v
-            self._write_ctrl(robot)
-        if snapshot.full and only is None:
-            self.cycle, self.time = snapshot.step, snapshot.time
+        d.qpos[self._ball_qpos:self._ball_qpos + 7] = (*e.position, *e.orientation)
+        d.qvel[self._ball_dof:self._ball_dof + 6] = (*e.linear_velocity, *e.angular_velocity)
+
+    def _set_robot_state(self, robot: MjRobot, e: EntitySnapshot, joints: list[tuple[int, float, float]]) -> None:
+        d = self.data
+        d.qpos[robot.root_qpos:robot.root_qpos + 7] = (*e.position, *e.orientation)
+        d.qvel[robot.root_dof:robot.root_dof + 6] = (*e.linear_velocity, *e.angular_velocity)
+        for i, q, v in joints:
+            d.qpos[robot.qpos_adr[i]] = q
+            d.qvel[robot.dof_adr[i]] = v
+        self._write_ctrl(robot)
+
+    def _states_set(self, forward: bool) -> None:
         if forward:
             mujoco.mj_forward(self.model, self.data)
