@@ -73,6 +73,28 @@ class PlayerRules:
     beam_frame: BeamFrame = BeamFrame.TEAM
     join_spots: JoinSpots = JoinSpots.TEAM_ROWS
 
+    # How an agent gets into a team, the same wherever its connection ends (the server's loop,
+    # the separate bridge): written here once.
+    def init_refusal(self, *, has_robot: bool, joined: bool, joining: bool) -> str | None:
+        """Why an agent's `init` is ignored now (None: it goes on to join): a second init, or
+        (where `scene` makes the robot) an init before its scene."""
+        if joined or joining:
+            return "init again ignored (already " + ("in a team)" if joined else "joining)")
+        if self.robot_from_scene and not has_robot:
+            return "init before scene ignored"
+        return None
+
+    @staticmethod
+    def scene_model(robot_type: int) -> str:
+        """The robot model a SimSpark `scene` with this robot type asks for."""
+        return f"nao{robot_type}"
+
+    @staticmethod
+    def init_model(init_model: str, scene_model: str | None) -> str:
+        """The robot model an init joins with: the one it names (rcsssmj), else its scene's,
+        else the standard Nao."""
+        return init_model or scene_model or "nao0"
+
 
 SIMSPARK_BEAM_NOISE = (0.05, 10.0)
 SIMSPARK_RULES = PlayerRules("simspark", robot_from_scene=True, close_refused=False, field_lines=True,

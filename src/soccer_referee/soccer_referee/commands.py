@@ -1,7 +1,10 @@
 """Operator and monitor commands the referee accepts (or refuses with a reason)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from sim_contracts import names
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,3 +72,17 @@ class CommandResult:
 
 
 RefereeCommand = KickOff | SetPlayMode | DropBall | MoveBall | MoveAgent | SetTime | SetScore
+
+
+def entity_move(entity: str, position: tuple[float, float, float], rotation: float,
+                velocity: tuple[float, float, float], side_of: Callable[[str], str]) -> RefereeCommand | str:
+    """An operator's move_entity as the referee's command (or why it names nothing to move):
+    the ball, or a player's robot by its entity name `<team>/p<unum>` on the side its team
+    plays (`side_of`, the registry's). Every host of the referee's services reads it here."""
+    if entity == names.BALL:
+        return MoveBall(position, velocity)
+    player = names.parse_player_entity(entity)
+    side = side_of(player[0]) if player is not None else ""
+    if player is None or not side:
+        return f"unknown player {entity!r}: use 'ball' or a player's '<team>/p<unum>'"
+    return MoveAgent(side, player[1], position[0], position[1], rotation)

@@ -98,6 +98,7 @@ class BridgedAgent:
     # what it sent before the simulation's subscriptions matched its new publishers (DDS
     # discovery takes a moment; a reliable volatile topic drops what is published before)
     pending: list[tuple[str, object]] = field(default_factory=list)
+    said: set[str] = field(default_factory=set)  # refusals logged once
 
 
 class StandaloneBridge:
@@ -203,7 +204,7 @@ class StandaloneBridge:
 
     def _command(self, agent: BridgedAgent, command: object) -> None:
         if isinstance(command, Scene):
-            agent.model = agent.model or f"nao{command.robot_type}"
+            agent.model = agent.model or agent.rules.scene_model(command.robot_type)
         elif isinstance(command, InitPlayer):
             self._join(agent, command)
         elif not agent.namespace:
@@ -240,7 +241,14 @@ class StandaloneBridge:
 
     # ------------------------------------------------------------------ joining and leaving
     def _join(self, agent: BridgedAgent, command: InitPlayer) -> None:
-        if agent.joining or agent.namespace:
+        """An init, ruled as the server's loop rules it (PlayerRules.init_refusal), then asked
+        of the referee's init_agent."""
+        refusal = agent.rules.init_refusal(has_robot=bool(agent.model), joined=bool(agent.namespace),
+                                           joining=agent.joining)
+        if refusal is not None:
+            if refusal not in agent.said:
+                agent.said.add(refusal)
+                _log.warning("agent %s: %s", agent.agent_id, refusal)
             return
         agent.joining, agent.init, agent.join_asked_at = True, command, time.monotonic()
         if self._init_ready():  # else asked as soon as the referee's answers reach us (run_once)
@@ -268,7 +276,7 @@ class StandaloneBridge:
     def _ask_to_join(self, agent: BridgedAgent) -> None:
         command, agent.init = agent.init, None
         assert command is not None
-        model = command.model or agent.model or "nao0"
+        model = agent.rules.init_model(command.model, agent.model or None)
         agent.team = command.team
         request = InitAgent.Request(team=command.team, unum=command.unum, robot_model=model,
                                     perception=agent.rules.dialect)

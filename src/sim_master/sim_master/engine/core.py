@@ -28,7 +28,7 @@ from sim_master.engine.common import (
     yaw_quat,
 )
 from sim_master.engine.common import quat as quat_tuple
-from sim_master.engine.node import Feature, PdTarget, Quaternion
+from sim_master.engine.node import DeltaMemory, Feature, PdTarget, Quaternion
 from sim_master.engine.recovery import FaultLog, crowds, free_spot, limp, separate
 from sim_master.engine.robot import Robot, command_pd, command_speeds
 from sim_master.engine.vision import Eyes
@@ -516,12 +516,13 @@ class EngineCore(EntityServices, Generic[R, S]):
         self._ensure_built()
         return Snapshot(self.cycle, self.time, True, {n: self._entity(n) for n in self.entity_names()})
 
-    def delta(self, only: set[str] | None = None) -> Snapshot:
-        """Entities whose state changed since the previous delta() (all on the first call);
-        `only` limits the report to those entities (a distributed node's own assets)."""
+    def delta(self, only: set[str] | None = None, memory: DeltaMemory | None = None) -> Snapshot:
+        """Entities whose state changed since the last report against `memory` (all on the
+        first): a reader's own memory, or the engine's (a distributed node's); `only` limits the
+        report to those entities (a distributed node's own assets)."""
         self._ensure_built()
-        return delta_since(self._last_delta, self.entity_names(), only, self._state_vector, self._entity,
-                           self.cycle, self.time)
+        return delta_since(self._last_delta if memory is None else memory, self.entity_names(), only,
+                           self._state_vector, self._entity, self.cycle, self.time)
 
     def apply_snapshot(self, snapshot: Snapshot, *, only: set[str] | None = None, forward: bool = True) -> None:
         """Set entity states (resync, ghosts); unknown robots of a known model are created (a

@@ -16,9 +16,18 @@ from sim_contracts.commands import Command
 from sim_contracts.percept import Percept
 
 if TYPE_CHECKING:
-    from sim_master.master.loop import SimulationLoop
+    import logging
+    from collections.abc import Iterator
+
+    from sim_contracts.field import FieldSpec
+    from sim_master.engine.node import EngineView
+    from sim_master.master.hearing import SaidMessage
     from sim_master.master.players import Player
+    from soccer_referee.commands import RefereeCommand
     from soccer_referee.events import GameEvent
+    from soccer_referee.referee import GameStateSnapshot
+    from soccer_referee.rules import RuleBook
+    from soccer_referee.service import TeamSides
 
 
 class PerceptOutlet(Protocol):
@@ -63,6 +72,59 @@ class AgentTransport(PerceptOutlet, Protocol):
     def close(self) -> None: ...
 
 
+class RefereeView(Protocol):
+    """What adapters read of the referee: the game state and the figures it judges by."""
+
+    @property
+    def state(self) -> GameStateSnapshot: ...
+    @property
+    def rules(self) -> RuleBook: ...
+    @property
+    def field(self) -> FieldSpec: ...
+    @property
+    def registry(self) -> TeamSides: ...
+
+
+class PlayersView(Protocol):
+    """The players as adapters see them."""
+
+    def get(self, agent_id: str) -> Player | None: ...
+    def with_robots(self) -> list[Player]: ...
+    def __iter__(self) -> Iterator[Player]: ...
+
+
+class CycleView(Protocol):
+    """What an adapter's hooks are given: the finished cycle, read-only (the engine, the
+    referee, the players, what was said). The loop meets it; nothing here changes the match."""
+
+    @property
+    def engine(self) -> EngineView: ...
+    @property
+    def referee(self) -> RefereeView: ...
+    @property
+    def players(self) -> PlayersView: ...
+    @property
+    def paused(self) -> bool: ...
+    @property
+    def log(self) -> logging.Logger: ...
+    @property
+    def said(self) -> Sequence[SaidMessage]: ...
+
+
+class LoopCommands(Protocol):
+    """The operator's commands an adapter may pass on from its users (monitors, pages): the
+    narrow way back into the loop, each checked there as from any other surface."""
+
+    def referee_command(self, command: RefereeCommand) -> str | None: ...
+    def pause(self) -> None: ...
+    def play(self) -> None: ...
+    def request_stop(self) -> None: ...
+
+
+class OperatedLoop(CycleView, LoopCommands, Protocol):
+    """What `poll` is given: the view and the commands."""
+
+
 class LoopAdapter:
     """A part of the server that watches the loop or feeds it operator input.
 
@@ -72,19 +134,19 @@ class LoopAdapter:
 
     name = "adapter"
 
-    def poll(self, loop: SimulationLoop) -> None:
+    def poll(self, loop: OperatedLoop) -> None:
         """Between and during cycles: take operator input (monitor commands, service calls)."""
 
-    def on_effector(self, loop: SimulationLoop, player: Player, command: Command) -> None:
+    def on_effector(self, loop: CycleView, player: Player, command: Command) -> None:
         """An agent's effector command was applied (apply phase)."""
 
-    def on_percept(self, loop: SimulationLoop, player: Player, percept: Percept) -> None:
+    def on_percept(self, loop: CycleView, player: Player, percept: Percept) -> None:
         """A percept was sent to a player (perceive phase)."""
 
-    def on_player_left(self, loop: SimulationLoop, agent_id: str) -> None:
+    def on_player_left(self, loop: CycleView, agent_id: str) -> None:
         """A player and its robot are gone."""
 
-    def on_cycle(self, loop: SimulationLoop, events: Sequence[GameEvent]) -> None:
+    def on_cycle(self, loop: CycleView, events: Sequence[GameEvent]) -> None:
         """The cycle is done (publish phase): the world, the game state and its events."""
 
     def close(self) -> None:

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import threading
 
-from sim_contracts import names
 from sim_master.engine.node import SimulationNode
 from sim_master.master.adapters import AgentTransport, LoopAdapter
 from sim_master.master.config import ServerConfig
 from sim_master.master.players import PlayerTable, Source
-from soccer_referee.commands import RefereeCommand
+from soccer_referee.commands import RefereeCommand, SetPlayMode, entity_move
 from soccer_referee.service import JudgingReferee
 
 
@@ -87,18 +86,10 @@ class SimulationControl:
         return None if outcome.ok else outcome.error
 
     def set_play_mode(self, name: str) -> str | None:
-        from soccer_referee.commands import SetPlayMode
-
         return self.referee_command(SetPlayMode(name))
 
     def move_entity(self, entity: str, position: tuple[float, float, float], rotation: float,
                     velocity: tuple[float, float, float]) -> str | None:
-        from soccer_referee.commands import MoveAgent, MoveBall
-
-        if entity == names.BALL:
-            return self.referee_command(MoveBall(position, velocity))
-        player = self.players.by_robot(entity)
-        if player is None or not player.registered:
-            return f"unknown player {entity!r}: use 'ball' or a player's '<team>/p<unum>'"
-        return self.referee_command(MoveAgent(player.side, player.unum, position[0], position[1], rotation))
+        command = entity_move(entity, position, rotation, velocity, self.referee.registry.side_of)
+        return command if isinstance(command, str) else self.referee_command(command)
 

@@ -26,6 +26,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import ParamSpec
 
 from sim_contracts import names
 from sim_contracts.agents import (
@@ -63,6 +64,7 @@ from soccer_referee.rules import rule_book
 from soccer_referee.service import JudgingReferee
 
 _log = logging.getLogger("soccersim")
+_P = ParamSpec("_P")
 
 AVAILABLE_MODELS: tuple[str, ...] = ("nao", "nao0", "nao1", "nao2", "nao3", "nao4", "pusher")
 # Robots of agents that have not joined a team yet (SimSpark's scene makes one before init):
@@ -284,10 +286,12 @@ class SimulationLoop(SimulationControl, EntityServices):
         for hook in self.cycle_hooks:
             hook(self, list(events))
 
-    def _adapter_hook(self, adapter: LoopAdapter, phase: str, hook: Callable[..., None], *args: object) -> None:
-        """One fault boundary per adapter: a failing monitor or log never stops the match."""
+    def _adapter_hook(self, adapter: LoopAdapter, phase: str, hook: Callable[_P, None], *args: _P.args,
+                      **kwargs: _P.kwargs) -> None:
+        """One fault boundary per adapter: a failing monitor or log never stops the match.
+        (Typed: mypy checks the loop is the view, or view and commands, each hook declares.)"""
         try:
-            hook(*args)
+            hook(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - the boundary itself
             key = f"{adapter.name}:{phase}:{type(exc).__name__}"
             if key not in self._adapter_faults:
@@ -458,7 +462,7 @@ class SimulationLoop(SimulationControl, EntityServices):
                 self._report(player, self.engine.set_joint_pd(player.robot_id, command.targets))
                 self._tell_adapters_effector(player, command)
         elif isinstance(command, Scene):
-            self._create_robot(player, f"nao{command.robot_type}")
+            self._create_robot(player, player.rules.scene_model(command.robot_type))
         elif isinstance(command, InitPlayer):
             self._init_player(player, command)
         elif isinstance(command, Beam):
@@ -501,20 +505,14 @@ class SimulationLoop(SimulationControl, EntityServices):
         return None
 
     def _init_player(self, player: Player, command: InitPlayer) -> None:
-        if player.registered:
-            self.agent_log.warn(player.agent_id, f"init again ignored (already {player.side} #{player.unum})",
-                                once=True)
-            return
-        if player.rules.robot_from_scene and not player.robot_id:
-            self.agent_log.warn(player.agent_id, "init before scene ignored", once=True)
-            return
-        if player.rules.joins_after_step:
-            if any(waiting is player for waiting, _ in self._joining):
-                self.agent_log.warn(player.agent_id, "init again ignored (already joining)", once=True)
-            else:
-                self._joining.append((player, command))
-            return
-        self._join(player, command)
+        refusal = player.rules.init_refusal(has_robot=bool(player.robot_id), joined=player.registered,
+                                            joining=any(waiting is player for waiting, _ in self._joining))
+        if refusal is not None:
+            self.agent_log.warn(player.agent_id, refusal, once=True)
+        elif player.rules.joins_after_step:
+            self._joining.append((player, command))
+        else:
+            self._join(player, command)
 
     def _join_waiting(self) -> None:
         """The robots of the inits that wait for the step enter the world now."""
@@ -527,7 +525,7 @@ class SimulationLoop(SimulationControl, EntityServices):
         """An init's robot (unless `scene` made it) and its place in a team."""
         assert isinstance(command, InitPlayer)
         if not player.rules.robot_from_scene:
-            error = self._create_robot(player, command.model or "nao0")
+            error = self._create_robot(player, player.rules.init_model(command.model, None))
             if error is not None:
                 self._refuse(player, error)
                 return

@@ -19,7 +19,7 @@ from visualization_msgs.msg import Marker, MarkerArray
 from sim_contracts.field import FieldSpec
 
 if TYPE_CHECKING:
-    from sim_master.master.loop import SimulationLoop
+    from sim_master.master.adapters import CycleView
 
 FRAME: Final = "world"
 SIDE_COLOURS: Final = {"left": (0.2, 0.4, 1.0), "right": (1.0, 0.25, 0.2), "": (0.6, 0.6, 0.6)}
@@ -68,7 +68,7 @@ def field_markers(field: FieldSpec, stamp: Time) -> list[Marker]:
     return [carpet, lines, goals]
 
 
-def loop_markers(loop: SimulationLoop, stamp: Time) -> MarkerArray:
+def loop_markers(loop: CycleView, stamp: Time) -> MarkerArray:
     """The loop's world now: every robot with its player's side and number, if it has one."""
     engine = loop.engine
     players = {p.robot_id: p for p in loop.players.with_robots()}

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Final
 from rclpy.serialization import serialize_message
 from rosgraph_msgs.msg import Clock
 
+from sim_master.engine.node import DeltaMemory
 from sim_master.master.adapters import LoopAdapter
 from sim_master.ros.convert import joint_command_msg, percept_to_msg, snapshot_to_msg, stamp
 from sim_master.ros.drawings import marker_view
@@ -24,7 +25,7 @@ from soccer_referee.ros.messages import event_to_msg, game_key, game_state_to_ms
 if TYPE_CHECKING:
     from sim_contracts.commands import Command
     from sim_contracts.percept import Percept
-    from sim_master.master.loop import SimulationLoop
+    from sim_master.master.adapters import CycleView
     from sim_master.master.players import Player
     from soccer_referee.events import GameEvent
 
@@ -40,8 +41,9 @@ class ReplayLogRecorder(LoopAdapter):
         self._last_game: GameState | None = None
         self._drawn_version = -1  # agents' drawings: written when what is shown changes
         self.players = players  # also every player's percepts and joint commands (big: opt-in)
+        self._delta_memory: DeltaMemory = {}  # what the log's deltas were taken against
 
-    def _player_topic(self, loop: SimulationLoop, player: Player, leaf: str, msg_type: str) -> str | None:
+    def _player_topic(self, loop: CycleView, player: Player, leaf: str, msg_type: str) -> str | None:
         if not player.registered:
             return None
         topic = f"{player_namespace(player.team, player.unum)}/{leaf}"
@@ -49,14 +51,14 @@ class ReplayLogRecorder(LoopAdapter):
         self.writer.add_channel(topic, msg_type, (True, False, 5) if leaf == "percept" else (True, False, 10))
         return topic
 
-    def on_percept(self, loop: SimulationLoop, player: Player, percept: Percept) -> None:
+    def on_percept(self, loop: CycleView, player: Player, percept: Percept) -> None:
         if self.players:
             topic = self._player_topic(loop, player, "percept", "sim_msgs/msg/Percept")
             if topic is not None:
                 t = stamp(percept.time)
                 self.writer.write(topic, percept.time, percept_to_msg(percept, t, player.side, player.unum))
 
-    def on_effector(self, loop: SimulationLoop, player: Player, command: Command) -> None:
+    def on_effector(self, loop: CycleView, player: Player, command: Command) -> None:
         if not self.players:
             return
         msg = joint_command_msg(command)
@@ -64,11 +66,12 @@ class ReplayLogRecorder(LoopAdapter):
         if msg is not None and topic is not None:
             self.writer.write(topic, loop.engine.time, msg)
 
-    def on_cycle(self, loop: SimulationLoop, events: Sequence[GameEvent]) -> None:
+    def on_cycle(self, loop: CycleView, events: Sequence[GameEvent]) -> None:
         engine = loop.engine
         t = stamp(engine.time)
         game = game_state_to_msg(loop.referee.state, t)
-        snap = engine.snapshot() if self.writer.wants_keyframe() else engine.delta()
+        # deltas against the log's own memory: the engine's is a distributed node's
+        snap = engine.snapshot() if self.writer.wants_keyframe() else engine.delta(memory=self._delta_memory)
         changed = self._last_game is None or game_key(self._last_game) != game_key(game)
         self.writer.write_cycle(engine.cycle, engine.time, snapshot_to_msg(snap), game if changed else None,
                                 [event_to_msg(e, t) for e in events], Clock(clock=t))

@@ -66,6 +66,7 @@ if TYPE_CHECKING:
 
     from sim_contracts.commands import Command
     from sim_contracts.percept import Percept
+    from sim_master.master.adapters import CycleView
     from sim_master.master.loop import SimulationLoop
     from sim_master.master.players import Player
     from soccer_referee.events import GameEvent as RefereeEvent
@@ -270,7 +271,7 @@ class ServerNode(LoopAdapter):
         self.node.destroy_node()
 
     # ------------------------------------------------------------------ loop adapter (loop thread)
-    def on_cycle(self, loop: SimulationLoop, events: Sequence[RefereeEvent]) -> None:
+    def on_cycle(self, loop: CycleView, events: Sequence[RefereeEvent]) -> None:
         t = stamp(loop.engine.time)
         self.clock_pub.publish(Clock(clock=t))
         if loop.engine.cycle >= self._clock_checked_at:  # every 10 s of sim time
@@ -300,7 +301,7 @@ class ServerNode(LoopAdapter):
                          "server in its own namespace (-r __ns:=/m1, its clock is then /m1/clock) or domain",
                          others, self.clock_topic)
 
-    def _publish_frames(self, loop: SimulationLoop, t: Time) -> None:
+    def _publish_frames(self, loop: CycleView, t: Time) -> None:
         """/tf (each robot's tree; at `tf_rate` Hz of sim time, only while somebody listens),
         /tf_static (fixed joints, latched), and latched descriptions: per robot at
         <entity>/robot_description (its links are its frames after the prefix <entity>/) and per
@@ -363,20 +364,20 @@ class ServerNode(LoopAdapter):
             self._urdf[model] = urdf
         return self._urdf[model]
 
-    def on_effector(self, loop: SimulationLoop, player: Player, command: Command) -> None:
+    def on_effector(self, loop: CycleView, player: Player, command: Command) -> None:
         if self.bridge is not None and player.source in LEGACY_SOURCES and player.registered:
             msg = joint_command_msg(command)
             if msg is not None:
                 self.bridge.mirror_command(player.agent_id, self._namespace(player), msg)
 
-    def on_percept(self, loop: SimulationLoop, player: Player, percept: Percept) -> None:
+    def on_percept(self, loop: CycleView, player: Player, percept: Percept) -> None:
         if self.bridge is not None and player.source in LEGACY_SOURCES and player.registered:
             ns = self._namespace(player)
             if self.bridge.wants_percepts(player.agent_id, ns):
                 self.bridge.mirror_percept(player.agent_id, ns,
                                            percept_to_msg(percept, stamp(percept.time), player.side, player.unum))
 
-    def on_player_left(self, loop: SimulationLoop, agent_id: str) -> None:
+    def on_player_left(self, loop: CycleView, agent_id: str) -> None:
         if self.bridge is not None:
             self.bridge.forget(agent_id)
         ros_player = self.players.pop(agent_id, None)

@@ -26,7 +26,7 @@ from sim_bridge.roboviz_draw import DrawingBoard, DrawProtocolError, parse_datag
 from sim_master.master.adapters import LoopAdapter
 
 if TYPE_CHECKING:
-    from sim_master.master.loop import SimulationLoop
+    from sim_master.master.adapters import OperatedLoop
 
 MAX_DATAGRAM: Final = 65535
 # What reading the port may cost, as shares of one core's time (parsing costs about 12 us a
@@ -173,7 +173,7 @@ class DrawingFeed(LoopAdapter):
                 self._changed.set()
 
     # ------------------------------------------------------------------ the loop's side
-    def poll(self, loop: SimulationLoop) -> None:
+    def poll(self, loop: OperatedLoop) -> None:
         """Tell the drawing thread the time and, when agents are annotated, where their robots
         are (once a cycle; a robot that moved asks for a view, so the texts follow it)."""
         cycle = loop.engine.cycle

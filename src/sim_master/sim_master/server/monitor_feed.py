@@ -23,8 +23,8 @@ from soccer_referee.commands import MoveAgent, RefereeCommand
 from soccer_referee.events import FoulType, GameEvent
 
 if TYPE_CHECKING:
-    from sim_master.engine.node import SimulationNode
-    from sim_master.master.loop import SimulationLoop
+    from sim_master.engine.node import EngineView
+    from sim_master.master.adapters import CycleView, OperatedLoop
     from sim_master.world.spec import ModelSpec
 
 
@@ -37,7 +37,7 @@ class LegacyMonitorFeed(LoopAdapter):
         self._pending_fouls: list[tuple[int, int, int]] = []
         self._sent: dict[str, object] = {}
 
-    def poll(self, loop: SimulationLoop) -> None:
+    def poll(self, loop: OperatedLoop) -> None:
         for monitor in self.servers.values():
             for peer, command in monitor.poll():
                 try:
@@ -46,7 +46,7 @@ class LegacyMonitorFeed(LoopAdapter):
                     loop.log.error("monitor %s: %s on %s: %s; command dropped", peer, type(exc).__name__,
                                    type(command).__name__, exc)
 
-    def _command(self, loop: SimulationLoop, peer: str, command: RefereeCommand | KillSim) -> None:
+    def _command(self, loop: OperatedLoop, peer: str, command: RefereeCommand | KillSim) -> None:
         if isinstance(command, KillSim):
             loop.log.warning("monitor %s asked to stop the server (killsim)", peer)
             loop.request_stop()
@@ -59,7 +59,7 @@ class LegacyMonitorFeed(LoopAdapter):
         if error:
             loop.log.warning("monitor %s: %s refused: %s", peer, type(command).__name__, error)
 
-    def on_cycle(self, loop: SimulationLoop, events: Sequence[GameEvent]) -> None:
+    def on_cycle(self, loop: CycleView, events: Sequence[GameEvent]) -> None:
         """Every 2nd cycle, as both references: one frame per monitor port."""
         for e in events:
             if e.kind == "foul":
@@ -107,7 +107,7 @@ class LegacyMonitorFeed(LoopAdapter):
                 monitor.broadcast(lambda: sexp(False), lambda: sexp(True))
 
     @staticmethod
-    def _statics(engine: SimulationNode) -> list[ModelSpec]:
+    def _statics(engine: EngineView) -> list[ModelSpec]:
         return [m for m in engine.world.models if not m.is_ball]
 
     def close(self) -> None:

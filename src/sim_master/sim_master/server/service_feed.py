@@ -8,7 +8,7 @@ from sim_bridge.service_port import ServicePort
 from sim_master.master.adapters import LoopAdapter
 
 if TYPE_CHECKING:
-    from sim_master.master.loop import SimulationLoop
+    from sim_master.master.adapters import OperatedLoop
 
 
 class ServicePortFeed(LoopAdapter):
@@ -17,7 +17,7 @@ class ServicePortFeed(LoopAdapter):
     def __init__(self, port: ServicePort) -> None:
         self.port = port
 
-    def poll(self, loop: SimulationLoop) -> None:
+    def poll(self, loop: OperatedLoop) -> None:
         self.port.poll(0.0)
 
     def close(self) -> None:

@@ -14,7 +14,7 @@ from sim_master.server.draw_feed import DrawingFeed
 from soccer_referee.events import GameEvent
 
 if TYPE_CHECKING:
-    from sim_master.master.loop import SimulationLoop
+    from sim_master.master.adapters import CycleView, OperatedLoop
 
 
 class WebMonitorFeed(LoopAdapter):
@@ -30,7 +30,7 @@ class WebMonitorFeed(LoopAdapter):
         self._models: tuple[str, ...] | None = None
         self._link_rows = LinkRows()
 
-    def poll(self, loop: SimulationLoop) -> None:
+    def poll(self, loop: OperatedLoop) -> None:
         # a page connected (perhaps while paused), or the simulation paused or resumed: show it
         if self.monitor.wants_frame or (self.monitor.clients and loop.paused != self._shown_paused):
             self._shown_paused = loop.paused
@@ -49,7 +49,7 @@ class WebMonitorFeed(LoopAdapter):
                 loop.log.warning("browser %s: %s", item.peer, exc)
                 self.monitor.tell(item.peer, str(exc))
 
-    def on_cycle(self, loop: SimulationLoop, events: Sequence[GameEvent]) -> None:
+    def on_cycle(self, loop: CycleView, events: Sequence[GameEvent]) -> None:
         self._fouls += [{"time": e.time, "type": e.detail, "side": e.team, "unum": e.unum}
                         for e in events if e.kind == "foul"]
         self._said += [{"time": round(loop.referee.state.game_time, 2), "side": s.side, "unum": s.unum,

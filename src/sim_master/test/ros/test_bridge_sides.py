@@ -58,3 +58,33 @@ def test_the_bridge_tells_its_agent_a_changed_side(ros_context: Any) -> None:
     finally:
         client.close()
         node.destroy_node()
+
+
+def test_the_bridge_rules_an_init_as_the_server_does(ros_context: Any) -> None:
+    """The separate bridge asks the referee for a join exactly when the composed server would
+    join the agent (PlayerRules.init_refusal, one rule for both): a SimSpark init before its
+    scene is ignored, a second init too; the scene's robot type names the model."""
+    from sim_contracts.agents import RCSSSMJ_RULES
+    from sim_contracts.commands import InitPlayer, Scene
+
+    assert SIMSPARK_RULES.init_refusal(has_robot=False, joined=False, joining=False) == "init before scene ignored"
+    assert RCSSSMJ_RULES.init_refusal(has_robot=False, joined=False, joining=False) is None
+    assert "again" in (SIMSPARK_RULES.init_refusal(has_robot=True, joined=True, joining=False) or "")
+    assert "again" in (RCSSSMJ_RULES.init_refusal(has_robot=True, joined=False, joining=True) or "")
+    assert SIMSPARK_RULES.init_model("", SIMSPARK_RULES.scene_model(3)) == "nao3"
+    assert RCSSSMJ_RULES.init_model("T1", None) == "T1"
+
+    node = Node("bridge_init_test", context=ros_context)
+    server = AgentServer(SimSparkDialect())
+    try:
+        bridge = StandaloneBridge(node, {"simspark": server}, "no_referee_here", "soccersim")
+        agent = BridgedAgent("simspark-1", server, SIMSPARK_RULES)
+        bridge.agents[agent.agent_id] = agent
+        bridge._commands(agent, [InitPlayer("Alpha", 1)])
+        assert not agent.joining and agent.init is None  # before its scene: ignored, as the server ignores it
+        bridge._commands(agent, [Scene("rsg/agent/nao/nao_hetero.rsg", 3)])
+        bridge._commands(agent, [InitPlayer("Alpha", 1)])
+        assert agent.joining and agent.model == "nao3"  # now it asks (when the referee answers)
+        bridge.close()
+    finally:
+        node.destroy_node()

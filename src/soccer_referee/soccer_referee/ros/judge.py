@@ -33,12 +33,11 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rclpy.signals import SignalHandlerOptions
 from rclpy.task import Future
 
-from sim_contracts import names
 from sim_contracts.agents import BeamFrame
 from sim_contracts.node_cli import NodeParameter, declared_values, stop_on_signals, usage, wants_help
 from sim_msgs.msg import RefereeVerdict, RefereeWorld
 from sim_msgs.srv import BeamAgent, InitAgent, RefereeBeam, RefereeCommand, RefereeRegister
-from soccer_referee.commands import MoveAgent, MoveBall, SetPlayMode
+from soccer_referee.commands import SetPlayMode, entity_move
 from soccer_referee.referee import Referee
 from soccer_referee.ros.messages import event_to_msg, game_state_to_msg, seconds, stamp
 from soccer_referee.ros.referee_node import RefereeNode
@@ -185,16 +184,11 @@ class Judge:
     def move_entity(self, entity: str, position: tuple[float, float, float], rotation: float,
                     velocity: tuple[float, float, float]) -> str | None:
         with self.lock:
-            if entity == names.BALL:
-                outcome = self.referee.command(MoveBall(position, velocity))
-            else:
-                player = names.parse_player_entity(entity)
-                side = self.referee.registry.side_of(player[0]) if player else ""
-                if player is None or not side:
-                    return f"unknown player {entity!r}: use 'ball' or a player's '<team>/p<unum>'"
-                outcome = self.referee.command(MoveAgent(side, player[1], position[0], position[1], rotation))
+            command = entity_move(entity, position, rotation, velocity, self.referee.registry.side_of)
+            if isinstance(command, str):
+                return command
+            outcome = self.referee.command(command)
         return None if outcome.ok else outcome.error
-
 
 PARAMETERS: Final = (
     NodeParameter("rules", "simspark", f"rule book: {', '.join(RULE_BOOKS)}"),
