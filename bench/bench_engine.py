@@ -15,7 +15,8 @@ import resource
 import time
 from collections.abc import Callable
 
-from sim_master.engine.factory import PHYSICS_ENGINES, physics_engine
+from sim_physics.engine.factory import PHYSICS_ENGINES, physics_engine
+
 from sim_master.master.spawn import init_slot
 
 
@@ -29,8 +30,8 @@ def rss_mb() -> float:
 
 def bare_step(engine: object) -> tuple[Callable[[], None], int]:
     """One bare physics step of the engine, and how many make a cycle."""
-    from sim_master.engine.articulated import ArticulatedEngine
-    from sim_master.engine.mujoco.engine import MujocoEngine
+    from sim_physics.engine.articulated import ArticulatedEngine
+    from sim_physics.engine.mujoco.engine import MujocoEngine
 
     if isinstance(engine, MujocoEngine):
         import mujoco

@@ -22,8 +22,7 @@ import os
 import time
 
 import numpy as np
-
-from sim_master.engine.ode.engine import OdeEngine
+from sim_physics.engine.ode.engine import OdeEngine
 
 SCENARIOS = ("standing", "walking", "flailing", "lying", "piled")
 STEP_PERIOD = 0.8  # s, walking's swing

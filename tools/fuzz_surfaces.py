@@ -374,8 +374,8 @@ def _fuzz_replay(rng: random.Random, count: int, progress: bool) -> tuple[list[s
     exception may escape it."""
     from rclpy.serialization import serialize_message
     from rosgraph_msgs.msg import Clock
+    from sim_physics.engine.mujoco.engine import MujocoEngine
 
-    from sim_master.engine.mujoco.engine import MujocoEngine
     from sim_master.ros.convert import snapshot_to_msg, stamp
     from sim_master.store.mcap_log import ReplayLogReader, ReplayLogWriter
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE_DIRS = ("src/sim_contracts/sim_contracts", "src/sim_master/sim_master", "src/sim_bridge/sim_bridge",
-                "src/soccer_referee/soccer_referee")
+PACKAGE_DIRS = ("src/sim_contracts/sim_contracts", "src/sim_physics/sim_physics", "src/sim_master/sim_master",
+                "src/sim_bridge/sim_bridge", "src/soccer_referee/soccer_referee")
 
 # The ROS layer: nothing in a pure core may import these (module prefixes).
 ROS_MODULES = ("rclpy", "sim_msgs", "simulation_interfaces", "gazebo_msgs", "tf2_msgs", "rosgraph_msgs",
@@ -31,11 +31,9 @@ ROS_MODULES = ("rclpy", "sim_msgs", "simulation_interfaces", "gazebo_msgs", "tf2
 
 # Pure cores: importable and testable without ROS (module prefixes).
 PURE_CORES = (
-    "sim_master.engine",
-    "sim_master.world",
+    "sim_physics",  # the whole package: engines, world files, scene, snapshots
     "sim_master.master",
     "sim_master.store",
-    "sim_master.scene",
     "sim_contracts",
     "soccer_referee.commands", "soccer_referee.events",
     "soccer_referee.play_modes", "soccer_referee.referee", "soccer_referee.registry",
@@ -45,18 +43,21 @@ PURE_CORES = (
 
 # (importer prefix, forbidden imported prefix, why)
 FORBIDDEN = (
-    ("sim_master.engine", "sim_bridge", "the engine produces engine-neutral percepts; the bridge formats them"),
-    ("sim_master.engine", "sim_master.master", "the engine is driven by the loop, it does not know it"),
-    ("sim_master.world", "sim_master.engine", "world specs are read by engines, not the other way round"),
+    ("sim_physics", "sim_master", "the world is stepped by the loop (sim_master); it does not know the loop's side"),
+    ("sim_physics.engine", "soccer_referee", "the referee reads the world through its view, not the other way round"),
+    ("sim_physics.world", "soccer_referee", "world files know no rules"),
+    ("sim_physics.engine", "sim_bridge", "the engine produces engine-neutral percepts; the bridge formats them"),
+    ("sim_physics.engine", "sim_master.master", "the engine is driven by the loop, it does not know it"),
+    ("sim_physics.world", "sim_physics.engine", "world specs are read by engines, not the other way round"),
     ("sim_contracts", "sim_bridge", "contracts are below the wire layer"),
     ("sim_contracts", "sim_master", "contracts are below every engine and the loop"),
     ("sim_master.master", "sim_bridge", "the loop core knows no sockets: transports are registered with it"),
     ("sim_master.master", "sim_master.server", "the loop core does not know what is plugged into it"),
-    ("sim_master.scene", "mujoco", "monitors and replay draw from the engine contract, on any engine"),
-    ("sim_master.scene", "sim_master.engine", "the scene reads specs and poses, never an engine"),
+    ("sim_physics.scene", "mujoco", "monitors and replay draw from the engine contract, on any engine"),
+    ("sim_physics.scene", "sim_physics.engine", "the scene reads specs and poses, never an engine"),
     ("sim_master.server", "mujoco", "what serves a world serves it on any engine"),
-    ("sim_master.engine.gazebo", "sim_master.engine.mujoco", "sibling engines do not lean on each other"),
-    ("sim_master.engine.ode", "sim_master.engine.mujoco", "sibling engines do not lean on each other"),
+    ("sim_physics.engine.gazebo", "sim_physics.engine.mujoco", "sibling engines do not lean on each other"),
+    ("sim_physics.engine.ode", "sim_physics.engine.mujoco", "sibling engines do not lean on each other"),
 )
 
 

@@ -1,5 +1,5 @@
 // The numbers of the legacy monitor streams: each scene node's transform as the SLT text the
-// scene builder (sim_master/scene/monitor_scene.py) puts in a frame.
+// scene builder (sim_physics/scene/monitor_scene.py) puts in a frame.
 #pragma once
 
 #include <pybind11/numpy.h>

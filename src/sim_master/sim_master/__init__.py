@@ -1,1 +1,2 @@
-"""Simulation master: MuJoCo engine, worlds, single and distributed mode, logs, and the soccersim command."""
+"""Simulation master: the loop that steps the world (sim_physics), single and distributed
+mode, the ROS nodes, logs, and the soccersim command."""

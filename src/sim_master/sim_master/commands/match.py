@@ -11,8 +11,9 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
+from sim_physics.engine.factory import PHYSICS_ENGINES
+
 from sim_master.commands.server import port_number
-from sim_master.engine.factory import PHYSICS_ENGINES
 from sim_master.master.config import ServerConfig
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def run_match(args: argparse.Namespace) -> int:
         web_port=None if args.web_port in (None, -1) else args.web_port,
         log_path=log_path, seed=args.seed, max_cycles=max_cycles, kickoff_after=1.0,
         half_time=args.duration / 2, vision_noise=True, engine=args.engine)
-    from sim_master.engine.factory import EngineUnavailable
+    from sim_physics.engine.factory import EngineUnavailable
 
     try:
         server = SingleModeServer(config)

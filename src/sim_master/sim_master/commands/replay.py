@@ -15,8 +15,9 @@ from sim_bridge.roboviz_draw import DrawingBoard
 from soccer_referee.rules import RULE_BOOKS
 
 if TYPE_CHECKING:
+    from sim_physics.scene.monitor_scene import MonitorScene
+
     from sim_contracts.field import FieldSpec
-    from sim_master.scene.monitor_scene import MonitorScene
     from soccer_referee.referee import GameStateSnapshot
     from soccer_referee.rules import RuleBook
 
@@ -50,7 +51,7 @@ class _Frames:
     rules: RuleBook
 
     def _frame(self, full: bool) -> bytes:
-        from sim_master.scene.monitor_scene import rsmp_frame, simspark_frame
+        from sim_physics.scene.monitor_scene import rsmp_frame, simspark_frame
 
         body = self.scene.scene(self.names, self.poses, full)
         if self.scene.style.rsmp:
@@ -65,8 +66,9 @@ class _Frames:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    from sim_physics.scene.world import SceneWorld
+
     from sim_bridge.monitor_server import MonitorServer
-    from sim_master.scene.world import SceneWorld
     from sim_master.store.mcap_log import LogError, ReplayIndex, ReplayLogReader, check_log
     from sim_master.store.replay_player import ReplayPlayer
     from soccer_referee.rules import rule_book
@@ -211,7 +213,8 @@ class _Shows:
         self.link_rows = LinkRows()
 
     def show(self, cycle: Any) -> None:
-        from sim_master.scene.monitor_scene import STREAM_STYLES, MonitorScene, scene_key
+        from sim_physics.scene.monitor_scene import STREAM_STYLES, MonitorScene, scene_key
+
         from soccer_referee.ros.messages import game_state_from_msg
 
         engine = self.engine

@@ -8,7 +8,8 @@ import sys
 from collections.abc import Callable
 from typing import TypeVar
 
-from sim_master.engine.factory import PHYSICS_ENGINES
+from sim_physics.engine.factory import PHYSICS_ENGINES
+
 from sim_master.master.config import ServerConfig
 from sim_master.master.ground_truth import GROUND_TRUTH
 
@@ -173,7 +174,8 @@ def run_server(args: argparse.Namespace) -> int:
         except ParameterError as exc:
             print(f"soccersim server: {exc}", file=sys.stderr)
             return 2
-    from sim_master.engine.factory import EngineUnavailable
+    from sim_physics.engine.factory import EngineUnavailable
+
     from sim_master.server.single import StartupError
 
     try:

@@ -24,6 +24,7 @@ import rclpy
 import redis
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
+from sim_physics.snapshot import Snapshot
 
 from sim_contracts.logtext import clip
 from sim_master.distributed import topics
@@ -31,7 +32,6 @@ from sim_master.distributed.topic_reader import TopicReader
 from sim_master.distributed.world_config import WorldConfig
 from sim_master.master.barrier import NodeRecord, NodeRoster, StepBarrier, StepOutcome
 from sim_master.ros.convert import snapshot_from_msg, snapshot_to_msg, snapshot_to_packed_msg, stamp
-from sim_master.snapshot import Snapshot
 from sim_master.store.cache_writer import PipelinedCacheWriter
 from sim_master.store.mcap_log import ReplayLogWriter
 from sim_master.store.redis_cache import SnapshotCache

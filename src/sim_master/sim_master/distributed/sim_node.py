@@ -17,15 +17,15 @@ import redis
 from rclpy.client import Client
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
+from sim_physics.engine.factory import physics_engine
+from sim_physics.engine.node import SteppedWorld
+from sim_physics.snapshot import Snapshot
 
 from sim_bridge.ros.service_call import call_until_answered, fresh_client
 from sim_master.distributed import topics
 from sim_master.distributed.topic_reader import TopicReader
 from sim_master.distributed.world_config import WorldConfig
-from sim_master.engine.factory import physics_engine
-from sim_master.engine.node import SteppedWorld
 from sim_master.ros.convert import snapshot_from_msg, snapshot_to_packed_msg, stamp
-from sim_master.snapshot import Snapshot
 from sim_msgs.msg import NodeStatus, StepDone, StepStart
 from sim_msgs.srv import RegisterNode
 
@@ -207,7 +207,7 @@ def make_engine(kind: str, config: WorldConfig, node_id: str, bt_xml: str) -> St
     """The engine of one node with every asset of the world in it (owned and ghosts)."""
     engine: SteppedWorld
     if kind == "simpy":
-        from sim_master.engine.simpy_engine.engine import SimpyEngine
+        from sim_master.distributed.simpy_engine.engine import SimpyEngine
 
         swarm = SimpyEngine(config.world, bt_xml=bt_xml, tick_ms=config.bt_tick_ms)
         swarm.set_owned(config.owned_by(node_id))

@@ -64,8 +64,9 @@ class WorldConfig:
     def problems(self) -> list[str]:
         """What makes this world unplayable, checked before any node starts: the world file
         loads, every asset has a unique name, a known model, a finite pose and an owner."""
+        from sim_physics.world.sdf_loader import available_models, load_world
+
         from sim_contracts.field import FieldSpec
-        from sim_master.world.sdf_loader import available_models, load_world
 
         found: list[str] = []
         field_spec = FieldSpec()

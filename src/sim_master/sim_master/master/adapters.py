@@ -19,8 +19,9 @@ if TYPE_CHECKING:
     import logging
     from collections.abc import Iterator
 
+    from sim_physics.engine.node import EngineView
+
     from sim_contracts.field import FieldSpec
-    from sim_master.engine.node import EngineView
     from sim_master.master.hearing import SaidMessage
     from sim_master.master.players import Player
     from soccer_referee.commands import RefereeCommand

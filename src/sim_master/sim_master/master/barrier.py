@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Final
 
-from sim_master.snapshot import Snapshot
+from sim_physics.snapshot import Snapshot
 
 POLICIES: Final = ("pause", "continue")
 NODE_ID_LIVE: Final = "id in use"  # the refusal text a node recognises (it retries)

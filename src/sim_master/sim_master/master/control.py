@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import threading
 
-from sim_master.engine.node import SimulationNode
+from sim_physics.engine.node import SimulationNode
+
 from sim_master.master.adapters import AgentTransport, LoopAdapter
 from sim_master.master.config import ServerConfig
 from sim_master.master.players import PlayerTable, Source

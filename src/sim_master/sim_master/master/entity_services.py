@@ -11,14 +11,15 @@ import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from sim_physics.engine.node import SimulationNode
+from sim_physics.snapshot import EntitySnapshot, Snapshot
+from sim_physics.world import sdf_loader
+
 from sim_contracts import names
 from sim_contracts.logtext import clip
-from sim_master.engine.node import SimulationNode
 from sim_master.master.adapters import AgentTransport
 from sim_master.master.players import PlayerTable, Source
 from sim_master.master.spawn import join_spot
-from sim_master.snapshot import EntitySnapshot, Snapshot
-from sim_master.world import sdf_loader
 from soccer_referee.service import JudgingReferee
 
 MAX_URI = 4096  # characters of a spawn request's uri (a path longer than the file system's PATH_MAX)

@@ -28,6 +28,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import ParamSpec
 
+from sim_physics.engine.common import MODEL_ALIASES
+from sim_physics.engine.league import off_league
+from sim_physics.engine.node import SimulationNode
+
 from sim_contracts import names
 from sim_contracts.agents import (
     IN_PROCESS_RULES,
@@ -43,9 +47,6 @@ from sim_contracts.agents import (
 from sim_contracts.commands import Beam, Command, InitPlayer, JointTargets, JointVelocities, Say, Scene, Syn
 from sim_contracts.logtext import clip
 from sim_contracts.percept import GameStateView, Heard, Percept
-from sim_master.engine.common import MODEL_ALIASES
-from sim_master.engine.league import off_league
-from sim_master.engine.node import SimulationNode
 from sim_master.master.adapters import AgentTransport, LocalBrain, LoopAdapter, PerceptOutlet
 from sim_master.master.agent_log import AgentLog
 from sim_master.master.config import ServerConfig

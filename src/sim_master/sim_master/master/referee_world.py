@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sim_master.engine.node import SimulationNode
+from sim_physics.engine.node import SimulationNode
+
 from soccer_referee.world import PlayerId, PlayerView, Side, Vec3, as_side
 
 

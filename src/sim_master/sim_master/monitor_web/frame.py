@@ -23,10 +23,10 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
+from sim_physics.engine.league import model_league
+from sim_physics.world.spec import ModelSpec, Shape
 
 from sim_contracts.field import FieldSpec
-from sim_master.engine.league import model_league
-from sim_master.world.spec import ModelSpec, Shape
 
 
 class JsonText(str):

@@ -10,8 +10,7 @@ from typing import Final
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
-
-from sim_master.world.spec import FieldSpec
+from sim_physics.world.spec import FieldSpec
 
 GRASS = (46, 125, 50)
 LINE = (235, 235, 235)

@@ -1,8 +1,9 @@
 """Plain data <-> sim_msgs messages (no Node needed): snapshots, entities, percepts, time."""
 from __future__ import annotations
 
+from sim_physics.snapshot import EntitySnapshot, Snapshot
+
 from sim_bridge.ros.percepts import game_view_to_msg, joint_command_msg, percept_from_msg, percept_to_msg, stamp
-from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.store.snapshot_records import entity_from_record as entity_from_msg
 from sim_master.store.snapshot_records import seconds
 from sim_master.store.snapshot_records import snapshot_from_record as snapshot_from_msg

@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 from builtin_interfaces.msg import Time
 from geometry_msgs.msg import TransformStamped
+from sim_physics.world.sdf_loader import load_model
+from sim_physics.world.transforms import quat_mul
+from sim_physics.world.urdf import model_urdf
 
-from sim_master.world.sdf_loader import load_model
-from sim_master.world.transforms import quat_mul
-from sim_master.world.urdf import model_urdf
 from tf2_msgs.msg import TFMessage
 
 WORLD_FRAME = "world"

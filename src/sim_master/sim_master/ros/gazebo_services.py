@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.node import Node
+from sim_physics.snapshot import EntitySnapshot
 from std_srvs.srv import Empty
 
 from gazebo_msgs.msg import EntityState
@@ -23,7 +24,6 @@ from gazebo_msgs.srv import DeleteEntity, GetEntityState, GetModelList, SetEntit
 from sim_contracts import names
 from sim_master.ros.convert import stamp
 from sim_master.ros.service_guard import guarded
-from sim_master.snapshot import EntitySnapshot
 
 if TYPE_CHECKING:
     from sim_master.master.loop import SimulationLoop

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Final
 
 from rclpy.serialization import serialize_message
 from rosgraph_msgs.msg import Clock
+from sim_physics.engine.node import DeltaMemory
 
-from sim_master.engine.node import DeltaMemory
 from sim_master.master.adapters import LoopAdapter
 from sim_master.ros.convert import joint_command_msg, percept_to_msg, snapshot_to_msg, stamp
 from sim_master.ros.drawings import marker_view

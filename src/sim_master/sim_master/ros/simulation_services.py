@@ -19,13 +19,13 @@ from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.action.server import ServerGoalHandle
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.node import Node
+from sim_physics.snapshot import EntitySnapshot
 
 from sim_contracts import names
 from sim_master.master.entity_services import SpawnOutcome
 from sim_master.master.loop import MAX_STEP_CYCLES
 from sim_master.ros.convert import stamp
 from sim_master.ros.service_guard import guarded
-from sim_master.snapshot import EntitySnapshot
 from simulation_interfaces.action import SimulateSteps
 from simulation_interfaces.msg import (
     Bounds,
@@ -203,7 +203,7 @@ class SimulationServices:
         return res
 
     def _spawnables(self, _req: GetSpawnables.Request, res: GetSpawnables.Response) -> Any:
-        from sim_master.world.sdf_loader import available_models
+        from sim_physics.world.sdf_loader import available_models
 
         res.spawnables = [Spawnable(entity_resource=Resource(uri=f"model://{m}"), description=f"robot model {m}",
                                     spawn_bounds=Bounds(type=Bounds.TYPE_EMPTY)) for m in available_models()]

@@ -9,9 +9,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from sim_bridge.monitor_server import KillSim, MonitorServer
-from sim_master.master.adapters import LoopAdapter
-from sim_master.scene.monitor_scene import (
+from sim_physics.scene.monitor_scene import (
     STREAM_STYLES,
     MonitorScene,
     SceneRobot,
@@ -19,13 +17,17 @@ from sim_master.scene.monitor_scene import (
     scene_key,
     simspark_frame,
 )
+
+from sim_bridge.monitor_server import KillSim, MonitorServer
+from sim_master.master.adapters import LoopAdapter
 from soccer_referee.commands import MoveAgent, RefereeCommand
 from soccer_referee.events import FoulType, GameEvent
 
 if TYPE_CHECKING:
-    from sim_master.engine.node import EngineView
+    from sim_physics.engine.node import EngineView
+    from sim_physics.world.spec import ModelSpec
+
     from sim_master.master.adapters import CycleView, OperatedLoop
-    from sim_master.world.spec import ModelSpec
 
 
 class LegacyMonitorFeed(LoopAdapter):

@@ -6,8 +6,9 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from sim_physics.engine.league import robots_physics
+
 from sim_bridge.service_port import ServiceError, ServicePort
-from sim_master.engine.league import robots_physics
 from sim_master.master.loop import MAX_STEP_CYCLES
 from soccer_referee.commands import DropBall, KickOff, MoveBall, RefereeCommand, SetScore, SetTime
 

@@ -14,14 +14,15 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
+from sim_physics.engine.factory import physics_engine
+from sim_physics.engine.node import Feature, ReadsModelsAhead, SimulationNode
+
 from sim_bridge.agent_server import AgentServer
 from sim_bridge.dialects.base import Dialect
 from sim_bridge.dialects.rcsssmj import RcsssmjDialect
 from sim_bridge.dialects.simspark import SimSparkDialect
 from sim_bridge.monitor_server import MonitorServer
 from sim_bridge.service_port import ServicePort
-from sim_master.engine.factory import physics_engine
-from sim_master.engine.node import Feature, ReadsModelsAhead, SimulationNode
 from sim_master.master.config import ServerConfig
 from sim_master.master.loop import AVAILABLE_MODELS, CycleStats, SimulationLoop
 from sim_master.master.players import Source
@@ -211,7 +212,7 @@ class SingleModeServer(SimulationLoop):
         c = self.config
         threads = ""
         if c.engine in ("auto", "ode"):
-            from sim_master.engine.ode.engine import island_threads
+            from sim_physics.engine.ode.engine import island_threads
 
             threads = f" (ODE on {island_threads(c.physics_threads)} threads)"
         lines.append(f"mode: {mode}; world: {c.world}; engine: {c.engine}{threads}; rules: {c.rules}")

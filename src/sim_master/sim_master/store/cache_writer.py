@@ -16,7 +16,8 @@ import logging
 import threading
 from typing import Any, Final
 
-from sim_master.snapshot import Snapshot
+from sim_physics.snapshot import Snapshot
+
 from sim_master.store.redis_cache import SnapshotCache
 from sim_master.store.resp import PipelinedConnection, RedisReplyError
 

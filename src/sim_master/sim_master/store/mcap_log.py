@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Final
 
 from mcap.writer import CompressionType, Writer
+from sim_physics.snapshot import Snapshot
 
 from sim_contracts.logtext import clip
-from sim_master.snapshot import Snapshot
 from sim_master.store.msgdefs import message_definition
 from sim_master.store.snapshot_records import snapshot_from_record
 

@@ -11,8 +11,7 @@ import time
 from typing import Any
 
 import redis
-
-from sim_master.snapshot import Snapshot
+from sim_physics.snapshot import Snapshot
 
 
 class SnapshotCache:

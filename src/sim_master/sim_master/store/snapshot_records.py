@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim_master.snapshot import EntitySnapshot, Snapshot
+from sim_physics.snapshot import EntitySnapshot, Snapshot
 
 
 def seconds(time: Any) -> float:

@@ -42,11 +42,13 @@ def _write(root: Path, packages: tuple[str, ...], modules: dict[str, str]) -> No
 def test_each_broken_rule_is_reported(tmp_path: Path) -> None:
     _write(
         tmp_path,
-        ("sim_master", "sim_bridge"),
+        ("sim_master", "sim_physics", "sim_bridge"),
         {
             "sim_master.__init__": "",
-            "sim_master.engine.__init__": "",
-            "sim_master.engine.physics": "def f():\n    import rclpy\n    from sim_bridge.percept import P\n",
+            "sim_physics.__init__": "",
+            "sim_physics.engine.__init__": "",
+            "sim_physics.engine.physics": "def f():\n    import rclpy\n    from sim_bridge.percept import P\n"
+                                          "    from sim_master.master import loop\n",
             "sim_master.master.__init__": "",
             "sim_master.master.loop": "from ..ros import node\n",
             "sim_master.ros.__init__": "",
@@ -56,9 +58,11 @@ def test_each_broken_rule_is_reported(tmp_path: Path) -> None:
         },
     )
     graph = _tool()
-    modules = graph.discover(tmp_path, ("src/sim_master/sim_master", "src/sim_bridge/sim_bridge"))
+    modules = graph.discover(tmp_path, ("src/sim_master/sim_master", "src/sim_physics/sim_physics",
+                                        "src/sim_bridge/sim_bridge"))
     problems = "\n".join(graph.violations(modules))
-    assert "sim_master.engine.physics imports rclpy: pure cores must not import the ROS layer" in problems
-    assert "sim_master.engine.physics imports sim_bridge.percept" in problems
+    assert "sim_physics.engine.physics imports rclpy: pure cores must not import the ROS layer" in problems
+    assert "sim_physics.engine.physics imports sim_bridge.percept" in problems
+    assert "sim_physics.engine.physics imports sim_master.master" in problems  # the world knows no loop
     assert "sim_master.master.loop imports sim_master.ros" in problems  # relative import resolved
     assert "import cycle between subpackages: sim_master.master -> sim_master.ros" in problems

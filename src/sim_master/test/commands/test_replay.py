@@ -45,9 +45,10 @@ def test_replay_to_a_monitor(running_server: Callable[..., Any], tmp_path: Path)
 def test_replayed_browser_frames_keep_teams_and_numbers_and_say_replay() -> None:
     """Players' robots are named <team>/p<unum>: the replay's browser frames colour and number
     them from the log, and the page is told it shows a replay."""
+    from sim_physics.scene.world import SceneWorld
+    from sim_physics.snapshot import EntitySnapshot, Snapshot
+
     from sim_master.commands.replay import _web_frame
-    from sim_master.scene.world import SceneWorld
-    from sim_master.snapshot import EntitySnapshot, Snapshot
     from sim_master.store.mcap_log import ReplayCycle
     from soccer_referee.referee import GameStateSnapshot
 

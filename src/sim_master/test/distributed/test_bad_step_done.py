@@ -6,11 +6,11 @@ from __future__ import annotations
 import logging
 
 import pytest
+from sim_physics.snapshot import Snapshot
 
 from sim_master.distributed.master import DistributedMaster
 from sim_master.master.barrier import NodeRecord, NodeRoster, StepBarrier
 from sim_master.ros.convert import snapshot_to_packed_msg
-from sim_master.snapshot import Snapshot
 from sim_msgs.msg import Snapshot as SnapshotMsg
 from sim_msgs.msg import StepDone
 

@@ -16,11 +16,11 @@ PACKAGES = os.pathsep.join(str(SRC / p) for p in (
     "sim_master", "sim_contracts", "sim_bridge", "soccer_referee", "sim_gazebo", "sim_ode"))
 
 CHECK = '''
-from sim_master.engine.gazebo.engine import GazeboEngine
-from sim_master.engine.mujoco.engine import MujocoEngine
-from sim_master.engine.node import SimulationNode, SteppedWorld
-from sim_master.engine.ode.engine import OdeEngine
-from sim_master.engine.simpy_engine.engine import SimpyEngine
+from sim_physics.engine.gazebo.engine import GazeboEngine
+from sim_physics.engine.mujoco.engine import MujocoEngine
+from sim_physics.engine.node import SimulationNode, SteppedWorld
+from sim_physics.engine.ode.engine import OdeEngine
+from sim_master.distributed.simpy_engine.engine import SimpyEngine
 
 
 def gazebo(engine: GazeboEngine) -> SimulationNode:
@@ -44,8 +44,8 @@ def physics_node(engine: MujocoEngine) -> SteppedWorld:
 '''
 
 NOT_AN_ENGINE = '''
-from sim_master.engine.node import SimulationNode
-from sim_master.engine.simpy_engine.engine import SimpyEngine
+from sim_physics.engine.node import SimulationNode
+from sim_master.distributed.simpy_engine.engine import SimpyEngine
 
 
 def physics(engine: SimpyEngine) -> SimulationNode:

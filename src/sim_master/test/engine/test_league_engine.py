@@ -7,11 +7,10 @@ import logging
 from typing import Any
 
 import pytest
-
-from sim_master.engine.factory import physics_engine
-from sim_master.engine.league import LeagueEngine, off_league, robots_physics
-from sim_master.engine.mujoco.engine import MujocoEngine
-from sim_master.engine.ode.engine import OdeEngine
+from sim_physics.engine.factory import physics_engine
+from sim_physics.engine.league import LeagueEngine, off_league, robots_physics
+from sim_physics.engine.mujoco.engine import MujocoEngine
+from sim_physics.engine.ode.engine import OdeEngine
 
 
 def league() -> LeagueEngine:

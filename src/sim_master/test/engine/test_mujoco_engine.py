@@ -7,9 +7,8 @@ from pathlib import Path
 import mujoco
 import numpy as np
 import pytest
-
-from sim_master.engine.mujoco.engine import MujocoEngine
-from sim_master.snapshot import Snapshot
+from sim_physics.engine.mujoco.engine import MujocoEngine
+from sim_physics.snapshot import Snapshot
 
 G = 9.81
 
@@ -347,7 +346,7 @@ def test_the_simspark_ball_bounces_above_the_threshold_and_lies_still_below(engi
 
 
 def test_a_ball_bounce_out_of_range_is_refused(tmp_path: Path) -> None:
-    from sim_master.world.sdf_loader import SdfError, load_world, resolve_world
+    from sim_physics.world.sdf_loader import SdfError, load_world, resolve_world
 
     text = resolve_world("simspark_field").read_text().replace('bounce="0.8 0.8"', 'bounce="1.5 0.8"')
     bad = tmp_path / "bad.sdf"

@@ -6,10 +6,10 @@ import math
 from pathlib import Path
 
 import pytest
+from sim_physics.snapshot import Snapshot
 
 from sim_master.bt.loader import BehaviorTreeError
-from sim_master.engine.simpy_engine.engine import SimpyEngine
-from sim_master.snapshot import Snapshot
+from sim_master.distributed.simpy_engine.engine import SimpyEngine
 
 SWARM_BT = (Path(__file__).resolve().parents[4] / "worlds" / "swarm_bt.xml").read_text()
 

@@ -7,8 +7,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from sim_physics.engine.gazebo.engine import GazeboEngine
+
 from sim_bridge.clients import LegacyClient, RcsssmjAgent, SimSparkAgent
-from sim_master.engine.gazebo.engine import GazeboEngine
 from soccer_referee.play_modes import PlayMode
 
 

@@ -5,9 +5,9 @@ import re
 from pathlib import Path
 
 import numpy as np
+from sim_physics.scene.monitor_scene import rsmp_frame, simspark_frame
 
 from sim_contracts.field import FIELD_PRESETS
-from sim_master.scene.monitor_scene import rsmp_frame, simspark_frame
 from soccer_referee.play_modes import PlayMode
 from soccer_referee.referee import GameStateSnapshot
 from soccer_referee.rules import rule_book
@@ -65,7 +65,7 @@ def test_simspark_stream_draws_naos_as_rcssserver3d_does() -> None:
     materials (team, number, type), joint spheres, ball, field, sky, goals and the four grey
     border boxes around the field, and the same top-level nodes: 35 before the ball (lights,
     looks, corners, empty transforms), the ball, then one per robot."""
-    from sim_master.engine.mujoco.engine import MujocoEngine
+    from sim_physics.engine.mujoco.engine import MujocoEngine
 
     engine = MujocoEngine("simspark_field", vision_noise=False)
     robots = {"a1": ("nao0", "Alpha", 1, "left"), "b1": ("nao0", "Beta", 1, "right"),
@@ -95,7 +95,7 @@ def test_simspark_stream_draws_naos_as_rcssserver3d_does() -> None:
 def test_every_robot_type_is_drawn_with_its_own_meshes_as_rcssserver3d_names_them() -> None:
     """rcssserver3d's nao_hetero scene loads `naobody<type>.obj`, `<r|l>upperarm<type>.obj` and
     `<r|l>shank<type>.obj`: RoboViz draws each type's own body."""
-    from sim_master.engine.mujoco.engine import MujocoEngine
+    from sim_physics.engine.mujoco.engine import MujocoEngine
 
     engine = MujocoEngine("simspark_field", vision_noise=False)
     for t in range(5):
@@ -129,7 +129,7 @@ def _top_level(text: str) -> list[str]:
 def _scene(engine, labels: dict, dialect: str):
     """The monitor scene of an engine's world, as the monitor feed builds it (labels: robot
     id -> (team, unum, side))."""
-    from sim_master.scene.monitor_scene import STREAM_STYLES, MonitorScene, SceneRobot
+    from sim_physics.scene.monitor_scene import STREAM_STYLES, MonitorScene, SceneRobot
 
     robots = [SceneRobot(rid, engine.robot_model(rid), engine.model_spec(engine.robot_model(rid)), labels.get(rid))
               for rid in engine.robot_ids()]
@@ -151,8 +151,8 @@ def test_rsmp_stream_draws_t1_and_k1_as_rcsssmj_does() -> None:
     and an ant (Alpha 3): every mesh file, primitive and material or colour of the robots,
     hidden collision shapes included. Left out: the jersey number plates rcsssmj adds to its
     robots (not in their MJCF)."""
-    from sim_master.engine.mujoco.engine import MujocoEngine
-    from sim_master.world.mjcf_import import rcsssmj_models
+    from sim_physics.engine.mujoco.engine import MujocoEngine
+    from sim_physics.world.mjcf_import import rcsssmj_models
 
     if not {"T1", "K1", "ant"} <= set(rcsssmj_models()):
         raise AssertionError("rcsssmj's T1, K1 and ant are installed by make setup")
@@ -189,7 +189,7 @@ def test_incremental_frames_have_the_full_frames_nodes() -> None:
     """Monitors (RoboViz, the recorder, agents' own) apply an incremental frame to the scene of
     the last full one node by node: both must nest the same nodes, ball and robots included
     (the ball's look is one node; it was sent as two, so every incremental frame was refused)."""
-    from sim_master.engine.factory import physics_engine
+    from sim_physics.engine.factory import physics_engine
 
     engine = physics_engine("ode", "simspark_field", vision_noise=False)
     engine.add_robot("a1", "nao0", -3.0, 2.0, 0.0)
@@ -209,8 +209,9 @@ def test_incremental_frames_have_the_full_frames_nodes() -> None:
 def test_compiled_transform_texts_are_the_python_ones() -> None:
     """sim_hotpath.slt_texts formats a frame's transforms as monitor_scene._slt does (SimSpark
     %.6g, rcsssmj %.4f), awkward numbers included."""
+    from sim_physics.scene.monitor_scene import _slt
+
     from sim_hotpath import slt_texts
-    from sim_master.scene.monitor_scene import _slt
 
     rng = np.random.default_rng(5)
     trf = rng.normal(size=(300, 3, 4)) * rng.choice([1e-9, 1e-5, 1e-3, 1.0, 30.0, 1e7], size=(300, 3, 4))
@@ -227,7 +228,7 @@ def test_compiled_transform_texts_are_the_python_ones() -> None:
 def _recursive_scene(scene, slt: list, changed: np.ndarray, full: bool) -> str:
     """The whole scene: the root node (rcsssmj), or the root's looks and children side by
     side (SimSpark: rcssserver3d's scene has no root node)."""
-    from sim_master.scene.monitor_scene import _skeleton
+    from sim_physics.scene.monitor_scene import _skeleton
 
     if scene.style.rooted:
         return _recursive_node(scene, scene.root, slt, changed, full)
@@ -237,7 +238,7 @@ def _recursive_scene(scene, slt: list, changed: np.ndarray, full: bool) -> str:
 
 def _recursive_node(scene, body, slt: list, changed: np.ndarray, full: bool) -> str:
     """One body's text, recursively: the definition MonitorScene's flat template follows."""
-    from sim_master.scene.monitor_scene import _skeleton
+    from sim_physics.scene.monitor_scene import _skeleton
 
     inner = list(body.geoms) if full else [_skeleton(g, scene.style.sep) for g in body.geoms]
     inner += [_recursive_node(scene, c, slt, changed, full) for c in body.children]
@@ -252,8 +253,9 @@ def _recursive_node(scene, body, slt: list, changed: np.ndarray, full: bool) -> 
 def test_flattened_frames_are_the_recursive_ones() -> None:
     """scene() fills a flat template per frame kind; _recursive_node above is its definition.
     Both dialects, full and incremental frames, random sets of moved bodies."""
+    from sim_physics.engine.mujoco.engine import MujocoEngine
+
     from sim_hotpath import slt_texts
-    from sim_master.engine.mujoco.engine import MujocoEngine
 
     engine = MujocoEngine("simspark_field", vision_noise=False)
     engine.add_robot("a1", "nao0", -3.0, 2.0, 0.0)

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from sim_physics.world.mjcf_import import load_mjcf_robot, rcsssmj_models
 
 from sim_bridge.clients import RcsssmjAgent
-from sim_master.world.mjcf_import import load_mjcf_robot, rcsssmj_models
 
 HJ = re.compile(r"\(HJ \(n (\w+)\) ?\(ax ([-+0-9.eE]+)\)")
 T1_ORDER = ["hj1", "hj2", "laj1", "laj2", "laj3", "laj4", "raj1", "raj2", "raj3", "raj4", "tj1",
@@ -65,7 +65,7 @@ def test_every_rcsssmj_model_joins_one_world_and_moves() -> None:
     """T1, K1 and ant (unnamed bodies, degrees, fromto) side by side: attached verbatim,
     each robot owns its bodies, and a torque command (the file's motor, gear 150) swings
     the ant's hips to their 30 deg limit."""
-    from sim_master.engine.mujoco.engine import MujocoEngine
+    from sim_physics.engine.mujoco.engine import MujocoEngine
 
     engine = MujocoEngine("fifa_field", vision_noise=False)
     for i, model in enumerate(("T1", "K1", "ant")):

@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from sim_physics.engine.factory import PHYSICS_ENGINES, physics_engine
 
 from sim_bridge.clients import RcsssmjAgent, SimSparkAgent
-from sim_master.engine.factory import PHYSICS_ENGINES, physics_engine
 from sim_master.master.referee_world import EngineWorld
 from soccer_referee.commands import KickOff, SetPlayMode, SetTime
 from soccer_referee.play_modes import PlayMode

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from rclpy.serialization import deserialize_message, serialize_message
+from sim_physics.engine.mujoco.engine import MujocoEngine
 
-from sim_master.engine.mujoco.engine import MujocoEngine
 from sim_master.ros.convert import percept_from_msg, percept_to_msg, snapshot_from_msg, snapshot_to_msg, stamp
 from sim_msgs.msg import Percept as PerceptMsg
 from sim_msgs.msg import Snapshot as SnapshotMsg

@@ -158,7 +158,8 @@ def test_what_a_gazebo_user_expects_of_the_standard(running_server: Callable[...
     file by absolute path or file:// URI is read, URDF is an unsupported format (103), a
     delete names what is missing, the ball held before kick-off is refused with a reason,
     STOPPED reads back as STOPPED, and spawn_entities spawns several at once."""
-    from sim_master.world.sdf_loader import load_model_text
+    from sim_physics.world.sdf_loader import load_model_text
+
     from simulation_interfaces.msg import SpawnEntity as SpawnRequest
     from simulation_interfaces.srv import GetSimulationState, SpawnEntities
 

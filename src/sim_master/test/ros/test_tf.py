@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from sim_physics.world.sdf_loader import available_models
 from std_msgs.msg import String
 from urdf_parser_py.urdf import URDF
 
 from sim_master.ros.frames import robot_description
 from sim_master.store.mcap_log import ReplayLogReader
-from sim_master.world.sdf_loader import available_models
 from sim_msgs.srv import InitAgent, MoveEntity
 from tf2_msgs.msg import TFMessage
 

@@ -9,7 +9,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from sim_master.scene.kinematics import SnapshotFrames
+from sim_physics.scene.kinematics import SnapshotFrames
 
 NO_MUJOCO = "import sys\nsys.modules['mujoco'] = None  # import mujoco raises ImportError\n"
 
@@ -106,8 +106,7 @@ def test_forward_kinematics_poses_every_link_as_the_engine_does() -> None:
     """The replay's links come from the snapshot's root pose and joint angles: the ODE
     engine's own link poses after a second of flailing joints, within its joints' slack."""
     import numpy as np
-
-    from sim_master.engine.factory import physics_engine
+    from sim_physics.engine.factory import physics_engine
 
     engine = physics_engine("ode", "simspark_field", vision_noise=False)
     engine.add_robot("a", "nao0", 0.0, 0.0, 30.0)

@@ -17,7 +17,7 @@ from sim_master.store.mcap_log import ReplayLogReader
 WRITER = '''
 import os, sys, time
 from rosgraph_msgs.msg import Clock
-from sim_master.engine.mujoco.engine import MujocoEngine
+from sim_physics.engine.mujoco.engine import MujocoEngine
 from sim_master.ros.convert import snapshot_to_msg, stamp
 from rclpy.serialization import serialize_message
 from sim_master.store.mcap_log import ReplayLogWriter
@@ -103,8 +103,8 @@ def test_a_cycle_reads_back_with_its_own_game_state_and_events(tmp_path: Path) -
     and each cycle's events come with it."""
     from rclpy.serialization import serialize_message
     from rosgraph_msgs.msg import Clock
+    from sim_physics.engine.mujoco.engine import MujocoEngine
 
-    from sim_master.engine.mujoco.engine import MujocoEngine
     from sim_master.ros.convert import snapshot_to_msg, stamp
     from sim_master.store.mcap_log import ReplayLogWriter
     from sim_msgs.msg import GameEvent, GameState
@@ -130,8 +130,8 @@ def test_a_cycle_reads_back_with_its_own_game_state_and_events(tmp_path: Path) -
 def _log_of(path: Path, cycles: int) -> None:
     from rclpy.serialization import serialize_message
     from rosgraph_msgs.msg import Clock
+    from sim_physics.engine.mujoco.engine import MujocoEngine
 
-    from sim_master.engine.mujoco.engine import MujocoEngine
     from sim_master.ros.convert import snapshot_to_msg, stamp
     from sim_master.store.mcap_log import ReplayLogWriter
 
@@ -195,8 +195,8 @@ def test_the_log_names_the_world_as_the_live_server_does_and_old_logs_still_read
     from mcap.reader import make_reader
     from rclpy.serialization import serialize_message
     from rosgraph_msgs.msg import Clock
+    from sim_physics.engine.mujoco.engine import MujocoEngine
 
-    from sim_master.engine.mujoco.engine import MujocoEngine
     from sim_master.ros.convert import snapshot_to_msg, stamp
     from sim_master.store import mcap_log
 

@@ -2,7 +2,8 @@
 client (a restarted node) sees the same state; registry, heartbeats and master state."""
 from __future__ import annotations
 
-from sim_master.engine.mujoco.engine import MujocoEngine
+from sim_physics.engine.mujoco.engine import MujocoEngine
+
 from sim_master.store.redis_cache import SnapshotCache
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 import redis
+from sim_physics.snapshot import EntitySnapshot, Snapshot
 
-from sim_master.snapshot import EntitySnapshot, Snapshot
 from sim_master.store.cache_writer import PipelinedCacheWriter
 from sim_master.store.redis_cache import SnapshotCache
 from sim_master.store.resp import PipelinedConnection, RedisReplyError, encode
