@@ -348,7 +348,7 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
         self._reindex()
 
     # ------------------------------------------------------------------ effectors
-    def _drive(self) -> None:
+    def _drive_motors(self) -> None:
         """Every robot's controller state into the module's hinge arrays (whole arrays per cycle)."""
         n = self._physics.hinge_count
         robots = self._robot_list
@@ -433,19 +433,11 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
         self._state_changed()
 
     # ------------------------------------------------------------------ stepping
-    def _pre_update(self) -> ArticulatedState:
-        self._drive()
-        before = self._state_arrays()
-        poses, twists, _ = before
-        self._lagged_accelerations(poses, twists)
-        self._ball_drag(poses, twists)
-        return before
-
     def _update(self) -> tuple[str | None, list[str]]:
         return self._physics_step()
 
     def _before_retry(self, saved: ArticulatedState) -> None:
-        self._ball_drag(saved[0], saved[1])  # the module clears a link's wrench at each step
+        self._ball_drag(saved)  # the module clears a link's wrench at each step
 
     def _saved_state(self) -> ArticulatedState:
         return self._state_arrays()
@@ -465,7 +457,7 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
             self._foot_readings()  # every step: a foot that falls asleep repeats this reading
 
     def _controls_changed(self) -> None:
-        self._drive()
+        self._drive_motors()
 
     def _physics_step(self) -> tuple[str | None, list[str]]:
         """One cycle of the physics library; (why it cannot be played on, the robots whose
@@ -502,7 +494,7 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
         self._state_changed()
         self.apply_snapshot(snapshot)
 
-    def _lagged_accelerations(self, poses: np.ndarray, twists: np.ndarray) -> None:
+    def _lagged_accelerations(self, saved: ArticulatedState) -> None:
         """ACC of every robot at once. rcssserver3d's (SimSpark models) is the torso's velocity
         change over the previous cycle, computed before the step, in torso axes; rcsssmj's is
         the change over the last cycle, read after it (percept). A robot just placed has no
@@ -510,12 +502,14 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
         imu = self._imu_links
         if len(imu) == 0:
             return
+        poses, twists, _ = saved
         self._acc_lagged, self._vel_prev = lagged_accelerations(poses, twists, imu, self._vel_prev, self._gravity,
                                                                 self.cycle_dt)
 
-    def _ball_drag(self, poses: np.ndarray, twists: np.ndarray) -> None:
+    def _ball_drag(self, saved: ArticulatedState) -> None:
         """rcssserver3d's ball DragController (see the MuJoCo engine), held through the cycle."""
-        wrench = ball_drag_wrench(self.world, twists[self._ball_link, :3], twists[self._ball_link, 3:])
+        twist = saved[1][self._ball_link]
+        wrench = ball_drag_wrench(self.world, twist[:3], twist[3:])
         if wrench is not None:
             self._physics.set_link_wrench(self._ball_link, *wrench)
 

@@ -446,8 +446,27 @@ class EngineCore(EntityServices, Generic[R, S]):
         self._contacts.clear()
 
     def _pre_update(self) -> S:
-        """The motors take the cycle's commands and the rules that act before the reference's
-        physics step are applied; returns the state the step starts from."""
+        """The motors take the cycle's commands, then the rules rcssserver3d applies before its
+        physics step: the lagged ACC and the ball's drag, from the state the step starts from
+        (returned: what a failed step is rolled back to)."""
+        self._drive_motors()
+        saved = self._saved_state()
+        self._lagged_accelerations(saved)
+        self._ball_drag(saved)
+        return saved
+
+    def _drive_motors(self) -> None:
+        """Every robot's controller state into the library's motors, for this cycle."""
+        raise NotImplementedError
+
+    def _lagged_accelerations(self, saved: S) -> None:
+        """rcssserver3d's ACC of every SimSpark robot from the state before the step
+        (`lagged_accelerations`), kept for the percepts after it."""
+        raise NotImplementedError
+
+    def _ball_drag(self, saved: S) -> None:
+        """rcssserver3d's ball DragController (engine.common.ball_drag_wrench) from the ball's
+        velocities before the step, held through the cycle's physics."""
         raise NotImplementedError
 
     def _update(self) -> tuple[str | None, list[str]]:

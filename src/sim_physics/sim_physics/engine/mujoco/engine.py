@@ -363,7 +363,7 @@ class MujocoEngine(EngineCore[MjRobot, MjState]):
         v = np.minimum(np.maximum(robot.v_cmd, (robot.lower - q) / dt), (robot.upper - q) / dt)
         self._motor_speed[robot.dof_adr] = np.where(pd, 0.0, v)
 
-    def _drive_hinges(self) -> None:
+    def _drive_motors(self) -> None:
         """Per cycle: velocity motors see the joint's new distance to its range."""
         for robot in self._robot_list:
             if len(robot.act_ids) and not (robot.mode == MODE_PD).all():
@@ -464,12 +464,6 @@ class MujocoEngine(EngineCore[MjRobot, MjState]):
         return np.hstack((self.data.xpos[indices], self.data.xquat[indices]))
 
     # ------------------------------------------------------------------ stepping
-    def _pre_update(self) -> MjState:
-        self._drive_hinges()
-        self._lagged_accelerations()
-        self._ball_drag()  # xfrc_applied holds it through a retried step too
-        return self._saved_state()
-
     def _update(self) -> tuple[str | None, list[str]]:
         self._physics_step()
         why, bad_dofs = self._health()
@@ -528,7 +522,7 @@ class MujocoEngine(EngineCore[MjRobot, MjState]):
         mujoco.mj_forward(self.model, d)
         self._readings, self._readings_cycle = None, -1
 
-    def _ball_drag(self) -> None:
+    def _ball_drag(self, saved: MjState) -> None:  # reads the state as it is (= saved)
         """rcssserver3d's ball DragController, as it applies it: a force and a torque from
         the velocities at the start of the cycle, held through the cycle's physics."""
         d = self.data
@@ -538,7 +532,7 @@ class MujocoEngine(EngineCore[MjRobot, MjState]):
         if wrench is not None:
             d.xfrc_applied[self._ball_body, :3], d.xfrc_applied[self._ball_body, 3:] = wrench
 
-    def _lagged_accelerations(self) -> None:
+    def _lagged_accelerations(self, saved: MjState) -> None:  # reads the state as it is (= saved)
         """rcssserver3d's ACC, computed before its physics step: the torso's velocity change
         over the previous cycle, minus gravity, in torso axes (so it lags GYR by a cycle)."""
         robots = [robot for robot in self._robot_list if robot.simspark_model]
