@@ -20,13 +20,16 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sim_physics.engine.league import model_league
 from sim_physics.world.spec import ModelSpec, Shape
 
 from sim_contracts.field import FieldSpec
+
+if TYPE_CHECKING:
+    from sim_master.master.adapters import CycleView
 
 
 class JsonText(str):
@@ -131,12 +134,13 @@ def yaw_deg(quat: tuple[float, float, float, float]) -> float:
     return math.degrees(math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
 
 
-def frame_from_server(server: Any, fouls: list[dict[str, Any]], link_rows: LinkRows | None = None, *,
+def frame_from_server(server: CycleView, fouls: list[dict[str, Any]], link_rows: LinkRows | None = None, *,
                       said: list[dict[str, Any]] | None = None,
                       drawings: dict[str, Any] | JsonText | None = None) -> WebFrame:
     """A frame of a running SingleModeServer (called on its loop thread)."""
     s = server.referee.state
     engine = server.engine
+    ball = engine.ball_position()
     names, poses = engine.frames()
     poses = np.round(poses, 4)
     link_rows = link_rows or LinkRows()
@@ -152,5 +156,5 @@ def frame_from_server(server: Any, fouls: list[dict[str, Any]], link_rows: LinkR
     return WebFrame(
         time=round(engine.time, 2), game_time=round(s.game_time, 2), half=s.half, play_mode=s.play_mode.value,
         team_left=s.team_left, team_right=s.team_right, score_left=s.score_left, score_right=s.score_right,
-        ball=tuple(round(v, 3) for v in engine.ball_position()), robots=robots, fouls=fouls,
-        said=said or [], drawings=drawings, paused=bool(getattr(server, "paused", False)))
+        ball=(round(ball[0], 3), round(ball[1], 3), round(ball[2], 3)), robots=robots, fouls=fouls,
+        said=said or [], drawings=drawings, paused=server.paused)

@@ -10,8 +10,9 @@ declares what it offers (`features`)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import ClassVar, Protocol
 
 import numpy as np
 
@@ -60,6 +61,7 @@ class ModelLayout(Protocol):
     name: str
     first_link: int
     first_hinge: int
+    links: list[str]
     hinges: list[str]
 
 
@@ -72,7 +74,7 @@ class PhysicsWorld(Protocol):
     @property
     def hinge_count(self) -> int: ...
 
-    def layout(self) -> list[Any]: ...
+    def layout(self) -> Sequence[ModelLayout]: ...
     def add_model(self, sdf: str, is_text: bool, name: str, pose: np.ndarray) -> None: ...
     def remove_model(self, name: str) -> None: ...
     def step(self, substeps: int) -> None: ...
@@ -90,9 +92,13 @@ class PhysicsWorld(Protocol):
     def set_hinge_velocities(self, speeds: np.ndarray) -> None: ...
     def set_hinge_pd(self, q: np.ndarray, dq: np.ndarray, kp: np.ndarray, kd: np.ndarray, tau: np.ndarray) -> None: ...
     def set_link_wrench(self, link: int, force: np.ndarray, torque: np.ndarray) -> None: ...
-    def load_template(self, path: str) -> None:
-        """Parse a model file ahead (backends declaring Feature.MODELS_READ_AHEAD)."""
-        ...
+
+
+class TemplateReader(Protocol):
+    """A library that parses a model file ahead of its first robot (a backend declaring
+    Feature.MODELS_READ_AHEAD offers it: the ODE module)."""
+
+    def load_template(self, path: str) -> None: ...
 
 
 def _quat_matrix(q: np.ndarray) -> np.ndarray:
@@ -210,8 +216,13 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
         Feature.MODELS_READ_AHEAD (the ODE module: a Nao takes about 0.1 s)."""
         for name in models:
             _, _, path = self._model(name)
-            if path is not None and Feature.MODELS_READ_AHEAD in self.FEATURES:
-                self._physics.load_template(path)
+            reader = self._template_reader()
+            if path is not None and reader is not None and Feature.MODELS_READ_AHEAD in self.FEATURES:
+                reader.load_template(path)
+
+    def _template_reader(self) -> TemplateReader | None:
+        """The library's model-file reader where the backend has one (Feature.MODELS_READ_AHEAD)."""
+        return None
 
     # ------------------------------------------------------------------ indices
     def _reindex(self) -> None:

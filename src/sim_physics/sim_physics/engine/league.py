@@ -17,13 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from sim_physics.engine.node import Feature, ReadsModelsAhead, SimulationNode
+from sim_physics.engine.node import EngineView, Feature, ReadsModelsAhead, SimulationNode
 from sim_physics.world.spec import ModelSpec
 
 LEAGUE_ENGINES = {"simspark": "ode", "rcsssmj": "mujoco"}
 
 
-def model_league(engine: SimulationNode, model: str) -> str:
+def model_league(engine: EngineView, model: str) -> str:
     """'rcsssmj' for models driven by PD commands in rcsssmj's joint order, else 'simspark'."""
     return "rcsssmj" if engine.model_spec(model).joint_order else "simspark"
 

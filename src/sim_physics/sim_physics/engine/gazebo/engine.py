@@ -19,7 +19,7 @@ Sensors follow the MuJoCo engine's conventions: GYR in the torso frame, SimSpark
 cycle late, FRP in the foot box's frame, the vision of engine/vision.py."""
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from sim_physics.engine.articulated import ArticulatedEngine, PhysicsWorld
 from sim_physics.engine.node import Feature
@@ -77,7 +77,7 @@ class GazeboEngine(ArticulatedEngine):
     def _open_world(self, path: str, timestep: float) -> PhysicsWorld:
         from sim_gazebo import GzWorld  # the C++ module: only needed when this engine is chosen
 
-        world: Any = GzWorld(path, timestep)
+        world = GzWorld(path, timestep)
         if self.world.contact_slip > 0:  # rcssserver3d's field (<soccer:contact slip>): its contacts
             GzWorld.set_contact_model(CONTACT_ERP, CONTACT_CFM, simspark.SURFACE_LAYER, CONTACT_MAX_CORRECTION)
         else:  # rcsssmj's fields: DART's own (its walkers, tuned on MuJoCo, walk on them; not on the above)

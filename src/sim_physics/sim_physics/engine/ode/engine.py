@@ -20,18 +20,21 @@ from __future__ import annotations
 
 import hashlib
 import os
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from sim_physics.engine.articulated import ArticulatedEngine, PhysicsWorld
+from sim_physics.engine.articulated import ArticulatedEngine, PhysicsWorld, TemplateReader
 from sim_physics.engine.node import Feature
 from sim_physics.engine.ode import simspark
 from sim_physics.engine.recovery import crowds, separate
 from sim_physics.engine.robot import Robot
 
+if TYPE_CHECKING:
+    from sim_ode import OdeWorld, Surface
 
-def _surface(figures: simspark.SurfaceFigures) -> Any:
+
+def _surface(figures: simspark.SurfaceFigures) -> Surface:
     from sim_ode import Surface
 
     s = Surface()
@@ -99,11 +102,14 @@ class OdeEngine(ArticulatedEngine):
         settings.stop_erp, settings.fudge = simspark.STOP_ERP, simspark.FUDGE_FACTOR
         settings.stop_bounce = simspark.STOP_BOUNCE
         world = OdeWorld(path, timestep, settings)
-        self._ode: Any = world  # ODE's own calls beyond the array interface (no type stubs)
+        self._ode: OdeWorld = world  # ODE's own calls beyond the array interface
         world.step_threads = self._step_threads
         world.set_static_surfaces(_surface(simspark.FIELD), _surface(simspark.GOAL))  # the field, the goals
         world.set_surface("ball", _surface(simspark.BALL))
         return world
+
+    def _template_reader(self) -> TemplateReader:
+        return self._ode
 
     def _physics_step(self) -> tuple[str | None, list[str]]:
         """The step, and ODE's collision faults: a geom pair ODE could not collide (two boxes at
