@@ -10,6 +10,7 @@ import hashlib
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Protocol
 
 from sim_physics.engine.node import SimulationNode
 from sim_physics.snapshot import EntitySnapshot, Snapshot
@@ -53,17 +54,29 @@ def _caller_file(path: Path, uri: str) -> sdf_loader.ModelSpec:
                                   f"{sdf_loader.MAX_SDF_TEXT} bytes, or with values out of range)") from None
 
 
-class EntityServices:
-    """Mixed into SimulationLoop, whose world it serves."""
+class EntityHost(Protocol):
+    """What the entity services need of the loop that owns them."""
 
-    engine: SimulationNode
-    players: PlayerTable
-    referee: JudgingReferee
-    transports: dict[Source, AgentTransport]
-    spawned: set[str]
-
+    @property
+    def engine(self) -> SimulationNode: ...
+    @property
+    def players(self) -> PlayerTable: ...
+    @property
+    def referee(self) -> JudgingReferee: ...
+    @property
+    def transports(self) -> dict[Source, AgentTransport]: ...
     def remove_player(self, agent_id: str) -> None:
-        raise NotImplementedError  # the loop's: a player leaves with its robot
+        """A player leaves with its robot (the loop's rule)."""
+        ...
+
+
+class EntityServices:
+    """The entity services of a running loop, an object the loop owns (`loop.entities`): they
+    serve its world through the narrow EntityHost, on the loop's thread."""
+
+    def __init__(self, host: EntityHost) -> None:
+        self.host = host
+        self.spawned: set[str] = set()  # entities spawned through services (reset can remove them)
 
     def spawn_entity(self, name: str, uri: str, allow_renaming: bool,
                      position: tuple[float, float, float],
@@ -78,14 +91,14 @@ class EntityServices:
                                 f"invalid name {name!r}: names like simspark-<n> belong to the agents that will join")
         if not all(math.isfinite(v) for v in (*position, *orientation)):
             return SpawnOutcome("invalid_pose", "invalid pose: not finite")
-        outside = self.engine.field.outside_world(*position)
+        outside = self.host.engine.field.outside_world(*position)
         if outside:
             return SpawnOutcome("invalid_pose", f"invalid pose: {outside}")
         model = self._spawn_model(uri, resource_string)
         if isinstance(model, SpawnOutcome):
             return model
         key, model_name = model
-        existing = set(self.engine.snapshot().entities)
+        existing = set(self.host.engine.snapshot().entities)
         base = name or model_name or "entity"
         if not names.SPAWNED_NAME.fullmatch(base) or names.CONNECTION_NAME.fullmatch(base):
             base = "entity"
@@ -99,7 +112,7 @@ class EntityServices:
         w, x, y, z = orientation
         yaw = math.degrees(math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z)))
         try:
-            self.engine.spawn_entity(unique, key, (position[0], position[1], position[2], yaw))
+            self.host.engine.spawn_entity(unique, key, (position[0], position[1], position[2], yaw))
         except (ValueError, KeyError) as exc:
             return SpawnOutcome("failed", str(exc))
         self.spawned.add(unique)
@@ -113,12 +126,12 @@ class EntityServices:
             if text:
                 spec = sdf_loader.load_model_text(text)
                 key = "sdf-" + hashlib.sha256(text.encode()).hexdigest()[:16]
-                self.engine.register_model(key, spec)
+                self.host.engine.register_model(key, spec)
                 return key, spec.name
             if not uri:
                 return SpawnOutcome("no_resource", "give entity_resource.uri or entity_resource.resource_string")
             bare = uri.removeprefix("model://")
-            if self.engine.has_model(bare):
+            if self.host.engine.has_model(bare):
                 return bare, bare
             suffix = Path(bare).suffix
             if suffix and suffix != ".sdf":
@@ -129,7 +142,7 @@ class EntityServices:
             else:  # a file of the caller's: the limits of SDF text, and nothing of it in the answer
                 spec = _caller_file(path, uri)
             key = "file-" + hashlib.sha256(str(path).encode()).hexdigest()[:16]
-            self.engine.register_model(key, spec)
+            self.host.engine.register_model(key, spec)
             return key, spec.name or path.stem
         except OSError as exc:  # a name the file system refuses (too long, not a file)
             return SpawnOutcome("no_resource", f"{clip(uri)}: {exc.strerror or exc}")
@@ -142,44 +155,44 @@ class EntityServices:
             return SpawnOutcome(kind, text_)
 
     def delete_entity(self, name: str) -> str | None:
-        player = self.players.by_robot(name)
+        player = self.host.players.by_robot(name)
         if player is not None:  # its agent is told (connection closed), not left starving
-            transport = self.transports.get(player.source)
+            transport = self.host.transports.get(player.source)
             if transport is not None:
                 transport.disconnect(player.agent_id, "its robot was deleted (delete_entity)")
-            self.remove_player(player.agent_id)
+            self.host.remove_player(player.agent_id)
             return None
-        gone = self.engine.snapshot().entities.get(name)
+        gone = self.host.engine.snapshot().entities.get(name)
         try:
-            self.engine.delete_entity(name)
+            self.host.engine.delete_entity(name)
         except (ValueError, KeyError) as exc:
             return str(exc.args[0]) if exc.args else type(exc).__name__
         self.spawned.discard(name)
         model = gone.model if gone is not None else ""
-        left = self.engine.snapshot().entities.values()
+        left = self.host.engine.snapshot().entities.values()
         if model.startswith(("sdf-", "file-")) and all(e.model != model for e in left):
-            self.engine.forget_model(model)  # a spawn of new SDF text each time costs memory once, not without end
+            self.host.engine.forget_model(model)  # a spawn of new SDF text each time costs memory once, not without end
         return None
 
     def set_entity_state(self, name: str, state: EntitySnapshot) -> str | None:
-        snap = self.engine.snapshot()
+        snap = self.host.engine.snapshot()
         if name not in snap.entities:
             return f"no entity named {name!r}"
         current = snap.entities[name]
-        refused = self.engine.field.placement_problem(
+        refused = self.host.engine.field.placement_problem(
             state.position, (*state.linear_velocity, *state.angular_velocity), orientation=state.orientation)
         if refused:
             return refused
         if not all(math.isfinite(v) for v in (*state.joint_positions, *state.joint_velocities)):
             return "joint positions and velocities must be finite"
-        if name == "ball" and self.referee.state.play_mode.value == "BeforeKickOff":
+        if name == "ball" and self.host.referee.state.play_mode.value == "BeforeKickOff":
             return ("the referee holds the ball on the centre spot until kick-off (as rcssserver3d's); "
                     "set the play mode to PlayOn first")
         new = replace(state, name=name, owner=current.owner, model=current.model)
         if not new.joint_names:
             new = replace(new, joint_names=current.joint_names, joint_positions=current.joint_positions,
                           joint_velocities=current.joint_velocities)
-        self.engine.apply_snapshot(Snapshot(snap.step, snap.time, False, {name: new}), only={name})
+        self.host.engine.apply_snapshot(Snapshot(snap.step, snap.time, False, {name: new}), only={name})
         return None
 
     def reset(self, *, state: bool = True, spawned: bool = False) -> str | None:
@@ -192,13 +205,13 @@ class EntityServices:
                 self.delete_entity(name)
         if not state:
             return None
-        self.engine.set_ball((0.0, 0.0, self.engine.field.ball_radius))
+        self.host.engine.set_ball((0.0, 0.0, self.host.engine.field.ball_radius))
         counts = {"left": 0, "right": 0}
-        for player in self.players.with_robots():
+        for player in self.host.players.with_robots():
             if player.registered:
                 x, y, yaw = join_spot(player.rules.join_spots, player.side, player.unum, counts[player.side],
-                                      self.engine.field)
+                                      self.host.engine.field)
                 counts[player.side] += 1
-                self.engine.teleport_robot(player.robot_id, x, y, yaw)
-        outcome = self.referee.command(SetPlayMode("BeforeKickOff"))
+                self.host.engine.teleport_robot(player.robot_id, x, y, yaw)
+        outcome = self.host.referee.command(SetPlayMode("BeforeKickOff"))
         return None if outcome.ok else outcome.error

@@ -106,10 +106,11 @@ class CycleStats:
 MAX_STEP_CYCLES = 1_000_000  # one step request runs at most this many cycles (5.5 h of sim time)
 
 
-class SimulationLoop(SimulationControl, EntityServices):
+class SimulationLoop(SimulationControl):
     """Players, referee and engine, cycled in phases. `run()` (blocking) or `cycle()`. What
     operators and services ask of it between cycles is its two other rooms: control
-    (control.py: pause, step, referee commands) and the entity services (entity_services.py)."""
+    (control.py: pause, step, referee commands, mixed in) and the entity services
+    (entity_services.py, the object `entities` it owns)."""
 
     def __init__(self, config: ServerConfig, engine: SimulationNode, *, log: logging.Logger = _log) -> None:
         self.config = config
@@ -151,7 +152,7 @@ class SimulationLoop(SimulationControl, EntityServices):
         self.messaging_players: dict[str, Player] = {}
         self._adapter_faults: set[str] = set()
         self._in_process = 0  # in-process players (ROS, local) joined so far: their connection names
-        self.spawned: set[str] = set()  # entities spawned through services (reset can remove them)
+        self.entities = EntityServices(self)  # spawn, delete, set state, reset (entity_services.py)
         self._beam_rng = random.Random(config.seed)  # beam noise: the run's seed makes it repeat
 
     # ------------------------------------------------------------------ lifecycle

@@ -56,7 +56,7 @@ class GazeboServices:
             res.success, res.status_message = False, "URDF is not supported here: send the model as SDF"
             return res
         p, q = req.initial_pose.position, req.initial_pose.orientation
-        outcome = self._call(lambda: self.loop.spawn_entity(
+        outcome = self._call(lambda: self.loop.entities.spawn_entity(
             req.name, "", False, (p.x, p.y, p.z), (q.w, q.x, q.y, q.z), resource_string=req.xml))
         res.success = outcome.ok
         res.status_message = f"spawned {outcome.text}" if outcome.ok else outcome.text
@@ -66,7 +66,7 @@ class GazeboServices:
         if req.name == names.BALL:
             res.success, res.status_message = False, "the ball belongs to the world"
             return res
-        error = self._call(lambda: self.loop.delete_entity(req.name))
+        error = self._call(lambda: self.loop.entities.delete_entity(req.name))
         res.success, res.status_message = error is None, error or f"deleted {req.name}"
         return res
 
@@ -107,7 +107,7 @@ class GazeboServices:
         state = EntitySnapshot(name=s.name, position=(p.x, p.y, p.z),
                                orientation=(o.w / norm, o.x / norm, o.y / norm, o.z / norm),
                                linear_velocity=(lin.x, lin.y, lin.z), angular_velocity=(ang.x, ang.y, ang.z))
-        res.success = self._call(lambda: self.loop.set_entity_state(s.name, state)) is None
+        res.success = self._call(lambda: self.loop.entities.set_entity_state(s.name, state)) is None
         return res
 
     def _pause(self, _req: Empty.Request, res: Empty.Response) -> Any:
@@ -119,9 +119,9 @@ class GazeboServices:
         return res
 
     def _reset_world(self, _req: Empty.Request, res: Empty.Response) -> Any:
-        self._call(lambda: self.loop.reset(state=True), at_boundary=True)
+        self._call(lambda: self.loop.entities.reset(state=True), at_boundary=True)
         return res
 
     def _reset_simulation(self, _req: Empty.Request, res: Empty.Response) -> Any:
-        self._call(lambda: self.loop.reset(state=True, spawned=True), at_boundary=True)
+        self._call(lambda: self.loop.entities.reset(state=True, spawned=True), at_boundary=True)
         return res

@@ -107,7 +107,7 @@ def describe(loop: SimulationLoop, name: str) -> Described:
     if player is not None and player.registered:
         return Described(EntityCategory.CATEGORY_ROBOT, ("player", player.team, player.side, model),
                          f"{model} of {player.team} #{player.unum} ({player.side})")
-    tags = ("spawned", model) if name in loop.spawned else ("agent", model)
+    tags = ("spawned", model) if name in loop.entities.spawned else ("agent", model)
     return Described(EntityCategory.CATEGORY_ROBOT, tags, f"{model} ({tags[0]})")
 
 
@@ -187,7 +187,7 @@ class SimulationServices:
         pose = req.initial_pose.pose
         q = pose.orientation
         resource = req.entity_resource
-        outcome: SpawnOutcome = self._call(lambda: self.loop.spawn_entity(
+        outcome: SpawnOutcome = self._call(lambda: self.loop.entities.spawn_entity(
             req.name, resource.uri, req.allow_renaming, (pose.position.x, pose.position.y, pose.position.z),
             (q.w, q.x, q.y, q.z), resource_string=resource.resource_string))
         if outcome.ok:
@@ -198,7 +198,7 @@ class SimulationServices:
         if req.entity == names.BALL:
             res.result = result(Result.RESULT_OPERATION_FAILED, "the ball belongs to the world")
             return res
-        error = self._call(lambda: self.loop.delete_entity(req.entity))
+        error = self._call(lambda: self.loop.entities.delete_entity(req.entity))
         res.result = result(Result.RESULT_OK) if error is None else result(Result.RESULT_NOT_FOUND, error)
         return res
 
@@ -313,7 +313,7 @@ class SimulationServices:
                 orientation=_unit((o.w, o.x, o.y, o.z)) if req.set_pose else current.orientation,
                 linear_velocity=(lin.x, lin.y, lin.z) if req.set_twist else current.linear_velocity,
                 angular_velocity=(ang.x, ang.y, ang.z) if req.set_twist else current.angular_velocity)
-            return self.loop.set_entity_state(req.entity, new)
+            return self.loop.entities.set_entity_state(req.entity, new)
 
         error = self._call(apply)
         if error is None:
@@ -379,7 +379,7 @@ class SimulationServices:
             return res
         state = scope in (ResetSimulation.Request.SCOPE_DEFAULT,) or bool(scope & ResetSimulation.Request.SCOPE_STATE)
         spawned = scope == ResetSimulation.Request.SCOPE_DEFAULT or bool(scope & ResetSimulation.Request.SCOPE_SPAWNED)
-        error = self._call(lambda: self.loop.reset(state=state, spawned=spawned), at_boundary=True)
+        error = self._call(lambda: self.loop.entities.reset(state=state, spawned=spawned), at_boundary=True)
         res.result = result(Result.RESULT_OK) if error is None else result(Result.RESULT_OPERATION_FAILED, error)
         return res
 
@@ -425,7 +425,7 @@ class SimulationServices:
 
     def _stop(self) -> str | None:
         """STOPPED: back to the start, spawned entities gone, paused."""
-        error = self.loop.reset(state=True, spawned=True)
+        error = self.loop.entities.reset(state=True, spawned=True)
         if error is None:
             self.loop.pause()
             self._stopped_at = self.loop.engine.cycle  # STOPPED until it steps or plays again

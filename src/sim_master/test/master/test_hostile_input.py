@@ -127,7 +127,7 @@ def test_deleting_an_agents_robot_closes_its_connection(running_server: Callable
         agent.join()
         agent.act()
         robot = next(iter(server.engine.robot_ids()))
-        assert server.calls.call(lambda: server.delete_entity(robot)) is None
+        assert server.calls.call(lambda: server.entities.delete_entity(robot)) is None
         with pytest.raises(ConnectionError):
             for _ in range(5):
                 agent.act()
@@ -178,16 +178,17 @@ def test_spawned_models_are_let_go_with_their_last_entity(running_server: Callab
             return sum(1 for e in engines for key in getattr(e, "_models", {}) if key.startswith("sdf-"))
 
         def pair(i: int) -> None:
-            out = server.calls.call(lambda: server.spawn_entity("thing", "", False, (1.0, 1.0, 0.3),
+            out = server.calls.call(lambda: server.entities.spawn_entity("thing", "", False, (1.0, 1.0, 0.3),
                                                                 (1.0, 0.0, 0.0, 0.0), resource_string=sdf.format(i=i)))
             assert not out.error, out
-            assert server.calls.call(lambda: server.delete_entity("thing")) is None
+            assert server.calls.call(lambda: server.entities.delete_entity("thing")) is None
 
         pair(0)
         before = registered()
         for i in range(1, 60):
             pair(i)
         assert registered() == before
-        kept = server.calls.call(lambda: server.spawn_entity("kept", "", False, (2.0, 1.0, 0.3), (1.0, 0.0, 0.0, 0.0),
-                                                             resource_string=sdf.format(i=999)))
+        kept = server.calls.call(lambda: server.entities.spawn_entity("kept", "", False, (2.0, 1.0, 0.3),
+                                                                      (1.0, 0.0, 0.0, 0.0),
+                                                                      resource_string=sdf.format(i=999)))
         assert not kept.error and registered() > before  # a model in use stays
