@@ -47,10 +47,14 @@ JointCommandFields = tuple[int, list[str], list[float], list[float], list[float]
 
 def installed_type_hash(message: str) -> str:
     """The RIHS01 type hash of the installed sim_msgs/msg/<message> (its type description)."""
-    path = Path(get_package_share_directory("sim_msgs")) / "msg" / f"{message}.json"
-    for entry in json.loads(path.read_text(encoding="utf-8")).get("type_hashes", []):
-        if entry.get("type_name") == f"sim_msgs/msg/{message}":
-            return str(entry["hash_string"])
+    try:
+        path = Path(get_package_share_directory("sim_msgs")) / "msg" / f"{message}.json"
+        entries = json.loads(path.read_text(encoding="utf-8")).get("type_hashes", [])
+        for entry in entries:
+            if entry.get("type_name") == f"sim_msgs/msg/{message}":
+                return str(entry["hash_string"])
+    except (LookupError, OSError, ValueError, AttributeError, TypeError, KeyError):
+        pass  # no readable type description: "unknown", which no build matches (rclpy's path)
     return "unknown"
 
 

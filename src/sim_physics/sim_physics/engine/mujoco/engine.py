@@ -314,6 +314,7 @@ class MujocoEngine(EngineCore[MjRobot, MjState]):
             self._geom_robot[owned] = i
             self._geom_slips[owned] = not robot.verbatim
         self._seen_cache = None
+        self._frames_key = None  # parked bodies may be reused in another order under the same names
         self._health_index = self._health_indices()
 
     # ------------------------------------------------------------------ effectors
@@ -471,6 +472,9 @@ class MujocoEngine(EngineCore[MjRobot, MjState]):
             return None, []
         return why, [r.robot_id for r in self._robot_list
                      if np.isin(bad_dofs, np.concatenate((r.dof_adr, np.arange(r.root_dof, r.root_dof + 6)))).any()]
+
+    def _before_retry(self, saved: MjState) -> None:
+        self._ball_drag(saved)  # from the state recovered (a stilled ball is not pushed on)
 
     def _post_update(self) -> None:
         self._sensordata = self.data.sensordata  # as mj_step left it: what rcsssmj's robots read
