@@ -24,13 +24,12 @@ from soccer_referee.commands import (
     SetTime,
 )
 from soccer_referee.events import FoulType, GameEvent
+from soccer_referee.game_state import BeamDecision, GameStateSnapshot
 from soccer_referee.play_modes import PlayMode, for_side, other
 from soccer_referee.registry import Registration, TeamRegistry
 from soccer_referee.rules import RuleBook, rule_book
+from soccer_referee.service import RefereeHost
 from soccer_referee.world import PlayerId, PlayerView, Side, WorldView
-
-MAX_GAME_TIME = 24 * 3600.0  # s: a set time beyond any match (1e308 once swapped the sides)
-MAX_SCORE = 999  # logs and frames carry scores as small integers
 
 GROUND_Z = 0.15
 STANDING_Z = 0.25
@@ -41,28 +40,6 @@ SET_PLAYS = ("KickIn", "corner_kick", "goal_kick", "free_kick", "direct_free_kic
 
 
 @dataclass(slots=True)
-class GameStateSnapshot:
-    play_mode: PlayMode = PlayMode.BEFORE_KICK_OFF
-    game_time: float = 0.0
-    half: int = 1
-    team_left: str = ""
-    team_right: str = ""
-    score_left: int = 0
-    score_right: int = 0
-    last_touch: PlayerId | None = None
-    kick_off_side: str = "left"
-
-
-@dataclass(frozen=True, slots=True)
-class BeamDecision:
-    success: bool
-    x: float = 0.0
-    y: float = 0.0
-    yaw_deg: float = 0.0
-    error: str = ""
-
-
-@dataclass(slots=True)
 class _FoulClock:
     ground: float = 0.0
     not_standing: float = 0.0
@@ -70,7 +47,9 @@ class _FoulClock:
 
 
 @dataclass(slots=True)
-class Referee:
+class Referee(RefereeHost):
+    """The rules judged in this process (the server's, or referee_node's)."""
+
     rules: RuleBook
     world: WorldView | None = None
     field: FieldSpec = _field(default_factory=FieldSpec)
@@ -91,12 +70,12 @@ class Referee:
                        registry=TeamRegistry(book.players_per_side))
 
     # ------------------------------------------------------------------ registration, beam
-    def register(self, team: str, unum: int) -> Registration:
+    def _register(self, team: str, unum: int) -> Registration:
         decision = self.registry.register(team, unum)
         self.state.team_left, self.state.team_right = self.registry.team_left, self.registry.team_right
         return decision
 
-    def unregister(self, side: str, unum: int) -> None:
+    def _unregister(self, side: str, unum: int) -> None:
         s = self.state
         not_started = s.play_mode == PlayMode.BEFORE_KICK_OFF and s.game_time == 0.0 and s.half == 1 \
             and s.score_left == 0 and s.score_right == 0
@@ -104,10 +83,8 @@ class Referee:
         s.team_left, s.team_right = self.registry.team_left, self.registry.team_right
         self._clocks.pop((side, unum), None)
 
-    def request_beam(self, side: str, unum: int, x: float, y: float, rot_deg: float, *,
-                     frame: BeamFrame = BeamFrame.TEAM) -> BeamDecision:
-        if not all(math.isfinite(v) for v in (x, y, rot_deg)):
-            return BeamDecision(False, error="beam values must be finite")
+    def _request_beam(self, side: str, unum: int, x: float, y: float, rot_deg: float,
+                      frame: BeamFrame) -> BeamDecision:
         if unum not in self.registry.members.get(side, set()):
             return BeamDecision(False, error=f"no player {side} #{unum}")
         if self.rules.beam_modes_only and self.state.play_mode not in BEAM_MODES:
@@ -126,17 +103,12 @@ class Referee:
         yaw = (yaw + 180.0) % 360.0 - 180.0
         return BeamDecision(True, gx, gy, yaw)
 
-    def _outside_world(self, x: float, y: float, z: float = 0.0) -> str | None:
-        """Why a position cannot be moved to, or None (the field's contract)."""
-        return self.field.outside_world(x, y, z)
-
     # ------------------------------------------------------------------ commands
-    def command(self, cmd: RefereeCommand) -> CommandResult:
+    def _command(self, cmd: RefereeCommand) -> CommandResult:
+        """A checked command (service.RefereeHost): what is left is the game's own say."""
         try:
             if isinstance(cmd, KickOff):
                 side = cmd.side.lower() if cmd.side else self.state.kick_off_side
-                if side not in ("left", "right"):
-                    return CommandResult(False, f"kick-off side must be Left, Right or None, not {cmd.side!r}")
                 if self.state.play_mode == PlayMode.GAME_OVER:
                     return CommandResult(False, "the game is over")
                 self._kick_off(side)
@@ -148,46 +120,24 @@ class Referee:
             elif isinstance(cmd, DropBall):
                 self._drop_ball()
             elif isinstance(cmd, MoveBall):
-                if not all(math.isfinite(v) for v in (*cmd.position, *cmd.velocity)):
-                    return CommandResult(False, "ball position and velocity must be finite")
-                outside = self._outside_world(*cmd.position[:2], z=cmd.position[2])
-                if outside:
-                    return CommandResult(False, outside)
-                too_fast = self.field.too_fast(*cmd.velocity)
-                if too_fast:
-                    return CommandResult(False, f"ball {too_fast} m/s")
                 self._world().move_ball(cmd.position, cmd.velocity)
             elif isinstance(cmd, MoveAgent):
-                mover: Side | None = "left" if cmd.side == "left" else "right" if cmd.side == "right" else None
-                if mover is None or cmd.unum not in self.registry.members.get(mover, set()):
+                mover: Side = "left" if cmd.side == "left" else "right"
+                if cmd.unum not in self.registry.members.get(mover, set()):
                     return CommandResult(False, f"no player {cmd.side} #{cmd.unum}")
-                given = [cmd.x, cmd.y, *(v for v in (cmd.rotation, cmd.z) if v is not None), *(cmd.orientation or ())]
-                if not all(math.isfinite(v) for v in given):
-                    return CommandResult(False, "agent position must be finite")
-                wrong = None if cmd.orientation is None else self.field.bad_orientation(cmd.orientation)
-                if wrong:
-                    return CommandResult(False, f"agent {wrong}")
-                outside = self._outside_world(cmd.x, cmd.y, 0.0 if cmd.z is None else cmd.z)
-                if outside:
-                    return CommandResult(False, outside)
-                self._world().move_player(mover, cmd.unum, cmd.x, cmd.y, cmd.rotation, z=cmd.z, upright=cmd.upright,
-                                          orientation=cmd.orientation, zero_joints=cmd.zero_joints, beside=True)
+                self._world().move_player(mover, cmd.unum, cmd.x, cmd.y, cmd.rotation, z=cmd.z,
+                                          upright=cmd.upright, orientation=cmd.orientation,
+                                          zero_joints=cmd.zero_joints, beside=True)
             elif isinstance(cmd, SetTime):
-                if not math.isfinite(cmd.time) or not 0 <= cmd.time <= MAX_GAME_TIME:
-                    return CommandResult(False, f"invalid game time {cmd.time}: 0..{MAX_GAME_TIME:g} s")
                 self.state.game_time = cmd.time
             elif isinstance(cmd, SetScore):
-                if not (0 <= cmd.left <= MAX_SCORE and 0 <= cmd.right <= MAX_SCORE):
-                    return CommandResult(False, f"scores must be in 0..{MAX_SCORE}")
                 self.state.score_left, self.state.score_right = cmd.left, cmd.right
-            else:
-                return CommandResult(False, f"unknown command {cmd!r}")
-        except ValueError as exc:
+        except ValueError as exc:  # a world the referee cannot act on
             return CommandResult(False, str(exc))
         return CommandResult(True)
 
     # ------------------------------------------------------------------ the cycle
-    def step(self, dt: float) -> list[GameEvent]:
+    def _step(self, dt: float) -> list[GameEvent]:
         events: list[GameEvent] = []
         s = self.state
         world = self.world

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from soccer_referee.checks import registration_problem
+
 
 @dataclass(frozen=True, slots=True)
 class Registration:
@@ -25,10 +27,9 @@ class TeamRegistry:
         return "left" if team == self.team_left else "right" if team == self.team_right else ""
 
     def register(self, team: str, unum: int) -> Registration:
-        if not team or any(c in team for c in " ()\t\n"):
-            return Registration(False, error=f"invalid team name {team!r}")
-        if not 0 <= unum <= self.players_per_side:
-            return Registration(False, error=f"uniform number {unum} is outside 1..{self.players_per_side}")
+        problem = registration_problem(team, unum, self.players_per_side)
+        if problem:
+            return Registration(False, error=problem)
         side = self.side_of(team)
         if not side:
             if not self.team_left:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from sim_physics.scene.monitor_scene import MonitorScene
 
     from sim_contracts.field import FieldSpec
-    from soccer_referee.referee import GameStateSnapshot
+    from soccer_referee.game_state import GameStateSnapshot
     from soccer_referee.rules import RuleBook
 
 
@@ -196,7 +196,7 @@ class _Shows:
 
     def __init__(self, engine: Any, monitors: dict[str, Any], ros: Any, web: Any, rules: RuleBook,
                  index: Any) -> None:
-        from soccer_referee.referee import GameStateSnapshot
+        from soccer_referee.game_state import GameStateSnapshot
 
         self.engine, self.monitors, self.ros, self.web = engine, monitors, ros, web
         self.rules, self.index = rules, index

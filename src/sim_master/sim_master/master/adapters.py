@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from sim_master.master.players import Player
     from soccer_referee.commands import RefereeCommand
     from soccer_referee.events import GameEvent
-    from soccer_referee.referee import GameStateSnapshot
+    from soccer_referee.game_state import GameStateSnapshot
     from soccer_referee.rules import RuleBook
     from soccer_referee.service import TeamSides
 

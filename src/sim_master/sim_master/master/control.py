@@ -14,7 +14,7 @@ from sim_master.master.adapters import AgentTransport, LoopAdapter
 from sim_master.master.config import ServerConfig
 from sim_master.master.players import PlayerTable, Source
 from soccer_referee.commands import RefereeCommand, SetPlayMode, entity_move
-from soccer_referee.service import JudgingReferee
+from soccer_referee.service import RefereeHost
 
 
 class SimulationControl:
@@ -22,7 +22,7 @@ class SimulationControl:
 
     engine: SimulationNode
     players: PlayerTable
-    referee: JudgingReferee
+    referee: RefereeHost
     paused: bool
     _step_budget: int
     _step_done: threading.Event | None

@@ -21,7 +21,7 @@ from sim_contracts.logtext import clip
 from sim_master.master.adapters import AgentTransport
 from sim_master.master.players import PlayerTable, Source
 from sim_master.master.spawn import join_spot
-from soccer_referee.service import JudgingReferee
+from soccer_referee.service import RefereeHost
 
 MAX_URI = 4096  # characters of a spawn request's uri (a path longer than the file system's PATH_MAX)
 
@@ -62,7 +62,7 @@ class EntityHost(Protocol):
     @property
     def players(self) -> PlayerTable: ...
     @property
-    def referee(self) -> JudgingReferee: ...
+    def referee(self) -> RefereeHost: ...
     @property
     def transports(self) -> dict[Source, AgentTransport]: ...
     def remove_player(self, agent_id: str) -> None:

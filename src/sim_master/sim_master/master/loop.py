@@ -62,7 +62,7 @@ from sim_master.master.spawn import join_spot, parking_spot
 from soccer_referee.events import GameEvent
 from soccer_referee.referee import Referee
 from soccer_referee.rules import rule_book
-from soccer_referee.service import JudgingReferee
+from soccer_referee.service import RefereeHost
 
 _log = logging.getLogger("soccersim")
 _P = ParamSpec("_P")
@@ -120,7 +120,7 @@ class SimulationLoop(SimulationControl):
         self._robot_of: dict[tuple[str, int], str] = {}
         self.world = EngineWorld(self.engine, self._robot_of)
         overrides = {"half_time": config.half_time} if config.half_time else {}
-        self.referee: JudgingReferee = Referee.create(rule_book(config.rules, **overrides), self.world)
+        self.referee: RefereeHost = Referee.create(rule_book(config.rules, **overrides), self.world)
         self.referee.field = self.engine.field  # the world file is the one source of the field's figures
         self.local_brains: dict[str, LocalBrain] = {}
         self._before_kickoff_s = 0.0
@@ -537,9 +537,7 @@ class SimulationLoop(SimulationControl):
 
     def register(self, player: Player, team: str, unum: int) -> str | None:
         """Join the player's robot to a team through the referee; returns an error or None."""
-        if not names.TEAM_NAME.fullmatch(team):
-            return f"invalid team name {team[:80]!r}: 1-64 printable characters, no spaces, quotes or parentheses"
-        decision = self.referee.register(team, unum)
+        decision = self.referee.register(team, unum)  # the referee host checks name and number
         if not decision.success:
             return decision.error
         player.team, player.side, player.unum = team, decision.side, decision.unum

@@ -38,12 +38,13 @@ from sim_msgs.srv import RefereeBeam, RefereeCommand, RefereeRegister
 from soccer_referee.commands import CommandResult
 from soccer_referee.commands import RefereeCommand as Command
 from soccer_referee.events import GameEvent
-from soccer_referee.referee import BeamDecision, GameStateSnapshot
+from soccer_referee.game_state import BeamDecision, GameStateSnapshot
 from soccer_referee.registry import Registration
 from soccer_referee.ros.messages import game_state_from_msg
 from soccer_referee.ros.remote import LINK_NODE, apply_moves, command_request, unregister_request, world_to_msg
 from soccer_referee.ros.senders import TrustedSenders, node_endpoints
 from soccer_referee.rules import RuleBook
+from soccer_referee.service import RefereeHost
 from soccer_referee.world import WorldView
 
 _log = logging.getLogger("soccersim.referee")
@@ -66,8 +67,9 @@ class _Teams:
         return "left" if team and team == s.team_left else "right" if team and team == s.team_right else ""
 
 
-class RemoteReferee:
-    """The loop's referee, judged by `referee` (a node name) in another process."""
+class RemoteReferee(RefereeHost):
+    """The loop's referee, judged by `referee` (a node name) in another process. What it is
+    asked has passed RefereeHost's checks before it goes on the wire."""
 
     def __init__(self, context: Context, referee: str, rules: RuleBook, world: WorldView, clock: Callable[[], float],
                  *, timeout: float) -> None:
@@ -93,9 +95,9 @@ class RemoteReferee:
         self._teams: set[str] = set()  # the names the referee admitted through register
         self._said_at = -1e9
         node.create_subscription(RefereeVerdict, "referee_verdict", self._on_verdict, RELIABLE)
-        self._register: Client = node.create_client(RefereeRegister, f"{referee}/register")
-        self._beam: Client = node.create_client(RefereeBeam, f"{referee}/request_beam")
-        self._command: Client = node.create_client(RefereeCommand, f"{referee}/command")
+        self._register_client: Client = node.create_client(RefereeRegister, f"{referee}/register")
+        self._beam_client: Client = node.create_client(RefereeBeam, f"{referee}/request_beam")
+        self._command_client: Client = node.create_client(RefereeCommand, f"{referee}/command")
         self.referee = referee
         self.executor.start()
 
@@ -120,8 +122,8 @@ class RemoteReferee:
             return None
         return future.result()
 
-    def register(self, team: str, unum: int) -> Registration:
-        res = self._ask(self._register, RefereeRegister.Request(team=team, unum=unum), "register")
+    def _register(self, team: str, unum: int) -> Registration:
+        res = self._ask(self._register_client, RefereeRegister.Request(team=team, unum=unum), "register")
         if not isinstance(res, RefereeRegister.Response):
             return Registration(False, error=f"the referee {self.referee} does not answer")
         if res.success:  # the teams' names are known at once (percepts of this cycle carry them)
@@ -132,23 +134,23 @@ class RemoteReferee:
                 self.state.team_right = self.state.team_right or team
         return Registration(res.success, res.side, res.unum, res.error)
 
-    def unregister(self, side: str, unum: int) -> None:
-        self._ask(self._command, unregister_request(side, unum), "unregister")
+    def _unregister(self, side: str, unum: int) -> None:
+        self._ask(self._command_client, unregister_request(side, unum), "unregister")
 
-    def request_beam(self, side: str, unum: int, x: float, y: float, rot_deg: float, *,
-                     frame: BeamFrame = BeamFrame.TEAM) -> BeamDecision:
-        res = self._ask(self._beam, RefereeBeam.Request(side=side, unum=unum, x=x, y=y, rotation=rot_deg,
+    def _request_beam(self, side: str, unum: int, x: float, y: float, rot_deg: float,
+                      frame: BeamFrame) -> BeamDecision:
+        res = self._ask(self._beam_client, RefereeBeam.Request(side=side, unum=unum, x=x, y=y, rotation=rot_deg,
                                                         dialect=frame.value), "request_beam")
         if not isinstance(res, RefereeBeam.Response):
             return BeamDecision(False, error=f"the referee {self.referee} does not answer")
         return BeamDecision(res.success, res.x, res.y, res.yaw_deg, res.error)
 
-    def command(self, cmd: Command) -> CommandResult:
+    def _command(self, cmd: Command) -> CommandResult:
         try:
             request = command_request(cmd)
         except ValueError as exc:
             return CommandResult(False, str(exc))
-        res = self._ask(self._command, request, type(cmd).__name__)
+        res = self._ask(self._command_client, request, type(cmd).__name__)
         if not isinstance(res, RefereeCommand.Response):
             return CommandResult(False, f"the referee {self.referee} does not answer")
         problem = self._take_state(res.state) or self._too_many(res.moves)
@@ -159,7 +161,7 @@ class RemoteReferee:
         return CommandResult(res.ok, res.error[:MAX_DETAIL])
 
     # ------------------------------------------------------------------ the cycle
-    def step(self, dt: float) -> list[GameEvent]:
+    def _step(self, dt: float) -> list[GameEvent]:
         """Show the referee the cycle just stepped; wait for its verdict (lockstep)."""
         self.cycle += 1
         cycle = self.cycle

@@ -50,7 +50,7 @@ def test_replayed_browser_frames_keep_teams_and_numbers_and_say_replay() -> None
 
     from sim_master.commands.replay import _web_frame
     from sim_master.store.mcap_log import ReplayCycle
-    from soccer_referee.referee import GameStateSnapshot
+    from soccer_referee.game_state import GameStateSnapshot
 
     entities = {name: EntitySnapshot(name=name, position=(1.0, 2.0, 0.3), model="nao0")
                 for name in ("Alpha/p3", "Beta/p7", "crate")}

@@ -8,8 +8,8 @@ import numpy as np
 from sim_physics.scene.monitor_scene import rsmp_frame, simspark_frame
 
 from sim_contracts.field import FIELD_PRESETS
+from soccer_referee.game_state import GameStateSnapshot
 from soccer_referee.play_modes import PlayMode
-from soccer_referee.referee import GameStateSnapshot
 from soccer_referee.rules import rule_book
 
 

@@ -26,8 +26,8 @@ from sim_physics.scene import simspark_meshes as looks
 from sim_physics.scene.kinematics import ModelKinematics
 from sim_physics.world.spec import ModelSpec, Shape
 from sim_physics.world.transforms import Transform
+from soccer_referee.game_state import GameStateSnapshot
 from soccer_referee.play_modes import RSMP_PLAY_MODES, PlayMode, rsmp_index
-from soccer_referee.referee import GameStateSnapshot
 from soccer_referee.rules import RuleBook
 
 CHANGE = 0.005

@@ -13,9 +13,10 @@ from builtin_interfaces.msg import Time
 from sim_contracts.names import TEAM_NAME
 from sim_msgs.msg import GameEvent as GameEventMsg
 from sim_msgs.msg import GameState
+from soccer_referee.checks import MAX_GAME_TIME, MAX_SCORE
 from soccer_referee.events import GameEvent
+from soccer_referee.game_state import GameStateSnapshot
 from soccer_referee.play_modes import PlayMode
-from soccer_referee.referee import MAX_GAME_TIME, MAX_SCORE, GameStateSnapshot
 from soccer_referee.world import PlayerId, as_side
 
 MAX_HALF = 4  # two halves and two of extra time
