@@ -58,6 +58,8 @@ class LocalBrain(Protocol):
 class AgentTransport(PerceptOutlet, Protocol):
     """A port agents connect to and command through (collect phase), e.g. a dialect's TCP port."""
 
+    sync_timeout: float  # sync mode: how long a cycle waits for an agent's (syn), s (a live setting)
+
     @property
     def effector_delay(self) -> int: ...
     @property
@@ -122,8 +124,11 @@ class LoopCommands(Protocol):
     def request_stop(self) -> None: ...
 
 
-class OperatedLoop(CycleView, LoopCommands, Protocol):
-    """What `poll` is given: the view and the commands."""
+class OperatedLoop(CycleView, Protocol):
+    """What `poll` is given: the view and the commands (the loop's control)."""
+
+    @property
+    def control(self) -> LoopCommands: ...
 
 
 class LoopAdapter:
@@ -149,6 +154,10 @@ class LoopAdapter:
 
     def on_cycle(self, loop: CycleView, events: Sequence[GameEvent]) -> None:
         """The cycle is done (publish phase): the world, the game state and its events."""
+
+    def on_setting(self, name: str, value: object) -> None:
+        """A live setting changed (between cycles, already checked): `tf_rate`, `log_players`,
+        `sync_timeout`."""
 
     def close(self) -> None:
         """The server stops."""

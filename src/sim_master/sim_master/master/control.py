@@ -1,12 +1,16 @@
-"""Control of a running simulation: pause, step while paused, and the operator's commands to
-the referee (play modes, beams, trainer moves).
+"""Control of a running simulation: pause, step while paused, stop, live settings, and the
+operator's commands to the referee (play modes, beams, trainer moves).
 
-Why a room of its own: operators (monitors, the browser, the service port, ROS services)
-steer the loop between cycles; the cycle core (loop.py) only honours the state kept here.
-Everything here runs on the loop's thread (other threads come through LoopCalls)."""
+Why an object of its own: operators (monitors, the browser, the service port, ROS services)
+steer the loop between cycles; the cycle core (loop.py) owns one `SimulationControl` and only
+asks it whether to cycle (`holds`) and tells it a cycle is done. Everything here runs on the
+loop's thread (other threads come through LoopCalls)."""
 from __future__ import annotations
 
+import logging
 import threading
+from collections.abc import Iterable
+from typing import Protocol
 
 from sim_physics.engine.node import SimulationNode
 
@@ -17,49 +21,64 @@ from soccer_referee.commands import RefereeCommand, SetPlayMode, entity_move
 from soccer_referee.service import RefereeHost
 
 
+class ControlHost(Protocol):
+    """What control steers: the loop's parts (the referee may be swapped for a remote one)."""
+
+    @property
+    def engine(self) -> SimulationNode: ...
+    @property
+    def players(self) -> PlayerTable: ...
+    @property
+    def referee(self) -> RefereeHost: ...
+    @property
+    def config(self) -> ServerConfig: ...
+    @property
+    def transports(self) -> dict[Source, AgentTransport]: ...
+    @property
+    def adapters(self) -> list[LoopAdapter]: ...
+    @property
+    def log(self) -> logging.Logger: ...
+    def request_stop(self) -> None: ...
+
+
 class SimulationControl:
-    """Mixed into SimulationLoop, whose state it steers."""
+    """Owned by the loop (`loop.control`); the adapters' `LoopCommands`."""
 
-    engine: SimulationNode
-    players: PlayerTable
-    referee: RefereeHost
-    paused: bool
-    _step_budget: int
-    _step_done: threading.Event | None
-    config: ServerConfig
-    transports: dict[Source, AgentTransport]
-    adapters: list[LoopAdapter]
+    def __init__(self, host: ControlHost) -> None:
+        self._host = host
+        self.paused = False
+        self._step_budget = 0  # cycles still to run while paused
+        self._step_done: threading.Event | None = None
 
-    def pause(self) -> None:
-        """Pause always wins: a pending step request ends here (its caller is released)."""
-        self.paused = True
-        self._cancel_steps()
+    # ------------------------------------------------------------------ the loop asks
+    def holds(self) -> bool:
+        """No cycle now: paused with no step requested."""
+        return self.paused and self._step_budget == 0
 
-    def _cancel_steps(self) -> None:
+    def cycle_done(self) -> None:
+        if self._step_budget > 0:
+            self._step_budget -= 1
+            if self._step_budget == 0 and self._step_done is not None:
+                self._step_done.set()
+                self._step_done = None
+
+    def cancel_steps(self) -> None:
+        """A pending step request ends (its caller is released): pause and stop always win."""
         self._step_budget = 0
         if self._step_done is not None:
             self._step_done.set()
             self._step_done = None
 
-    def change_setting(self, name: str, value: object) -> None:
-        """A setting changed while running (a dynamic ROS parameter, already checked): the
-        config and whoever acts on it. Settings not listed here do not change live."""
-        config = self.config
-        if name == "sync_timeout":
-            config.sync_timeout = float(str(value))
-            for transport in self.transports.values():  # TCP agents' waits
-                if hasattr(transport, "sync_timeout"):
-                    transport.sync_timeout = config.sync_timeout
-        elif name == "log_players":
-            config.log_players = bool(value)
-            for adapter in self.adapters:
-                if hasattr(adapter, "players") and isinstance(adapter.players, bool):
-                    adapter.players = config.log_players  # the replay log's percepts and commands
-        elif name == "tf_rate":
-            config.tf_rate = float(str(value))
+    # ------------------------------------------------------------------ operators
+    def pause(self) -> None:
+        self.paused = True
+        self.cancel_steps()
 
     def play(self) -> None:
         self.paused = False
+
+    def request_stop(self) -> None:
+        self._host.request_stop()
 
     def step_paused(self, cycles: int) -> threading.Event:
         """While paused: run `cycles` cycles; the event is set when they are done."""
@@ -71,19 +90,36 @@ class SimulationControl:
         self._step_done = done
         return done
 
-    # ------------------------------------------------------------------ operator commands
+    def change_setting(self, name: str, value: object) -> None:
+        """A setting changed while running (a dynamic ROS parameter, already checked): the
+        config, the agent ports' waits, and every adapter's `on_setting`. Settings not listed
+        here do not change live."""
+        config = self._host.config
+        if name == "sync_timeout":
+            config.sync_timeout = float(str(value))
+            for transport in self._host.transports.values():
+                transport.sync_timeout = config.sync_timeout
+        elif name == "log_players":
+            config.log_players = bool(value)
+        elif name == "tf_rate":
+            config.tf_rate = float(str(value))
+        else:
+            return
+        _tell(self._host.adapters, name, getattr(config, name), self._host.log)
+
     def beam_player(self, team: str, unum: int, x: float, y: float, rotation: float) -> str | None:
-        player = next((p for p in self.players if p.team == team and p.unum == unum), None)
+        player = next((p for p in self._host.players if p.team == team and p.unum == unum), None)
         if player is None:
             return f"no player {team} #{unum}"
-        decision = self.referee.request_beam(player.side, player.unum, x, y, rotation, frame=player.rules.beam_frame)
+        decision = self._host.referee.request_beam(player.side, player.unum, x, y, rotation,
+                                                   frame=player.rules.beam_frame)
         if not decision.success:
             return decision.error
-        self.engine.teleport_robot(player.robot_id, decision.x, decision.y, decision.yaw_deg)
+        self._host.engine.teleport_robot(player.robot_id, decision.x, decision.y, decision.yaw_deg)
         return None
 
     def referee_command(self, command: RefereeCommand) -> str | None:
-        outcome = self.referee.command(command)
+        outcome = self._host.referee.command(command)
         return None if outcome.ok else outcome.error
 
     def set_play_mode(self, name: str) -> str | None:
@@ -91,6 +127,13 @@ class SimulationControl:
 
     def move_entity(self, entity: str, position: tuple[float, float, float], rotation: float,
                     velocity: tuple[float, float, float]) -> str | None:
-        command = entity_move(entity, position, rotation, velocity, self.referee.registry.side_of)
+        command = entity_move(entity, position, rotation, velocity, self._host.referee.registry.side_of)
         return command if isinstance(command, str) else self.referee_command(command)
 
+
+def _tell(adapters: Iterable[LoopAdapter], name: str, value: object, log: logging.Logger) -> None:
+    for adapter in list(adapters):
+        try:
+            adapter.on_setting(name, value)
+        except Exception as exc:  # noqa: BLE001 - one fault boundary per adapter
+            log.error("%s failed to take %s = %r: %s: %s", adapter.name, name, value, type(exc).__name__, exc)

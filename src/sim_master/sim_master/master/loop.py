@@ -106,11 +106,11 @@ class CycleStats:
 MAX_STEP_CYCLES = 1_000_000  # one step request runs at most this many cycles (5.5 h of sim time)
 
 
-class SimulationLoop(SimulationControl):
+class SimulationLoop:
     """Players, referee and engine, cycled in phases. `run()` (blocking) or `cycle()`. What
-    operators and services ask of it between cycles is its two other rooms: control
-    (control.py: pause, step, referee commands, mixed in) and the entity services
-    (entity_services.py, the object `entities` it owns)."""
+    operators and services ask of it between cycles are two objects it owns: `control`
+    (control.py: pause, step, settings, referee commands) and `entities` (entity_services.py:
+    spawn, delete, set state, reset)."""
 
     def __init__(self, config: ServerConfig, engine: SimulationNode, *, log: logging.Logger = _log) -> None:
         self.config = config
@@ -133,9 +133,7 @@ class SimulationLoop(SimulationControl):
         self.outlets: dict[Source, PerceptOutlet] = {"local": _LocalBrains(self)}
         self.adapters: list[LoopAdapter] = []
         self.stop_event = threading.Event()
-        self.paused = False
-        self._step_budget = 0
-        self._step_done: threading.Event | None = None
+        self.control = SimulationControl(self)  # pause, step, settings, operator commands
         self._parked = 0
         self._team_counts: dict[str, int] = {"left": 0, "right": 0}
         self.agent_log = AgentLog(log)  # what agents make the server say, bounded per agent
@@ -171,7 +169,7 @@ class SimulationLoop(SimulationControl):
         """Stop: pending calls fail, a pending step request is released (stop always wins),
         adapters close in reverse order of registration, then the agent ports."""
         self.calls.fail_pending("server stopped")
-        self._cancel_steps()
+        self.control.cancel_steps()
         for adapter in reversed(self.adapters):
             try:
                 adapter.close()
@@ -184,6 +182,11 @@ class SimulationLoop(SimulationControl):
 
     def request_stop(self) -> None:
         self.stop_event.set()
+
+    @property
+    def paused(self) -> bool:
+        """Held by an operator (control.py); what the adapters' view shows."""
+        return self.control.paused
 
     def run(self) -> None:
         """Cycle until stopped (signal, killsim, max_cycles)."""
@@ -229,7 +232,7 @@ class SimulationLoop(SimulationControl):
             self._join_waiting()  # the teams this waits for join without a step
             time.sleep(0.002)
             return False
-        if self.paused and self._step_budget == 0:
+        if self.control.holds():
             self._poll_agents(0.0)  # inits wait for the next step
             time.sleep(0.002)
             return False
@@ -268,11 +271,7 @@ class SimulationLoop(SimulationControl):
         phase["perceive"] += t6 - t5 - vision_s
         phase["publish"] += t7 - t6
         self.stats.cycles += 1
-        if self._step_budget > 0:
-            self._step_budget -= 1
-            if self._step_budget == 0 and self._step_done is not None:
-                self._step_done.set()
-                self._step_done = None
+        self.control.cycle_done()
         return True
 
     def _judge(self) -> list[GameEvent]:

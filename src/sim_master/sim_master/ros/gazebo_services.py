@@ -111,11 +111,11 @@ class GazeboServices:
         return res
 
     def _pause(self, _req: Empty.Request, res: Empty.Response) -> Any:
-        self._call(self.loop.pause, at_boundary=True)
+        self._call(self.loop.control.pause, at_boundary=True)
         return res
 
     def _unpause(self, _req: Empty.Request, res: Empty.Response) -> Any:
-        self._call(self.loop.play)
+        self._call(self.loop.control.play)
         return res
 
     def _reset_world(self, _req: Empty.Request, res: Empty.Response) -> Any:

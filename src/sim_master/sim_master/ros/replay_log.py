@@ -43,6 +43,10 @@ class ReplayLogRecorder(LoopAdapter):
         self.players = players  # also every player's percepts and joint commands (big: opt-in)
         self._delta_memory: DeltaMemory = {}  # what the log's deltas were taken against
 
+    def on_setting(self, name: str, value: object) -> None:
+        if name == "log_players":
+            self.players = bool(value)
+
     def _player_topic(self, loop: CycleView, player: Player, leaf: str, msg_type: str) -> str | None:
         if not player.registered:
             return None

@@ -345,10 +345,9 @@ class ServerNode(LoopAdapter):
             self._robot_descriptions[robot_id] = pub
 
     def _parameter_changed(self, name: str, value: Any) -> None:
-        """(executor thread) A dynamic parameter's new, checked value: to the loop."""
-        if name == "tf_rate":
-            self._tf_period = 1.0 / float(value)
-        self.server.calls.submit(lambda: self.server.change_setting(name, value))
+        """(executor thread) A dynamic parameter's new, checked value: to the loop (its control
+        tells every adapter, this one too: `on_setting`)."""
+        self.server.calls.submit(lambda: self.server.control.change_setting(name, value))
 
     def _description(self, model: str) -> str:
         if model not in self._descriptions:
@@ -363,6 +362,10 @@ class ServerNode(LoopAdapter):
             self._descriptions[model] = pub
             self._urdf[model] = urdf
         return self._urdf[model]
+
+    def on_setting(self, name: str, value: object) -> None:
+        if name == "tf_rate":
+            self._tf_period = 1.0 / float(str(value))
 
     def on_effector(self, loop: CycleView, player: Player, command: Command) -> None:
         if self.bridge is not None and player.source in LEGACY_SOURCES and player.registered:
@@ -451,14 +454,14 @@ class ServerNode(LoopAdapter):
         return outcome
 
     async def beam_agent(self, team: str, unum: int, x: float, y: float, rotation: float) -> str | None:
-        return await self._call(lambda: self.server.beam_player(team, unum, x, y, rotation))
+        return await self._call(lambda: self.server.control.beam_player(team, unum, x, y, rotation))
 
     async def set_play_mode(self, name: str) -> str | None:
-        return await self._call(lambda: self.server.set_play_mode(name))
+        return await self._call(lambda: self.server.control.set_play_mode(name))
 
     async def move_entity(self, entity: str, position: tuple[float, float, float], rotation: float,
                           velocity: tuple[float, float, float]) -> str | None:
-        return await self._call(lambda: self.server.move_entity(entity, position, rotation, velocity))
+        return await self._call(lambda: self.server.control.move_entity(entity, position, rotation, velocity))
 
     # ------------------------------------------------------------------ the simulation's own services
     async def _add_player(self, req: InitAgent.Request, res: InitAgent.Response) -> InitAgent.Response:

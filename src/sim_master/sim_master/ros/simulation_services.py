@@ -331,7 +331,7 @@ class SimulationServices:
         if not 1 <= req.steps <= MAX_STEP_CYCLES:
             res.result = result(Result.RESULT_OPERATION_FAILED, f"steps must be in 1..{MAX_STEP_CYCLES}")
             return res
-        done = self._call(lambda: self.loop.step_paused(req.steps) if self.loop.paused else None)
+        done = self._call(lambda: self.loop.control.step_paused(req.steps) if self.loop.paused else None)
         if done is None:
             res.result = result(Result.RESULT_INCORRECT_STATE, "simulation is not paused")
         elif not done.wait(STEP_TIMEOUT_S):
@@ -370,7 +370,7 @@ class SimulationServices:
         return out
 
     def _step_if_paused(self, cycles: int) -> threading.Event | None:
-        return self.loop.step_paused(cycles) if self.loop.paused else None
+        return self.loop.control.step_paused(cycles) if self.loop.paused else None
 
     def _reset(self, req: ResetSimulation.Request, res: ResetSimulation.Response) -> Any:
         scope = req.scope
@@ -403,14 +403,14 @@ class SimulationServices:
             if paused:
                 res.result = result(SetSimulationState.Response.ALREADY_IN_TARGET_STATE, "already paused")
             else:
-                self._call(self.loop.pause, at_boundary=True)
+                self._call(self.loop.control.pause, at_boundary=True)
                 res.result = result(Result.RESULT_OK)
         elif target == SimulationState.STATE_PLAYING:
             if not paused:
                 res.result = result(SetSimulationState.Response.ALREADY_IN_TARGET_STATE, "already playing")
             else:
                 self._stopped_at = -1  # STOPPED (or PAUSED) -> PLAYING
-                self._call(self.loop.play)
+                self._call(self.loop.control.play)
                 res.result = result(Result.RESULT_OK)
         elif target == SimulationState.STATE_STOPPED:
             error = self._call(self._stop, at_boundary=True)
@@ -427,7 +427,7 @@ class SimulationServices:
         """STOPPED: back to the start, spawned entities gone, paused."""
         error = self.loop.entities.reset(state=True, spawned=True)
         if error is None:
-            self.loop.pause()
+            self.loop.control.pause()
             self._stopped_at = self.loop.engine.cycle  # STOPPED until it steps or plays again
         return error
 

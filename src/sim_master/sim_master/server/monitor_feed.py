@@ -51,13 +51,13 @@ class LegacyMonitorFeed(LoopAdapter):
     def _command(self, loop: OperatedLoop, peer: str, command: RefereeCommand | KillSim) -> None:
         if isinstance(command, KillSim):
             loop.log.warning("monitor %s asked to stop the server (killsim)", peer)
-            loop.request_stop()
+            loop.control.request_stop()
             return
         if isinstance(command, MoveAgent):
             team = command.side
             side = {"left": "left", "right": "right"}.get(team.lower()) or loop.referee.registry.side_of(team)
             command = replace(command, side=side or team)
-        error = loop.referee_command(command)
+        error = loop.control.referee_command(command)
         if error:
             loop.log.warning("monitor %s: %s refused: %s", peer, type(command).__name__, error)
 

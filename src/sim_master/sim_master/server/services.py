@@ -41,7 +41,7 @@ def register_services(port: ServicePort, server: SimulationLoop) -> None:
         return ok
 
     def referee(cmd: RefereeCommand) -> str:
-        return checked(server.referee_command(cmd))
+        return checked(server.control.referee_command(cmd))
 
     def game_state(_: list[str]) -> str:
         s = server.referee.state
@@ -53,10 +53,10 @@ def register_services(port: ServicePort, server: SimulationLoop) -> None:
         if not server.paused:
             raise ServiceError("simulation is not paused")
         (n,) = _ints(params, 1, 1, MAX_STEP_CYCLES, "simulation step <cycles>")
-        server.step_paused(n)
+        server.control.step_paused(n)
         return f"stepping {n}"
 
-    port.register("referee", "set_play_mode", lambda p: checked(server.set_play_mode(" ".join(p))))
+    port.register("referee", "set_play_mode", lambda p: checked(server.control.set_play_mode(" ".join(p))))
     port.register("referee", "kick_off", lambda p: referee(KickOff(p[0] if p else None)))
     port.register("referee", "drop_ball", lambda p: referee(DropBall()))
     def move_ball(params: list[str]) -> str:
@@ -73,8 +73,8 @@ def register_services(port: ServicePort, server: SimulationLoop) -> None:
             return answer
         return handler
 
-    port.register("simulation", "pause", run(server.pause, "paused"))
-    port.register("simulation", "play", run(server.play, "playing"))
+    port.register("simulation", "pause", run(server.control.pause, "paused"))
+    port.register("simulation", "play", run(server.control.play, "playing"))
     port.register("simulation", "step", step)
     port.register("simulation", "state", lambda p: "paused" if server.paused else "playing")
     port.register("simulation", "time", lambda p: f"{server.engine.time:.2f}")

@@ -39,9 +39,9 @@ class WebMonitorFeed(LoopAdapter):
             try:
                 command = parse_referee(item.command, loop.engine.field)
                 if isinstance(command, Control):
-                    (loop.pause if command.name == "pause" else loop.play)()
+                    (loop.control.pause if command.name == "pause" else loop.control.play)()
                     continue
-                error = loop.referee_command(command)
+                error = loop.control.referee_command(command)
                 if error:
                     loop.log.warning("browser %s: %s refused: %s", item.peer, type(command).__name__, error)
                     self.monitor.tell(item.peer, f"{item.command.get('cmd')} refused: {error}")

@@ -40,7 +40,7 @@ def test_both_dialects_play_a_match_with_a_goal_on_gazebo(running_server: Callab
             if server.referee.state.play_mode == PlayMode.KICK_OFF_LEFT:
                 break
         assert server.referee.state.play_mode == PlayMode.KICK_OFF_LEFT
-        server.calls.call(lambda: server.set_play_mode("PlayOn"))
+        server.calls.call(lambda: server.control.set_play_mode("PlayOn"))
         r = server.engine.field.ball_radius
         server.calls.call(lambda: server.engine.set_ball((13.0, 0.3, r), (6.0, 0.0, 0.0)))  # the scripted push
         for _ in range(200):

@@ -176,7 +176,7 @@ def test_refusals_on_the_server_and_the_game_goes_on(running_server: Callable[..
             a.act()
             b.act()
             twelve.act()
-        server.calls.call(lambda: server.set_play_mode("PlayOn"))
+        server.calls.call(lambda: server.control.set_play_mode("PlayOn"))
         before = server.engine.robot_pose("Alpha/p1")[0]
         for _ in range(5):
             a.act(extra="(beam -3 0 0)")

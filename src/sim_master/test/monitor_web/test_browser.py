@@ -159,7 +159,7 @@ def test_page_follows_the_match_in_3d_and_2d(running_server: Callable[..., Any],
             server.calls.call(lambda: server.referee.command(SetScore(1, 0)))
             assert browser.wait_text("score-left", "1") == "1"
             # Pictures before kick-off: robots at home are apart, so each is one blob.
-            server.calls.call(server.pause)
+            server.calls.call(server.control.pause)
             # read on the loop once paused (the cycle under way when the pause came completes)
             cycle = server.calls.call(lambda: server.engine.cycle)  # a pause sends the cycle it holds at
             last = f"{round(cycle * server.engine.cycle_dt, 2):g}"
@@ -173,7 +173,7 @@ def test_page_follows_the_match_in_3d_and_2d(running_server: Callable[..., Any],
             flat = browser.screenshot()
             for name, shot in (("overview", overview), ("behind_goal", behind_goal), ("2d", flat)):
                 Image.fromarray(shot.astype(np.uint8)).save(tmp_path / f"{name}.png")
-            server.calls.call(server.play)
+            server.calls.call(server.control.play)
             # A referee button: kick-off for the left team, as a monitor's command would.
             browser.value("document.querySelector('#referee button[data-side=left]').click()")
             mode = browser.wait_text("play-mode", "KickOff_Left")
@@ -377,10 +377,10 @@ def test_the_page_says_when_the_match_is_paused_and_what_was_refused(running_ser
         browser = Browser(server.web_monitor.url)
         try:
             assert browser.wait_text("status", "live") == "live"
-            server.calls.call(server.pause)
+            server.calls.call(server.control.pause)
             assert browser.wait_text("status", "live, paused") == "live, paused"
             assert browser.value("document.body.dataset.paused") == "true"
-            server.calls.call(server.play)
+            server.calls.call(server.control.play)
             assert browser.wait_text("status", "live") == "live"
             # no player 7: the referee refuses the move, and this page is told why
             browser.value("window.soccersim.send({cmd: 'move_robot', side: 'left', unum: 7, x: 1, y: 1})")
@@ -417,7 +417,7 @@ def test_a_robot_clicked_in_2d_is_selected_and_its_number_readable_in_the_overvi
         browser = Browser(server.web_monitor.url)
         try:
             assert wait_value(browser, "document.body.dataset.robots", "22") == "22"
-            server.calls.call(server.pause)
+            server.calls.call(server.control.pause)
             assert browser.wait_text("status", "live, paused") == "live, paused"
             target = next(r for r in json.loads(browser.value("JSON.stringify(window.soccersim.last())"))["robots"]
                           if r["side"] == "left" and r["unum"] == 7)

@@ -36,7 +36,7 @@ JOIN_QOS: Final = QoSProfile(depth=256, history=HistoryPolicy.KEEP_LAST, reliabi
 Joining = tuple[int, str, str] | str
 
 
-class RefereeHost(Protocol):
+class RefereeServices(Protocol):
     """What the referee node's services do. Each returns None (done) or why it was refused;
     init_agent returns (unum, side, player namespace) of the player who joined. init_agent and
     beam_agent make or place a robot: a host that asks another process returns an awaitable."""
@@ -88,7 +88,7 @@ async def _settled(value: T | Awaitable[T]) -> T:
 class RefereeNode:
     """The node; `publish` is called once per cycle with the game state and its events."""
 
-    def __init__(self, host: RefereeHost, context: rclpy.Context, name: str = NODE_NAME, *,
+    def __init__(self, host: RefereeServices, context: rclpy.Context, name: str = NODE_NAME, *,
                  namespace: str | None = None, cli_args: list[str] | None = None) -> None:
         """cli_args: this node's own ROS arguments instead of the process's (a composed node
         must not take the node name given to the process)."""
