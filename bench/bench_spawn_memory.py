@@ -25,11 +25,11 @@ def run(engine: str, pairs: int, vary: bool) -> dict[str, object]:
     with serving(config) as server:
         for i in range(pairs + 1):
             text = SDF.format(i=i if vary else 0)
-            out = server.calls.call(lambda t=text: server.entities.spawn_entity("thing", "", False, (1.0, 1.0, 0.3),
+            out = server.loop.calls.call(lambda t=text: server.loop.entities.spawn_entity("thing", "", False, (1.0, 1.0, 0.3),
                                                                        (1.0, 0.0, 0.0, 0.0), resource_string=t))
             if out.error:
                 raise RuntimeError(out.text)
-            error = server.calls.call(lambda: server.entities.delete_entity("thing"))
+            error = server.loop.calls.call(lambda: server.loop.entities.delete_entity("thing"))
             if error:
                 raise RuntimeError(error)
             if i % 250 == 0:

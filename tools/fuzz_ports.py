@@ -134,7 +134,7 @@ def fuzz(server: Any, ports: dict[str, int], per_port: int, seed: int,
     rng = random.Random(seed)
     counts = {name: 0 for name in ports}
     connections: dict[str, socket.socket] = {}
-    start_cycles = server.stats.cycles
+    start_cycles = server.loop.stats.cycles
     inputs = per_port * len(ports)
     for i in range(inputs):
         name = rng.choice([n for n, c in counts.items() if c < per_port])
@@ -164,10 +164,10 @@ def fuzz(server: Any, ports: dict[str, int], per_port: int, seed: int,
             connections.pop(name, None)
         counts[name] += 1
         if progress and i % 5000 == 0:
-            print(f"fuzz: {i}/{inputs} inputs, cycles {server.stats.cycles - start_cycles}", file=sys.stderr)
+            print(f"fuzz: {i}/{inputs} inputs, cycles {server.loop.stats.cycles - start_cycles}", file=sys.stderr)
     for sock in connections.values():
         sock.close()
-    return {"inputs": counts, "total": sum(counts.values()), "cycles": server.stats.cycles - start_cycles}
+    return {"inputs": counts, "total": sum(counts.values()), "cycles": server.loop.stats.cycles - start_cycles}
 
 
 def fuzz_match(per_port: int, seed: int, progress: bool = False) -> dict[str, Any]:
@@ -214,12 +214,12 @@ def fuzz_match(per_port: int, seed: int, progress: bool = False) -> dict[str, An
             stop.set()
             for t in threads:
                 t.join(5)
-            physics = getattr(server.engine, "_engine", server.engine)  # auto: the league engine's current one
+            physics = getattr(server.loop.engine, "_engine", server.loop.engine)  # auto: the league engine's current one
             warnings = getattr(getattr(physics, "data", None), "warning", [])  # MuJoCo's guards, on MuJoCo
             result["mujoco_warnings"] = sum(warnings[i].number for i in range(len(warnings)))
             result["physics_faults"] = physics.faults.faults  # steps rolled back (engine/recovery.py)
             result.update(seed=seed, wall_s=round(time.monotonic() - t0, 1), good_agents_cycles=played,
-                          server_alive=not server.stop_event.is_set(), refusals_logged=refusals.count,
+                          server_alive=not server.loop.stop_event.is_set(), refusals_logged=refusals.count,
                           internal_errors=len(errors.seen), internal_error_samples=errors.seen[:5])
             for agent in good:
                 agent.close()

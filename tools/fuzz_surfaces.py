@@ -224,7 +224,7 @@ def fuzz_surfaces(per_surface: int, seed: int, progress: bool = False,
 
             player = threading.Thread(target=play, daemon=True)
             player.start()
-            start_cycles = server.stats.cycles
+            start_cycles = server.loop.stats.cycles
             if "draw" in surfaces:
                 result["inputs"]["draw"] = _fuzz_draw(server, rng, per_surface, progress)
             if "web" in surfaces:
@@ -236,7 +236,7 @@ def fuzz_surfaces(per_surface: int, seed: int, progress: bool = False,
                 result["inputs"]["replay"] = count
                 result["replay_escaped"] = escaped[:5]
                 result["replay_escaped_count"] = len(escaped)
-            result["cycles"] = server.stats.cycles - start_cycles
+            result["cycles"] = server.loop.stats.cycles - start_cycles
             at_end, deadline = played[0], time.monotonic() + 10
             while played[0] < at_end + 10 and time.monotonic() < deadline and player.is_alive():
                 time.sleep(0.02)
@@ -244,7 +244,7 @@ def fuzz_surfaces(per_surface: int, seed: int, progress: bool = False,
             result["good_agent_cycles"] = played[0]
             stop.set()
             player.join(5)
-            result["server_alive"] = not server.stop_event.is_set()
+            result["server_alive"] = not server.loop.stop_event.is_set()
             good.close()
     result.update(wall_s=round(time.monotonic() - t0, 1), refusals_logged=refusals.count,
                   internal_errors=len(errors.seen), internal_error_samples=errors.seen[:5])

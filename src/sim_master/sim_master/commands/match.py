@@ -86,11 +86,11 @@ def run_match(args: argparse.Namespace) -> int:
     except EngineUnavailable as exc:
         print(f"soccersim match: {exc}", file=sys.stderr)
         return 2
-    field = server.engine.field
+    field = server.loop.engine.field
     for team, side_name in ((args.left_name, "left"), (args.right_name, "right")):
         for unum in range(1, args.players + 1):
             brain = PusherBrain(side_name, unum, field.length, field.width, field.goal_width)
-            outcome = server.add_local_player(team, unum, "pusher", brain)
+            outcome = server.loop.add_local_player(team, unum, "pusher", brain)
             if isinstance(outcome, str):
                 print(f"soccersim match: cannot add {team} #{unum}: {outcome}", file=sys.stderr)
                 return 2
@@ -125,10 +125,10 @@ def run_match(args: argparse.Namespace) -> int:
             print(f"\rt={s.game_time:6.1f}s  {s.team_left} {s.score_left}:{s.score_right} {s.team_right}  "
                   f"{s.play_mode.value:<16} {srv.stats.cycles_per_s():6.0f} cycles/s", end="", flush=True)
 
-    server.cycle_hooks.append(hook)
+    server.loop.cycle_hooks.append(hook)
     server.start()
     try:
-        web = getattr(server, "web_monitor", None)
+        web = server.web_monitor
         if web is not None:
             print(f"watch it live at {web.url}", flush=True)
         if args.serve:
@@ -140,7 +140,8 @@ def run_match(args: argparse.Namespace) -> int:
         pass
     finally:
         elapsed = time.monotonic() - started
-        summary = write_outputs(server, args.out, goals, fouls, ball_xy, elapsed, first_left[0] if first_left else "")
+        summary = write_outputs(server.loop, args.out, goals, fouls, ball_xy, elapsed,
+                                first_left[0] if first_left else "")
         server.close()
     print()
     print(f"final: {summary['teams']['left']} {summary['score'][0]}:{summary['score'][1]} "
@@ -149,7 +150,7 @@ def run_match(args: argparse.Namespace) -> int:
     return 0
 
 
-def write_outputs(server: Any, out: str, goals: list[dict[str, Any]], fouls: list[dict[str, Any]],
+def write_outputs(server: SimulationLoop, out: str, goals: list[dict[str, Any]], fouls: list[dict[str, Any]],
                   ball_xy: list[tuple[float, float]], elapsed: float, first_left: str = "") -> dict[str, Any]:
     from sim_master.pictures.field2d import FieldPicture, RobotMark, render_field_png, render_heatmap_png
 

@@ -201,8 +201,8 @@ def run_server(args: argparse.Namespace) -> int:
             print(line, flush=True)
         server.run()
         # the world's state hash: two runs that should be the same (a seed, a thread count) say so
-        state = f", state {server.engine.snapshot().digest()}"
+        state = f", state {server.loop.engine.snapshot().digest()}"
     finally:
         server.close()
-    print(f"soccersim: stopped after {server.stats.cycles} cycles{state}", flush=True)
+    print(f"soccersim: stopped after {server.loop.stats.cycles} cycles{state}", flush=True)
     return 0

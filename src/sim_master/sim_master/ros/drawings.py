@@ -10,7 +10,8 @@ finished bytes to the publisher and the log."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from builtin_interfaces.msg import Time
 from geometry_msgs.msg import Point
@@ -176,7 +177,26 @@ class MarkerRenderer:
 MARKERS: Final = "markers"  # the drawing feed's key of the serialized MarkerArray
 
 
-def marker_view(feed: Any) -> tuple[int, bytes] | None:
+class ShownDrawings(Protocol):
+    """What a drawing feed shows now (server/draw_feed.py's DrawingView)."""
+
+    @property
+    def version(self) -> int: ...
+    @property
+    def rendered(self) -> dict[str, Any]: ...
+
+
+class DrawingSource(Protocol):
+    """The agents' drawings as the server's drawing feed offers them (server/draw_feed.py):
+    what is shown, and a renderer added to its drawing thread."""
+
+    @property
+    def view(self) -> ShownDrawings: ...
+    def renderer(self, key: str, make: Callable[[], Callable[[Any, dict[tuple[str, int],
+                                                              tuple[float, float, float]], float], Any]]) -> None: ...
+
+
+def marker_view(feed: DrawingSource | None) -> tuple[int, bytes] | None:
     """The agents' drawings as (version, serialized MarkerArray), drawn on the feed's thread
     (`feed`: the server's DrawingFeed, server/draw_feed.py, or None without a drawing port);
     None before the first is drawn. The first call asks for them."""

@@ -14,7 +14,7 @@ from sim_physics.engine.node import DeltaMemory
 
 from sim_master.master.adapters import LoopAdapter
 from sim_master.ros.convert import joint_command_msg, percept_to_msg, snapshot_to_msg, stamp
-from sim_master.ros.drawings import marker_view
+from sim_master.ros.drawings import DrawingSource, marker_view
 from sim_master.ros.frames import tf_message
 from sim_master.ros.markers import loop_markers
 from sim_master.ros.names import player_namespace
@@ -36,7 +36,8 @@ TF_EVERY: Final = 5
 class ReplayLogRecorder(LoopAdapter):
     name = "replay log"
 
-    def __init__(self, path: str, *, players: bool = False) -> None:
+    def __init__(self, path: str, *, players: bool = False, drawing: DrawingSource | None = None) -> None:
+        self.drawing = drawing  # agents' RoboViz drawings (server/draw_feed.py), when their port is open
         self.writer = ReplayLogWriter(path, serialize_message)
         self._last_game: GameState | None = None
         self._drawn_version = -1  # agents' drawings: written when what is shown changes
@@ -80,7 +81,7 @@ class ReplayLogRecorder(LoopAdapter):
         self.writer.write_cycle(engine.cycle, engine.time, snapshot_to_msg(snap), game if changed else None,
                                 [event_to_msg(e, t) for e in events], Clock(clock=t))
         self._last_game = game
-        drawn = marker_view(getattr(loop, "drawing", None))  # agents' RoboViz drawings, drawn off this thread
+        drawn = marker_view(self.drawing)  # agents' RoboViz drawings, drawn off this thread
         if drawn is not None and drawn[0] != self._drawn_version:
             self._drawn_version = drawn[0]
             self.writer.write_serialized("/drawings", engine.time, drawn[1])

@@ -43,7 +43,7 @@ from sim_bridge.ros.qos import PERCEPT_QOS
 from sim_contracts.commands import JointTargets, JointVelocities
 from sim_master.master.adapters import LoopAdapter
 from sim_master.ros.convert import joint_command_msg, percept_to_msg, snapshot_to_msg, stamp
-from sim_master.ros.drawings import marker_view
+from sim_master.ros.drawings import DrawingSource, marker_view
 from sim_master.ros.executor_thread import ExecutorThread
 from sim_master.ros.frames import robot_description, tf_messages
 from sim_master.ros.gazebo_services import GazeboServices
@@ -200,8 +200,9 @@ class ServerNode(LoopAdapter):
 
     def __init__(self, server: SimulationLoop, context: rclpy.Context, name: str = "soccersim", *,
                  referee: bool = True, bridge_ports: dict[str, int] | None = None,
-                 ros_args: list[str] | None = None) -> None:
+                 ros_args: list[str] | None = None, drawing: DrawingSource | None = None) -> None:
         self.server = server
+        self.drawing = drawing  # agents' RoboViz drawings (server/draw_feed.py), when their port is open
         self.context = context
         self.node = Node(name, context=context)
         node = self.node
@@ -286,7 +287,7 @@ class ServerNode(LoopAdapter):
                 if ros_player.joint_state_pub.get_subscription_count() > 0:
                     ros_player.joint_state_pub.publish(self._joint_state(ros_player.player, loop.engine.time))
         self._publish_frames(loop, t)
-        drawn = marker_view(getattr(loop, "drawing", None))  # agents' RoboViz drawings, drawn off this thread
+        drawn = marker_view(self.drawing)  # agents' RoboViz drawings, drawn off this thread
         if drawn is not None and drawn[0] != self._drawn_version:
             self._drawn_version = drawn[0]
             self.drawings_pub.publish(drawn[1])

@@ -14,6 +14,7 @@ from soccer_referee.commands import DropBall, KickOff, MoveBall, RefereeCommand,
 
 if TYPE_CHECKING:
     from sim_master.master.loop import SimulationLoop
+    from sim_master.server.draw_feed import DrawingFeed
 
 
 def _floats(params: list[str], n: int, usage: str) -> list[float]:
@@ -34,7 +35,9 @@ def _ints(params: list[str], n: int, low: int, high: int, usage: str) -> list[in
     return [int(v) for v in values]
 
 
-def register_services(port: ServicePort, server: SimulationLoop) -> None:
+def register_services(port: ServicePort, server: SimulationLoop, *, drawing: DrawingFeed | None = None) -> None:
+    """The service port's commands over the loop (`drawing`: the agents' drawings, when their
+    port is open)."""
     def checked(error: str | None, ok: str = "") -> str:
         if error:
             raise ServiceError(error)
@@ -96,7 +99,6 @@ def register_services(port: ServicePort, server: SimulationLoop) -> None:
         """The browser's frame of this cycle plus the field and its drawing (one line of JSON)."""
         from sim_master.monitor_web.frame import field_message, frame_from_server
 
-        drawing = getattr(server, "drawing", None)  # agents' RoboViz drawings, when their port is open
         frame = frame_from_server(server, [], drawings=drawing.view.board if drawing else None).to_dict()
         frame["field"] = field_message(server.engine.field)
         return json.dumps(frame, separators=(",", ":"))

@@ -1,9 +1,10 @@
 """Single mode: the simulation loop with the adapters its configuration asks for.
 
 Why a module of its own: this is the one place that knows every part of the server. The
-loop core (`master.loop`) is given a physics engine (MuJoCo or gz-physics), the TCP agent ports of both dialects,
-the monitor ports, the browser monitor, the text service port, the replay log and the ROS
-node, each registered as a transport, outlet or adapter; the core imports none of them.
+server owns a loop core (`master.loop`, `server.loop`) and gives it a physics engine (ODE,
+MuJoCo or gz-physics), the TCP agent ports of both dialects, the monitor ports, the browser
+monitor, the text service port, the replay log and the ROS node, each registered as a
+transport, outlet or adapter; the core imports none of them.
 `soccersim server`, `soccersim match` and the tests build the server through this class.
 """
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from sim_physics.engine.factory import physics_engine
-from sim_physics.engine.node import Feature, ReadsModelsAhead, SimulationNode
+from sim_physics.engine.node import Feature, ReadsModelsAhead
 
 from sim_bridge.agent_server import AgentServer
 from sim_bridge.dialects.base import Dialect
@@ -23,6 +24,7 @@ from sim_bridge.dialects.rcsssmj import RcsssmjDialect
 from sim_bridge.dialects.simspark import SimSparkDialect
 from sim_bridge.monitor_server import MonitorServer
 from sim_bridge.service_port import ServicePort
+from sim_master.master.adapters import LoopAdapter, OperatedLoop
 from sim_master.master.config import ServerConfig
 from sim_master.master.loop import AVAILABLE_MODELS, CycleStats, SimulationLoop
 from sim_master.master.players import Source
@@ -48,14 +50,16 @@ _log = logging.getLogger("soccersim")
 PRELOADED_MODELS: tuple[str, ...] = ("nao0", "nao1", "nao2", "nao3", "nao4")
 
 
-class SingleModeServer(SimulationLoop):
-    """The embedded default server. Call `start()`, then `run()` (blocking) or `cycle()`."""
+class SingleModeServer:
+    """The embedded default server: the loop (`loop`) and the parts it is given. Call
+    `start()`, then `run()` (blocking) or `loop.cycle()`."""
 
     def __init__(self, config: ServerConfig, *, log: logging.Logger = _log) -> None:
         engine = physics_engine(config.engine, config.world, vision_noise=config.vision_noise, seed=config.seed,
                                 log=log.info, physics_threads=config.physics_threads)
-        super().__init__(config, engine, log=log)
-        self.engine: SimulationNode = engine
+        self.config = config
+        self.log = log
+        self.loop = SimulationLoop(config, engine, log=log)
         self.monitor_servers: dict[str, MonitorServer] = {}
         self.web_monitor: WebMonitor | None = None
         self.drawing: DrawingFeed | None = None
@@ -64,8 +68,6 @@ class SingleModeServer(SimulationLoop):
         self.ros: ServerNode | None = None
         self.ros_context: Any = None
         self._remote_referee: RemoteReferee | None = None
-        self._unread_models: list[str] = []  # read ahead by the loop, one per cycle (run)
-        self._models_started = 0.0
 
     def _open_drawing_port(self) -> None:
         """Agents' RoboViz drawings (self.drawing) for the browser monitor and the log, unless the
@@ -80,13 +82,13 @@ class SingleModeServer(SimulationLoop):
                              "(--draw-port)", self.config.host, port, exc.strerror or exc)
             return
         self.drawing = feed
-        self.add_adapter(feed)
+        self.loop.add_adapter(feed)
         feed.start()
 
     @property
     def agent_servers(self) -> dict[Source, AgentServer]:
         """The TCP agent ports by dialect (the transports this assembly registered)."""
-        return {source: t for source, t in self.transports.items() if isinstance(t, AgentServer)}
+        return {source: t for source, t in self.loop.transports.items() if isinstance(t, AgentServer)}
 
     def start(self, ros_args: list[str] | None = None) -> None:
         c = self.config
@@ -102,7 +104,7 @@ class SingleModeServer(SimulationLoop):
                 continue
             server = AgentServer(dialect, c.host, port, sync=c.sync, sync_timeout=c.sync_timeout)
             _listen(server.start, f"{source}_port", c.host, port)
-            self.add_transport(source, server)
+            self.loop.add_transport(source, server)
             self.log.info("%s agents: %s:%d", source, c.host, server.port)
         for name, port in (("simspark", c.simspark_monitor_port), ("rcsssmj", c.rcsssmj_monitor_port)):
             if port is not None:
@@ -110,7 +112,7 @@ class SingleModeServer(SimulationLoop):
                 _listen(monitor.start, f"{name}_monitor_port", c.host, port)
                 self.monitor_servers[name] = monitor
         if self.monitor_servers:
-            self.add_adapter(LegacyMonitorFeed(self.monitor_servers))
+            self.loop.add_adapter(LegacyMonitorFeed(self.monitor_servers))
         if c.web_port is not None or c.log_path:  # agents' drawings are shown and logged
             self._open_drawing_port()
         if c.web_port is not None:
@@ -124,22 +126,24 @@ class SingleModeServer(SimulationLoop):
                                  "(--web-port)", c.host, c.web_port, exc.strerror or exc)
             else:
                 self.web_monitor = web
-                self.add_adapter(WebMonitorFeed(web, self.drawing))
+                self.loop.add_adapter(WebMonitorFeed(web, self.drawing))
         if c.service_port is not None:
             self.service_port = ServicePort(c.host, c.service_port)
-            register_services(self.service_port, self)
+            register_services(self.service_port, self.loop, drawing=self.drawing)
             _listen(self.service_port.start, "service_port", c.host, c.service_port)
-            self.add_adapter(ServicePortFeed(self.service_port))
+            self.loop.add_adapter(ServicePortFeed(self.service_port))
         if c.log_path:
             from sim_master.ros.replay_log import ReplayLogRecorder
 
-            self.log_writer = ReplayLogRecorder(c.log_path, players=c.log_players)
-            self.add_adapter(self.log_writer)
+            self.log_writer = ReplayLogRecorder(c.log_path, players=c.log_players, drawing=self.drawing)
+            self.loop.add_adapter(self.log_writer)
             self.log.info("replay log: %s", c.log_path)
         if c.ros:
             self._start_ros(ros_args)
-        self.calls.bind_to_current_thread()
-        self.stats = CycleStats()
+        if Feature.MODELS_READ_AHEAD in self.loop.engine.features:
+            self.loop.add_adapter(ModelsReadAhead(cast(ReadsModelsAhead, self.loop.engine), PRELOADED_MODELS))
+        self.loop.calls.bind_to_current_thread()
+        self.loop.stats = CycleStats()
 
     def _start_ros(self, ros_args: list[str] | None) -> None:
         import rclpy
@@ -154,19 +158,20 @@ class SingleModeServer(SimulationLoop):
         rclpy.init(args=["soccersim", *(ros_args or []), "--ros-args", "--disable-stdout-logs"],
                    context=self.ros_context, signal_handler_options=SignalHandlerOptions.NO)
         ports: dict[str, int] = {source: server.port for source, server in self.agent_servers.items()}
-        self.ros = ServerNode(self, self.ros_context, self.config.node_name, referee=not external, bridge_ports=ports,
-                              ros_args=ros_args)
+        self.ros = ServerNode(self.loop, self.ros_context, self.config.node_name, referee=not external,
+                              bridge_ports=ports, ros_args=ros_args, drawing=self.drawing)
         if external:
             from sim_master.ros.remote_referee import RemoteReferee
             from sim_master.ros.server_node import REFEREE_NODE
 
-            remote = RemoteReferee(self.ros_context, REFEREE_NODE, self.referee.rules, self.world,
-                                   lambda: self.engine.time, timeout=min(self.config.sync_timeout, 1.0))
-            remote.field = self.engine.field
-            self.referee = remote
+            loop = self.loop
+            remote = RemoteReferee(self.ros_context, REFEREE_NODE, loop.referee.rules, loop.world,
+                                   lambda: loop.engine.time, timeout=min(self.config.sync_timeout, 1.0))
+            remote.field = loop.engine.field
+            loop.referee = remote
             self._remote_referee = remote
-        self.add_outlet("ros", self.ros)
-        self.add_adapter(self.ros)
+        self.loop.add_outlet("ros", self.ros)
+        self.loop.add_adapter(self.ros)
         self.ros.start()
         nodes = [self.ros.node, *(n.node for n in (self.ros.referee, self.ros.bridge) if n is not None)]
         self.log.info("ROS 2 nodes %s (domain %s)%s", ", ".join(n.get_fully_qualified_name() for n in nodes),
@@ -174,29 +179,11 @@ class SingleModeServer(SimulationLoop):
                       else "")
 
     def run(self) -> None:
-        """The robot models are read on the loop's thread once the ports are open, one before
-        each cycle until all are (0.1-0.2 s each): the server accepts agents at once (issue 31:
-        it read them all for 1.6-5 s before listening), and neither agents nor service calls
-        wait for more than one model."""
-        if Feature.MODELS_READ_AHEAD in self.engine.features:
-            self._unread_models = list(PRELOADED_MODELS)
-        self._models_started = time.perf_counter()
-        super().run()
+        """Cycle until stopped (the loop's run)."""
+        self.loop.run()
 
-    def cycle(self) -> bool:
-        if self._unread_models:
-            self._read_next_model()
-        return super().cycle()
-
-    def _read_next_model(self) -> None:
-        model = self._unread_models.pop(0)
-        try:
-            cast(ReadsModelsAhead, self.engine).prepare_models([model])
-        except (ValueError, OSError) as exc:  # a broken model file: its robots are refused at join
-            self.log.warning("robot model %s not read ahead: %s", model, exc)
-        if not self._unread_models:
-            self.log.info("robot models %s read in %.2f s", ", ".join(PRELOADED_MODELS),
-                          time.perf_counter() - self._models_started)
+    def request_stop(self) -> None:
+        self.loop.request_stop()
 
     def listening(self) -> list[str]:
         """Where this server listens, one line per port (printed by `soccersim server`)."""
@@ -219,7 +206,7 @@ class SingleModeServer(SimulationLoop):
         return lines
 
     def close(self) -> None:
-        super().close()  # adapters (ROS node, log, monitors, ports) close in reverse order
+        self.loop.close()  # adapters (ROS node, log, monitors, ports) close in reverse order
         if self._remote_referee is not None:
             self._remote_referee.close()
             self._remote_referee = None
@@ -235,6 +222,33 @@ class SingleModeServer(SimulationLoop):
             if self.ros_context.ok():
                 rclpy.shutdown(context=self.ros_context)
             self.ros_context = None
+
+
+class ModelsReadAhead(LoopAdapter):
+    """The robot models are read on the loop's thread once the ports are open, one as each
+    cycle begins until all are (0.1-0.2 s each): the server accepts agents at once (issue 31:
+    it read them all for 1.6-5 s before listening), and neither agents nor service calls wait
+    for more than one model."""
+
+    name = "models read ahead"
+
+    def __init__(self, engine: ReadsModelsAhead, models: tuple[str, ...]) -> None:
+        self._engine = engine
+        self._models = models
+        self._unread = list(models)
+        self._started = time.perf_counter()
+
+    def poll(self, loop: OperatedLoop) -> None:
+        if not self._unread:
+            return
+        model = self._unread.pop(0)
+        try:
+            self._engine.prepare_models([model])
+        except (ValueError, OSError) as exc:  # a broken model file: its robots are refused at join
+            loop.log.warning("robot model %s not read ahead: %s", model, exc)
+        if not self._unread:
+            loop.log.info("robot models %s read in %.2f s", ", ".join(self._models),
+                          time.perf_counter() - self._started)
 
 
 class StartupError(RuntimeError):

@@ -50,7 +50,7 @@ def test_snapshot_of_a_running_server(running_server: Callable[..., Any], tmp_pa
     from sim_master.demo.brain import PusherBrain
 
     with running_server(sync=False, realtime=True, service_port=0) as server:
-        server.calls.call(lambda: [server.add_local_player(t, n, "pusher", PusherBrain(s, n))
+        server.loop.calls.call(lambda: [server.loop.add_local_player(t, n, "pusher", PusherBrain(s, n))
                                    for t, s in (("Lions", "left"), ("Tigers", "right")) for n in (1, 2, 3)])
         out = tmp_path / "now.png"
         result = subprocess.run([shutil.which("soccersim") or "soccersim", "snapshot", "--out", str(out),

@@ -19,7 +19,7 @@ def test_the_readme_agent_joins(running_server: Callable[..., Any], capsys: Any)
         exec(compile(code.group(1).replace("3100", str(port)), "README.md", "exec"), {})
         assert b"(pm BeforeKickOff)" in capsys.readouterr().out.encode()
         deadline = time.monotonic() + 20
-        while server.players.by_player("left", 1) is None and time.monotonic() < deadline:
+        while server.loop.players.by_player("left", 1) is None and time.monotonic() < deadline:
             time.sleep(0.02)  # the server's own thread admits the player
-        player = server.players.by_player("left", 1)
+        player = server.loop.players.by_player("left", 1)
         assert player is not None and player.team == "Alpha"

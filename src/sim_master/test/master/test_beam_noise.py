@@ -27,9 +27,9 @@ def _beamed_poses(running_server: Callable[..., Any], **settings: Any) -> list[t
             agent.receive()
             agents.append(agent)
         for unum in range(1, len(SPOTS) + 1):
-            robot = server.players.by_player("left", unum).robot_id
-            (x, y, _), _ = server.engine.robot_pose(robot)
-            poses.append((x, y, server.engine.robot_yaw(robot)))
+            robot = server.loop.players.by_player("left", unum).robot_id
+            (x, y, _), _ = server.loop.engine.robot_pose(robot)
+            poses.append((x, y, server.loop.engine.robot_yaw(robot)))
         for agent in agents:
             agent.close()
     return poses

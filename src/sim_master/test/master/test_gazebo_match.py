@@ -15,7 +15,7 @@ from soccer_referee.play_modes import PlayMode
 
 def test_both_dialects_play_a_match_with_a_goal_on_gazebo(running_server: Callable[..., Any]) -> None:
     with running_server(engine="gazebo", simspark_monitor_port=0, rcsssmj_monitor_port=0) as server:
-        assert isinstance(server.engine, GazeboEngine)
+        assert isinstance(server.loop.engine, GazeboEngine)
         alpha = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Alpha", 1)
         alpha.join()
         beta = RcsssmjAgent("127.0.0.1", server.agent_servers["rcsssmj"].port, "Beta", 1)
@@ -37,24 +37,24 @@ def test_both_dialects_play_a_match_with_a_goal_on_gazebo(running_server: Callab
         spark.send(b"(kickOff Left)")
         for _ in range(100):
             both(1)
-            if server.referee.state.play_mode == PlayMode.KICK_OFF_LEFT:
+            if server.loop.referee.state.play_mode == PlayMode.KICK_OFF_LEFT:
                 break
-        assert server.referee.state.play_mode == PlayMode.KICK_OFF_LEFT
-        server.calls.call(lambda: server.control.set_play_mode("PlayOn"))
-        r = server.engine.field.ball_radius
-        server.calls.call(lambda: server.engine.set_ball((13.0, 0.3, r), (6.0, 0.0, 0.0)))  # the scripted push
+        assert server.loop.referee.state.play_mode == PlayMode.KICK_OFF_LEFT
+        server.loop.calls.call(lambda: server.loop.control.set_play_mode("PlayOn"))
+        r = server.loop.engine.field.ball_radius
+        server.loop.calls.call(lambda: server.loop.engine.set_ball((13.0, 0.3, r), (6.0, 0.0, 0.0)))  # the scripted push
         for _ in range(200):
             both(1, he1=0.5)
-            if server.referee.state.score_left:
+            if server.loop.referee.state.score_left:
                 break
-        state = server.referee.state
+        state = server.loop.referee.state
         assert (state.score_left, state.score_right) == (1, 0)
         both(5)
         # The agents' percepts come from gz-physics: the head turns 0.5 rad/s (0.573 deg per
         # cycle) while the SimSpark robot stands; the rcsssmj robot (no command: limp) sags.
         angles = [float(m.group(1)) for m in re.finditer(rb"\(HJ \(n hj1\) \(ax ([-\d.]+)\)\)", alpha.log.last)]
         assert angles and abs(angles[0]) > 10.0
-        assert server.engine.robot_pose("Alpha/p1")[0][2] > 0.37
+        assert server.loop.engine.robot_pose("Alpha/p1")[0][2] > 0.37
         assert b"(GYR" in alpha.log.last and b"(FRP (n lf)" in alpha.log.last
         spark.close()
         rsmp.close()

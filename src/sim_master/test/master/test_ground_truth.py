@@ -38,7 +38,7 @@ def test_ground_truth_in_the_teams_frame(running_server: Callable[..., Any]) -> 
         assert abs(truth_left["mypos"][0] + 4.0) < 0.1 and abs(truth_left["mypos"][1] - 2.0) < 0.1
         assert abs(truth_left["myorien"][0] - 30.0) < 3.0
         # the right team's own frame: beamed to (-6, -1) of its half, it reads (-6, -1)
-        (x, y, _), _ = server.engine.robot_pose(server.players.by_player("right", 1).robot_id)
+        (x, y, _), _ = server.loop.engine.robot_pose(server.loop.players.by_player("right", 1).robot_id)
         assert abs(x - 6.0) < 0.1 and abs(y - 1.0) < 0.1  # the field's frame
         assert abs(truth_right["mypos"][0] + 6.0) < 0.1 and abs(truth_right["mypos"][1] + 1.0) < 0.1
         assert abs(truth_right["myorien"][0]) < 3.0

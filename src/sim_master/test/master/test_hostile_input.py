@@ -81,13 +81,13 @@ def test_hostile_messages_on_every_port_leave_the_match_running(running_server: 
             assert now[0] > last[0] and now[1] > last[1], f"the match stalled after {payload[:60]!r}"
             last = now
             attacker.close()
-        assert server.referee.state.score_left == server.referee.state.score_right == 0
-        assert len(server.engine.robot_ids()) >= 2  # both good agents still have their robots
-        physics = getattr(server.engine, "_engine", server.engine)  # auto: the league engine's current one
+        assert server.loop.referee.state.score_left == server.loop.referee.state.score_right == 0
+        assert len(server.loop.engine.robot_ids()) >= 2  # both good agents still have their robots
+        physics = getattr(server.loop.engine, "_engine", server.loop.engine)  # auto: the league engine's current one
         warnings = getattr(getattr(physics, "data", None), "warning", [])  # MuJoCo's guards reset or zero the world
         assert all(warnings[i].number == 0 for i in range(len(warnings))), "a hostile number reached MuJoCo"
         assert physics.faults.faults == 0, "a hostile number made a physics step fail"
-        cycles = server.stats.cycles
+        cycles = server.loop.stats.cycles
     # the match's log is complete: every cycle, a summary and CRCs the strict reader accepts
     from mcap.reader import make_reader
 
@@ -112,8 +112,8 @@ def test_stop_does_not_wait_out_a_silent_agent(running_server: Callable[..., Any
             agent.act()
         agent.receive()  # the perception it will never answer
         cycles = -1
-        while cycles != server.stats.cycles:  # the loop stands still: it is waiting for the agent
-            cycles = server.stats.cycles
+        while cycles != server.loop.stats.cycles:  # the loop stands still: it is waiting for the agent
+            cycles = server.loop.stats.cycles
             time.sleep(0.1)
         start = time.monotonic()
     assert time.monotonic() - start < 1.0
@@ -126,12 +126,12 @@ def test_deleting_an_agents_robot_closes_its_connection(running_server: Callable
         agent = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Gone", 1)
         agent.join()
         agent.act()
-        robot = next(iter(server.engine.robot_ids()))
-        assert server.calls.call(lambda: server.entities.delete_entity(robot)) is None
+        robot = next(iter(server.loop.engine.robot_ids()))
+        assert server.loop.calls.call(lambda: server.loop.entities.delete_entity(robot)) is None
         with pytest.raises(ConnectionError):
             for _ in range(5):
                 agent.act()
-        assert robot not in server.engine.robot_ids()
+        assert robot not in server.loop.engine.robot_ids()
 
 
 def test_agents_coming_and_going_do_not_rebuild_the_model(running_server: Callable[..., Any]) -> None:
@@ -144,7 +144,7 @@ def test_agents_coming_and_going_do_not_rebuild_the_model(running_server: Callab
         good = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Good", 1)
         good.join()
         good.act()
-        builds = server.engine.builds
+        builds = server.loop.engine.builds
         done = threading.Event()
 
         def play() -> None:
@@ -162,7 +162,7 @@ def test_agents_coming_and_going_do_not_rebuild_the_model(running_server: Callab
         elapsed = time.monotonic() - start
         done.set()
         player.join(10)
-        assert server.engine.builds <= builds + 1
+        assert server.loop.engine.builds <= builds + 1
         assert elapsed < 5.0  # 30 joins and leaves never waited out the 5 s sync timeout
 
 
@@ -174,21 +174,21 @@ def test_spawned_models_are_let_go_with_their_last_entity(running_server: Callab
            '</model></sdf>')
     with running_server(simspark_port=None, rcsssmj_port=None, sync=False) as server:
         def registered() -> int:
-            engines = getattr(server.engine, "_engines", {"one": server.engine}).values()
+            engines = getattr(server.loop.engine, "_engines", {"one": server.loop.engine}).values()
             return sum(1 for e in engines for key in getattr(e, "_models", {}) if key.startswith("sdf-"))
 
         def pair(i: int) -> None:
-            out = server.calls.call(lambda: server.entities.spawn_entity("thing", "", False, (1.0, 1.0, 0.3),
+            out = server.loop.calls.call(lambda: server.loop.entities.spawn_entity("thing", "", False, (1.0, 1.0, 0.3),
                                                                 (1.0, 0.0, 0.0, 0.0), resource_string=sdf.format(i=i)))
             assert not out.error, out
-            assert server.calls.call(lambda: server.entities.delete_entity("thing")) is None
+            assert server.loop.calls.call(lambda: server.loop.entities.delete_entity("thing")) is None
 
         pair(0)
         before = registered()
         for i in range(1, 60):
             pair(i)
         assert registered() == before
-        kept = server.calls.call(lambda: server.entities.spawn_entity("kept", "", False, (2.0, 1.0, 0.3),
+        kept = server.loop.calls.call(lambda: server.loop.entities.spawn_entity("kept", "", False, (2.0, 1.0, 0.3),
                                                                       (1.0, 0.0, 0.0, 0.0),
                                                                       resource_string=sdf.format(i=999)))
         assert not kept.error and registered() > before  # a model in use stays

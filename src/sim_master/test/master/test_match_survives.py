@@ -32,7 +32,7 @@ def test_a_beam_is_kept_when_another_agent_joins_in_its_cycle(running_server: Ca
         for _ in range(10):
             first.act()
             joiner.act()
-        (x, y, _), _ = server.engine.robot_pose("Walkers/p1")
+        (x, y, _), _ = server.loop.engine.robot_pose("Walkers/p1")
         first.close()
         joiner.close()
     assert abs(x + 3.5) < 0.05 and abs(y - 2.25) < 0.05, f"the beam was lost: robot at ({x:.2f}, {y:.2f})"
@@ -67,12 +67,12 @@ def test_an_agent_flooding_unknown_effectors_gets_a_few_log_lines(running_server
     with running_server(sync_timeout=5.0) as server:
         agent = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Flood", 1)
         agent.join()
-        started = server.stats.cycles
+        started = server.loop.stats.cycles
         t0 = time.monotonic()
         for cycle in range(60):
             junk = "".join(f"(x{cycle}_{k} 1.0)" for k in range(500))
             agent.act(extra=junk + "(scene " + "m" * 40000 + ")")
-        rate = (server.stats.cycles - started) / (time.monotonic() - t0)
+        rate = (server.loop.stats.cycles - started) / (time.monotonic() - t0)
         agent.close()
     lines = [r for r in caplog.records if "simspark-1" in r.getMessage()]
     assert len(lines) < 40, f"{len(lines)} log lines for one agent"
@@ -92,10 +92,10 @@ def test_connections_that_join_no_team_are_closed_and_waiting_robots_are_bounded
         for lurker in lurkers:
             lurker.send("(scene rsg/agent/nao/nao_hetero.rsg 0)")
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and len(server.engine.robot_ids()) < MAX_WAITING_ROBOTS:
+        while time.monotonic() < deadline and len(server.loop.engine.robot_ids()) < MAX_WAITING_ROBOTS:
             time.sleep(0.05)
         time.sleep(0.3)
-        assert len(server.engine.robot_ids()) == MAX_WAITING_ROBOTS  # the longest waiting made room
+        assert len(server.loop.engine.robot_ids()) == MAX_WAITING_ROBOTS  # the longest waiting made room
         player = SimSparkAgent("127.0.0.1", port, "Real", 1)
         player.join()  # a real agent still joins: it only needs a robot for a moment
         closed = 0
@@ -111,9 +111,9 @@ def test_connections_that_join_no_team_are_closed_and_waiting_robots_are_bounded
                 closed += 1
         assert closed == 30
         deadline = time.monotonic() + 5
-        while time.monotonic() < deadline and server.engine.robot_ids() != ["Real/p1"]:
+        while time.monotonic() < deadline and server.loop.engine.robot_ids() != ["Real/p1"]:
             time.sleep(0.05)
-        assert server.engine.robot_ids() == ["Real/p1"]
+        assert server.loop.engine.robot_ids() == ["Real/p1"]
         player.close()
         for lurker in lurkers:
             lurker.close()
@@ -163,7 +163,7 @@ def test_eleven_agents_beaming_onto_one_spot_and_a_trainer_pile_never_end_the_ma
         for _ in range(150):
             for agent in agents:
                 agent.act()
-        spots = [server.engine.robot_pose(f"Pile/p{unum}")[0] for unum in range(1, 12)]
+        spots = [server.loop.engine.robot_pose(f"Pile/p{unum}")[0] for unum in range(1, 12)]
         assert len(server.agent_servers["simspark"].agents()) == 11
         nearest = min(math.dist(a[:2], b[:2]) for i, a in enumerate(spots) for b in spots[i + 1:])
         assert nearest > 0.3, spots

@@ -68,10 +68,10 @@ def test_bahiart_gym_and_pyrcssscom_read_our_simspark_stream(running_server: Cal
         assert "(RSG 0 1)" in full
         ball, ball_pos, players = _bahiart_view(full)
         assert ball == 35
-        assert ball_pos == pytest.approx(list(server.engine.ball_position()), abs=0.01)
+        assert ball_pos == pytest.approx(list(server.loop.engine.ball_position()), abs=0.01)
         assert set(players) == {("left", 1), ("right", 1)}
         for (side, unum), pos in players.items():
-            (x, y, _), _ = server.engine.robot_pose(server.players.by_player(side, unum).robot_id)
+            (x, y, _), _ = server.loop.engine.robot_pose(server.loop.players.by_player(side, unum).robot_id)
             assert pos[:2] == pytest.approx([x, y], abs=0.05)  # its torso, as it moved since the frame
         for _ in range(200):  # the frames it did not read yet come first, as its users poll
             if (reader.game_state.team_left, reader.game_state.team_right) == ("Alpha", "Beta"):
@@ -135,7 +135,7 @@ def test_bahiart_gym_reads_every_player_of_a_team_from_the_frames_that_follow(
                 agent.act()
         assert world is not None and len(world.index) == 4
         for (side, unum), pos in world.positions.items():
-            (x, y, _), _ = server.engine.robot_pose(server.players.by_player(side, unum).robot_id)
+            (x, y, _), _ = server.loop.engine.robot_pose(server.loop.players.by_player(side, unum).robot_id)
             assert pos[:2] == pytest.approx([x, y], abs=0.05), (side, unum)
         monitor.close()
         for agent in agents:
@@ -156,7 +156,7 @@ def test_pyrcssscom_reads_the_ball_where_it_was_moved(running_server: Callable[.
             reader.sync_game_state(retry=20)
             if reader.game_state.ball[0] > 1.0:
                 break
-        x, y, _ = server.engine.ball_position()
+        x, y, _ = server.loop.engine.ball_position()
         assert reader.game_state.ball[:2] == pytest.approx((x, y), abs=0.01)
         assert (x, y) == pytest.approx((2.5, 1.5), abs=0.05)
         reader.close_connection()

@@ -33,10 +33,10 @@ def test_frames_and_commands_on_both_monitor_ports(running_server: Callable[...,
         rsmp.send(b"(agent (unum 3) (team Left) (move -4 2 0.4 90))(bogus)")
         for _ in range(200):  # monitor commands are taken between cycles: wait for both to act
             agent.act()
-            (x, y, _), _ = server.engine.robot_pose("Alpha/p3")
-            if server.referee.state.play_mode == PlayMode.KICK_OFF_LEFT and abs(x + 4) < 0.1:
+            (x, y, _), _ = server.loop.engine.robot_pose("Alpha/p3")
+            if server.loop.referee.state.play_mode == PlayMode.KICK_OFF_LEFT and abs(x + 4) < 0.1:
                 break
-        assert server.referee.state.play_mode == PlayMode.KICK_OFF_LEFT
+        assert server.loop.referee.state.play_mode == PlayMode.KICK_OFF_LEFT
         assert abs(x + 4) < 0.1 and abs(y - 2) < 0.1
         rsmp.close()
         spark.close()
@@ -51,7 +51,7 @@ def test_nobody_watching_builds_no_scene_and_a_late_monitor_gets_a_full_frame(
         agent.join()
         for _ in range(10):
             agent.act()
-        feed = next(a for a in server.adapters if isinstance(a, LegacyMonitorFeed))
+        feed = next(a for a in server.loop.adapters if isinstance(a, LegacyMonitorFeed))
         assert not feed._scenes
         spark = LegacyClient("127.0.0.1", server.monitor_servers["simspark"].port)
         for _ in range(4):

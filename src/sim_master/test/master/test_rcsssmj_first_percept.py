@@ -92,15 +92,15 @@ def test_a_reused_robot_body_shows_its_new_spawn_first(running_server: Callable[
         for _ in range(20):
             leaver.act()
         leaver.close()
-        builds = server.engine.builds
+        builds = server.loop.engine.builds
         deadline = time.monotonic() + 10
-        while server.calls.call(lambda: len(list(server.players.with_robots()))) and time.monotonic() < deadline:
+        while server.loop.calls.call(lambda: len(list(server.loop.players.with_robots()))) and time.monotonic() < deadline:
             time.sleep(0.02)
         comer = RcsssmjAgent("127.0.0.1", port, "Alpha", 2, model="T1")
         comer.join()
         first = comer.act().decode()
         comer.close()
-        assert server.engine.builds == builds  # the parked body was reused, no rebuild
+        assert server.loop.engine.builds == builds  # the parked body was reused, no rebuild
     assert _items(first) == _items(SAMPLE.read_text())
     assert all(float(ax) == 0.0 and float(vx) == 0.0 for _, ax, vx in JOINT.findall(first))
 

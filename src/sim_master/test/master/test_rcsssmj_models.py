@@ -49,8 +49,8 @@ def test_t1_agent_joins_perceives_its_joints_and_moves_its_head(running_server: 
             msg = agent.act({"he1": (30.0, 0.0, 25.0, 0.5, 0.0)}).decode()
         yaw = float(dict(HJ.findall(msg))["q_hj1"])
         assert 25.0 < yaw < 35.0
-        assert server.engine.robot_model("Alpha/p1") == "T1"
-        z = server.engine.robot_pose("Alpha/p1")[0][2]
+        assert server.loop.engine.robot_model("Alpha/p1") == "T1"
+        z = server.loop.engine.robot_pose("Alpha/p1")[0][2]
         assert z < 0.4  # every other joint has zero gains, as on rcsssmj: the T1 collapsed
         bad = RcsssmjAgent("127.0.0.1", server.agent_servers["rcsssmj"].port, "Alpha", 2, model="R2D2")
         bad.join()

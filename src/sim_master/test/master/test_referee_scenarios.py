@@ -143,18 +143,18 @@ def test_in_the_second_half_each_simspark_agent_plays_on_the_side_it_was_told(
                 before_kick_off = agent.log.play_modes[-1:] == ["BeforeKickOff"]
                 msg = agent.act(extra="(beam -3 0 0)" if before_kick_off else "")
                 told[team] += [m.decode() for m in _TOLD_SIDE.findall(msg)]
-            state = server.referee.state
+            state = server.loop.referee.state
             if state.half == 2 and state.play_mode != PlayMode.BEFORE_KICK_OFF:
                 second_half_kicked_off += 1
                 if second_half_kicked_off == 10:
                     break
         else:
-            raise AssertionError(f"no second half: {server.referee.state}")
-        state = server.referee.state
+            raise AssertionError(f"no second half: {server.loop.referee.state}")
+        state = server.loop.referee.state
         for team in agents:
             side = "left" if state.team_left == team else "right"
             assert told[team][-1] == side, (team, told[team])
-            (x, _, _), _ = server.engine.robot_pose(f"{team}/p1")
+            (x, _, _), _ = server.loop.engine.robot_pose(f"{team}/p1")
             assert (x < 0) == (side == "left"), (team, side, x)  # its beam put it in the half it was told
         swapped = state.team_left == "Beta"
         assert swapped == (rules == "simspark-swap")
@@ -176,13 +176,13 @@ def test_refusals_on_the_server_and_the_game_goes_on(running_server: Callable[..
             a.act()
             b.act()
             twelve.act()
-        server.calls.call(lambda: server.control.set_play_mode("PlayOn"))
-        before = server.engine.robot_pose("Alpha/p1")[0]
+        server.loop.calls.call(lambda: server.loop.control.set_play_mode("PlayOn"))
+        before = server.loop.engine.robot_pose("Alpha/p1")[0]
         for _ in range(5):
             a.act(extra="(beam -3 0 0)")
             b.act()
             twelve.act()
-        after = server.engine.robot_pose("Alpha/p1")[0]
+        after = server.loop.engine.robot_pose("Alpha/p1")[0]
         assert math.hypot(after[0] - before[0], after[1] - before[1]) < 0.05  # beam refused
         assert len(a.log.times) == 1 + 15 and b.log.times[-1] > b.log.times[0]
     text = caplog.text

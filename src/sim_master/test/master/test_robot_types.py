@@ -28,7 +28,7 @@ def test_each_type_gets_its_robot_and_joints(running_server: Callable[..., Any])
             agents.append(agent)
         for robot_type, agent in enumerate(agents):
             joints = _joint_names(agent.receive())
-            player = server.players.by_player("left", robot_type + 1)
+            player = server.loop.players.by_player("left", robot_type + 1)
             assert player is not None and player.model == f"nao{robot_type}"
             toes = {"llj7", "rlj7"} <= joints
             assert toes == (robot_type == 4), (robot_type, sorted(joints))

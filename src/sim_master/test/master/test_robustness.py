@@ -71,7 +71,7 @@ def test_bad_effectors_unknown_joints_nan_and_unum_12(running_server: Callable[.
             play(agents, 1)
         play(agents, 10)
         assert len(agents[1].log.times) == 30 and bad.log.joined is None
-        for e in server.engine.snapshot().entities.values():  # every body and joint still finite
+        for e in server.loop.engine.snapshot().entities.values():  # every body and joint still finite
             assert all(math.isfinite(v) for v in (*e.position, *e.orientation, *e.joint_positions)), e.name
     text = caplog.text
     assert "uniform number 12 is outside 1..11" in text
@@ -116,10 +116,10 @@ def test_disconnect_mid_cycle_and_connection_churn(running_server: Callable[...,
         # the churn is taken a batch per poll and per cycle (agent_server.ACCEPTS_PER_CYCLE): it
         # drains while the good agents play
         deadline = time.monotonic() + 60
-        while len(server.players) > 2 and time.monotonic() < deadline:
+        while len(server.loop.players) > 2 and time.monotonic() < deadline:
             play(agents, 1)
-        assert len(server.players) == 2
-        assert len(server.engine.robot_ids()) == 2
+        assert len(server.loop.players) == 2
+        assert len(server.loop.engine.robot_ids()) == 2
         # and the good agents play in lockstep again: one cycle a perception, none held back
         seen = len(agents[1].log.times)
         play(agents, 20)
@@ -135,9 +135,9 @@ def test_slow_reader_is_dropped_not_waited_for(running_server: Callable[..., Any
         c.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         c.send(b"(scene rsg/agent/nao/nao.rsg)")
         deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and server.players.get("simspark-1") is not None:
+        while time.monotonic() < deadline and server.loop.players.get("simspark-1") is not None:
             time.sleep(0.05)
-        assert server.players.get("simspark-1") is None
+        assert server.loop.players.get("simspark-1") is None
         c.close()
 
 
@@ -153,14 +153,14 @@ def test_a_percept_that_fails_on_the_server_costs_that_percept_only(running_serv
         victim.join()
         robot = None
         for _ in range(50):  # its registration lands with a coming cycle (sync: the agents drive them)
-            players = server.calls.call(lambda: [(p.robot_id, p.team, p.unum) for p in server.players.with_robots()])
+            players = server.loop.calls.call(lambda: [(p.robot_id, p.team, p.unum) for p in server.loop.players.with_robots()])
             robot = next((r for r, team, unum in players if (team, unum) == ("Good", 2)), None)
             if robot is not None:
                 break
             play(agents, 1)
             victim.act({"he1": 0.1})
         assert robot is not None
-        real = server.engine.percept
+        real = server.loop.engine.percept
         failing = {"left": 5}
 
         def percept(robot_id: str, **kwargs: object):
@@ -169,10 +169,10 @@ def test_a_percept_that_fails_on_the_server_costs_that_percept_only(running_serv
                 raise ValueError("operands could not be broadcast together")
             return real(robot_id, **kwargs)
 
-        server.calls.call(lambda: setattr(server.engine, "percept", percept))
+        server.loop.calls.call(lambda: setattr(server.loop.engine, "percept", percept))
         play(agents, 20)  # the others are served every cycle
         assert len(agents[1].log.times) >= 20
         victim.act({"he1": 0.1})  # and the victim again once the fault is gone
         play(agents, 5)
-        assert server.engine.time > 0.4
+        assert server.loop.engine.time > 0.4
     assert caplog.text.count("percept of") == 1 and "ValueError" in caplog.text

@@ -37,9 +37,9 @@ def test_each_dialect_reads_its_own_moves() -> None:
 
 
 def _tilt_and_heading(server, robot: str) -> tuple[float, float]:
-    _, (w, x, y, z) = server.engine.robot_pose(robot)
+    _, (w, x, y, z) = server.loop.engine.robot_pose(robot)
     tilt = math.degrees(math.acos(max(-1.0, min(1.0, 1 - 2 * (x * x + y * y)))))
-    return tilt, server.engine.robot_yaw(robot)
+    return tilt, server.loop.engine.robot_yaw(robot)
 
 
 def test_a_fallen_nao_is_put_back_on_its_feet_by_move_and_carried_as_it_is_by_pos(
@@ -59,21 +59,21 @@ def test_a_fallen_nao_is_put_back_on_its_feet_by_move_and_carried_as_it_is_by_po
 
         # laid on its side (rcsssmj's move3d: 90 deg about x), then left to settle
         rsmp.send(b"(agent (unum 3) (team Alpha) (move3d -1 1 0.15 0.7071 0.7071 0 0))")
-        run_until(lambda: abs(server.engine.robot_pose("Alpha/p3")[0][0] + 1) < 0.05)
+        run_until(lambda: abs(server.loop.engine.robot_pose("Alpha/p3")[0][0] + 1) < 0.05)
         for _ in range(25):
             agent.act()
         lying, _ = _tilt_and_heading(server, "Alpha/p3")
         assert lying > 70
 
         spark.send(b"(agent (unum 3) (team Alpha) (pos -3 2 0.2))")  # carried as it is: still lying
-        run_until(lambda: abs(server.engine.robot_pose("Alpha/p3")[0][0] + 3) < 0.05)
+        run_until(lambda: abs(server.loop.engine.robot_pose("Alpha/p3")[0][0] + 3) < 0.05)
         assert _tilt_and_heading(server, "Alpha/p3")[0] > 70
 
         spark.send(b"(agent (unum 3) (team Alpha) (move -2 1 0.4 -90))")  # level, facing +x
-        run_until(lambda: abs(server.engine.robot_pose("Alpha/p3")[0][0] + 2) < 0.05)
+        run_until(lambda: abs(server.loop.engine.robot_pose("Alpha/p3")[0][0] + 2) < 0.05)
         for _ in range(50):  # dropped from 0.4 m it lands on its feet and stands
             agent.act()
-        (x, y, z), _ = server.engine.robot_pose("Alpha/p3")
+        (x, y, z), _ = server.loop.engine.robot_pose("Alpha/p3")
         tilt, heading = _tilt_and_heading(server, "Alpha/p3")
         assert tilt < 5 and abs(heading) < 3, (tilt, heading)
         assert abs(x + 2) < 0.05 and abs(y - 1) < 0.05 and z > 0.3

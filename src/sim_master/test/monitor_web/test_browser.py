@@ -141,28 +141,28 @@ def wait_value(browser: Browser, expression: str, expected: str, timeout: float 
 
 def test_page_follows_the_match_in_3d_and_2d(running_server: Callable[..., Any], tmp_path: Path) -> None:
     with running_server(sync=False, realtime=True, web_port=0) as server:
-        field = server.engine.field
+        field = server.loop.engine.field
 
         def add_teams() -> None:
             for team, side in (("Lions", "left"), ("Tigers", "right")):
                 for unum in range(1, 12):
                     model = f"nao{unum % 5}" if side == "left" else "pusher"  # link shapes of every Nao type
-                    server.add_local_player(team, unum, model, PusherBrain(side, unum, field.length, field.width))
+                    server.loop.add_local_player(team, unum, model, PusherBrain(side, unum, field.length, field.width))
 
-        server.calls.call(add_teams)
+        server.loop.calls.call(add_teams)
         browser = Browser(server.web_monitor.url)
         try:
             assert browser.wait_text("status", "live") == "live"
             assert browser.wait_text("team-left", "Lions") == "Lions"
             assert browser.wait_text("play-mode", "BeforeKickOff") == "BeforeKickOff"
             assert wait_value(browser, "document.body.dataset.commands", "true") == "true"  # loopback
-            server.calls.call(lambda: server.referee.command(SetScore(1, 0)))
+            server.loop.calls.call(lambda: server.loop.referee.command(SetScore(1, 0)))
             assert browser.wait_text("score-left", "1") == "1"
             # Pictures before kick-off: robots at home are apart, so each is one blob.
-            server.calls.call(server.control.pause)
+            server.loop.calls.call(server.loop.control.pause)
             # read on the loop once paused (the cycle under way when the pause came completes)
-            cycle = server.calls.call(lambda: server.engine.cycle)  # a pause sends the cycle it holds at
-            last = f"{round(cycle * server.engine.cycle_dt, 2):g}"
+            cycle = server.loop.calls.call(lambda: server.loop.engine.cycle)  # a pause sends the cycle it holds at
+            last = f"{round(cycle * server.loop.engine.cycle_dt, 2):g}"
             assert wait_value(browser, "document.body.dataset.time", last) == last
             overview = browser.screenshot()
             browser.value("window.soccersim.camera('goal-left')")
@@ -173,7 +173,7 @@ def test_page_follows_the_match_in_3d_and_2d(running_server: Callable[..., Any],
             flat = browser.screenshot()
             for name, shot in (("overview", overview), ("behind_goal", behind_goal), ("2d", flat)):
                 Image.fromarray(shot.astype(np.uint8)).save(tmp_path / f"{name}.png")
-            server.calls.call(server.control.play)
+            server.loop.calls.call(server.loop.control.play)
             # A referee button: kick-off for the left team, as a monitor's command would.
             browser.value("document.querySelector('#referee button[data-side=left]').click()")
             mode = browser.wait_text("play-mode", "KickOff_Left")
@@ -190,30 +190,30 @@ def test_page_follows_the_match_in_3d_and_2d(running_server: Callable[..., Any],
 def _log_with_a_goal(running_server: Callable[..., Any], path: Path) -> None:
     """A short match of two pusher teams in which Lions (left, blue) score."""
     with running_server(sync=False, realtime=False, log_path=str(path)) as server:
-        field = server.engine.field
+        field = server.loop.engine.field
 
         def setup() -> None:
             for team, side in (("Lions", "left"), ("Tigers", "right")):
                 for unum in (1, 2):
-                    server.add_local_player(team, unum, "pusher", PusherBrain(side, unum, field.length, field.width))
+                    server.loop.add_local_player(team, unum, "pusher", PusherBrain(side, unum, field.length, field.width))
 
-        server.calls.call(setup)
+        server.loop.calls.call(setup)
         deadline = time.monotonic() + 30
-        while server.engine.time < 1.0 and time.monotonic() < deadline:  # game time stands before kick-off
+        while server.loop.engine.time < 1.0 and time.monotonic() < deadline:  # game time stands before kick-off
             time.sleep(0.01)
-        server.calls.call(lambda: server.referee.command(KickOff("left")))
-        server.calls.call(lambda: server.referee.command(SetPlayMode("PlayOn")))
+        server.loop.calls.call(lambda: server.loop.referee.command(KickOff("left")))
+        server.loop.calls.call(lambda: server.loop.referee.command(SetPlayMode("PlayOn")))
         # 0.3 m from the goal line, rolling in: no defender has time to be in the way (from
         # 13.5 m, in a flat-out match under load, Tigers' keeper sometimes was)
         x = field.half_length - 0.3
-        server.calls.call(lambda: server.engine.set_ball((x, 0.2, field.ball_radius), (3.0, 0.0, 0.0)))
+        server.loop.calls.call(lambda: server.loop.engine.set_ball((x, 0.2, field.ball_radius), (3.0, 0.0, 0.0)))
         deadline = time.monotonic() + 30
-        while server.referee.state.score_left == 0 and time.monotonic() < deadline:
+        while server.loop.referee.state.score_left == 0 and time.monotonic() < deadline:
             time.sleep(0.01)
-        goal_at = server.engine.time
-        while server.engine.time < goal_at + 1.0 and time.monotonic() < deadline:
+        goal_at = server.loop.engine.time
+        while server.loop.engine.time < goal_at + 1.0 and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert server.referee.state.score_left == 1
+        assert server.loop.referee.state.score_left == 1
 
 
 def test_replay_in_the_page_pauses_steps_resumes_and_seeks_to_the_goal(running_server: Callable[..., Any],
@@ -377,10 +377,10 @@ def test_the_page_says_when_the_match_is_paused_and_what_was_refused(running_ser
         browser = Browser(server.web_monitor.url)
         try:
             assert browser.wait_text("status", "live") == "live"
-            server.calls.call(server.control.pause)
+            server.loop.calls.call(server.loop.control.pause)
             assert browser.wait_text("status", "live, paused") == "live, paused"
             assert browser.value("document.body.dataset.paused") == "true"
-            server.calls.call(server.control.play)
+            server.loop.calls.call(server.loop.control.play)
             assert browser.wait_text("status", "live") == "live"
             # no player 7: the referee refuses the move, and this page is told why
             browser.value("window.soccersim.send({cmd: 'move_robot', side: 'left', unum: 7, x: 1, y: 1})")
@@ -406,18 +406,18 @@ def test_a_robot_clicked_in_2d_is_selected_and_its_number_readable_in_the_overvi
     in the 3D overview its number is a ringed screen-space label (issue 30: numbers were 0.22 m
     sprites, a few pixels in the overview, and robots could not be clicked)."""
     with running_server(sync=False, realtime=True, web_port=0) as server:
-        field = server.engine.field
+        field = server.loop.engine.field
 
         def add_teams() -> None:
             for team, side in (("Lions", "left"), ("Tigers", "right")):
                 for unum in range(1, 12):
-                    server.add_local_player(team, unum, "nao0", PusherBrain(side, unum, field.length, field.width))
+                    server.loop.add_local_player(team, unum, "nao0", PusherBrain(side, unum, field.length, field.width))
 
-        server.calls.call(add_teams)
+        server.loop.calls.call(add_teams)
         browser = Browser(server.web_monitor.url)
         try:
             assert wait_value(browser, "document.body.dataset.robots", "22") == "22"
-            server.calls.call(server.control.pause)
+            server.loop.calls.call(server.loop.control.pause)
             assert browser.wait_text("status", "live, paused") == "live, paused"
             target = next(r for r in json.loads(browser.value("JSON.stringify(window.soccersim.last())"))["robots"]
                           if r["side"] == "left" and r["unum"] == 7)

@@ -49,12 +49,12 @@ def test_a_flood_of_drawings_and_swaps_does_not_hold_the_loop(running_server: Ca
     with running_server(sync=False, realtime=True, draw_port=0, web_port=0, ros=True,
                         log_path=str(tmp_path / "flood.mcap")) as server:
         assert server.drawing is not None
-        started_at, cycle0 = time.monotonic(), server.engine.cycle
+        started_at, cycle0 = time.monotonic(), server.loop.engine.cycle
         flood = subprocess.Popen([sys.executable, "-c", FLOOD, str(server.drawing.port.port), "8"])
         try:
             while flood.poll() is None:
                 time.sleep(0.1)
-            during = (server.engine.cycle - cycle0) / (time.monotonic() - started_at)
+            during = (server.loop.engine.cycle - cycle0) / (time.monotonic() - started_at)
         finally:
             flood.kill()
             flood.wait(10)

@@ -77,20 +77,20 @@ def test_hostile_messages_get_an_error_and_harm_nobody(running_server: Callable[
                 message = json.loads(attacker.recv(timeout=10))
                 errors += message.get("kind") == "error"
             # still connected, still served; the other client still gets frames; the match runs
-            before = server.engine.time
-            assert _until(lambda: server.engine.time > before + 0.1)
+            before = server.loop.engine.time
+            assert _until(lambda: server.loop.engine.time > before + 0.1)
             assert json.loads(watcher.recv(timeout=10))["kind"] in ("scene", "frame", "timeline")
             attacker.send(json.dumps({"cmd": "play_mode", "name": "PlayOn"}))
-            assert _until(lambda: server.referee.state.play_mode.value == "PlayOn")
+            assert _until(lambda: server.loop.referee.state.play_mode.value == "PlayOn")
             attacker.send(json.dumps({"cmd": "move_ball", "x": 2.0, "y": -1.0}))
-            assert _until(lambda: abs(server.engine.ball_position()[0] - 2.0) < 0.05)
+            assert _until(lambda: abs(server.loop.engine.ball_position()[0] - 2.0) < 0.05)
         with connect(url, open_timeout=5) as big:  # more than a command may be: only that client goes
             big.send("x" * 100_000)
             with pytest.raises(Exception):  # noqa: B017 - closed with "message too big"
                 for _ in range(1000):
                     big.recv(timeout=5)
         assert server.web_monitor is not None
-        assert _until(lambda: server.engine.time > 0.5)
+        assert _until(lambda: server.loop.engine.time > 0.5)
 
 
 def test_remote_pages_watch_but_cannot_command() -> None:
@@ -150,8 +150,8 @@ def test_a_page_that_connects_later_gets_the_match_as_it_is_now(running_server: 
 
         with connect(url, open_timeout=5) as early:
             first_frame_time(early)
-        left_at = server.engine.time
-        assert _until(lambda: server.engine.time > left_at + 1.0)  # the match goes on unwatched
+        left_at = server.loop.engine.time
+        assert _until(lambda: server.loop.engine.time > left_at + 1.0)  # the match goes on unwatched
         with connect(url, open_timeout=5) as late:
-            arrived_at = server.engine.time
+            arrived_at = server.loop.engine.time
             assert first_frame_time(late) >= arrived_at - 0.05

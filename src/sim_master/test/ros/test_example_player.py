@@ -22,4 +22,4 @@ def test_the_example_player_plays(running_server: Callable[..., Any], ros_contex
         assert "Lions #7 plays left" in result.stderr
         turned = float(result.stdout.split("up to ")[1].split()[0])
         assert 50 <= turned <= 70, result.stdout
-        assert server.referee.state.team_left == "Lions" and server.engine.robot_ids() == ["Lions/p7"]
+        assert server.loop.referee.state.team_left == "Lions" and server.loop.engine.robot_ids() == ["Lions/p7"]

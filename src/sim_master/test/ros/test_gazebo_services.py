@@ -40,16 +40,16 @@ def test_a_gazebo_ros_script(running_server: Callable[..., Any], ros_caller: Any
         assert not missing.success
 
         ros_caller.call(Empty, "/pause_physics")
-        assert server.paused
-        frozen = server.engine.time
+        assert server.loop.paused
+        frozen = server.loop.engine.time
         ros_caller.call(GetModelList, "/get_model_list")  # a round trip later, time has not moved
-        assert server.engine.time == frozen
+        assert server.loop.engine.time == frozen
         ros_caller.call(Empty, "/unpause_physics")
-        assert not server.paused
+        assert not server.loop.paused
 
         ros_caller.call(Empty, "/reset_simulation")  # spawned entities go, the game restarts
         assert "box1" not in ros_caller.call(GetModelList, "/get_model_list").model_names
-        assert server.referee.state.play_mode.value == "BeforeKickOff"
+        assert server.loop.referee.state.play_mode.value == "BeforeKickOff"
         assert ros_caller.call(SpawnEntity, "/spawn_entity", spawn).success
         deleted = ros_caller.call(DeleteEntity, "/delete_entity", DeleteEntity.Request(name="box1"))
         assert deleted.success

@@ -33,7 +33,7 @@ def test_hostile_requests_are_refused_and_every_service_goes_on(running_server: 
         c = ros_caller
         agent = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "a" * 40, 1)
         agent.join()  # its robot is named aaa...a/p1: the filter below backtracks for ever on it in re
-        c.spin_until(lambda: "a" * 40 + "/p1" in server.engine.robot_ids(), "the agent's robot")
+        c.spin_until(lambda: "a" * 40 + "/p1" in server.loop.engine.robot_ids(), "the agent's robot")
         started = time.monotonic()
         greedy = c.call(GetEntities, "/hostile/get_entities",
                         GetEntities.Request(filters=EntityFilters(filter="^(a+)+$")))
@@ -71,12 +71,12 @@ def test_hostile_requests_are_refused_and_every_service_goes_on(running_server: 
                        SetEntityState.Request(entity="ball", state=fast, set_twist=True))
         assert reply.result.result != Result.RESULT_OK
 
-        cycles = server.stats.cycles
+        cycles = server.loop.stats.cycles
         deadline = time.monotonic() + 10
-        while server.stats.cycles < cycles + 25 and time.monotonic() < deadline:
+        while server.loop.stats.cycles < cycles + 25 and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert server.stats.cycles >= cycles + 25, "the match stopped"
+        assert server.loop.stats.cycles >= cycles + 25, "the match stopped"
         assert c.call(GetEntities, "/hostile/get_entities").result.result == Result.RESULT_OK
-        (x, _, z) = server.engine.ball_position()
+        (x, _, z) = server.loop.engine.ball_position()
         assert abs(x) < 20 and abs(z) < 5
         agent.close()

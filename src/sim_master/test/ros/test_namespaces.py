@@ -41,7 +41,7 @@ def test_two_matches_under_two_namespaces(running_server: Callable[..., Any],
                               "both matches' game states and the log line")
         assert states["m1"].team_left == "Alpha" and states["m1"].play_mode == "BeforeKickOff"
         assert states["m2"].team_left == "" and states["m2"].play_mode == "PlayOn"  # two matches, apart
-        assert one.referee.state.team_left == "Alpha" and two.referee.state.team_left == ""
+        assert one.loop.referee.state.team_left == "Alpha" and two.loop.referee.state.team_left == ""
         assert any("Alpha" in m.msg and m.name.endswith("soccersim") for m in logs), [m.msg for m in logs][-5:]
 
 
@@ -55,7 +55,7 @@ def test_two_namespaced_servers_keep_their_clocks_apart(running_server: Callable
 
     common = dict(sync=False, realtime=True, ros=True, node_name="soccersim")
     with running_server(["--ros-args", "-r", "__ns:=/m1"], **common) as one:
-        ros_caller.spin_until(lambda: one.engine.time > 1.0, "m1 runs a second ahead")
+        ros_caller.spin_until(lambda: one.loop.engine.time > 1.0, "m1 runs a second ahead")
         with running_server(["--ros-args", "-r", "__ns:=/m2"], **common):
             player = Node("player", namespace="/m1", context=ros_caller.node.context,
                           cli_args=["--ros-args", "-r", "/clock:=/m1/clock"],

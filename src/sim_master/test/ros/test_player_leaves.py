@@ -39,20 +39,20 @@ def test_a_player_whose_process_ends_leaves(running_server: Callable[..., Any], 
             assert ghost.stdout is not None and ghost.stdout.readline().strip() == "/Ghost/p1"
             other = _player("Beta", 1)  # after Ghost (its side is the left); it plays on, as a silent one would not
             assert other.stdout is not None and other.stdout.readline().strip() == "/Beta/p1"
-            ros_caller.spin_until(lambda: any(p.team == "Ghost" and p.answered_once for p in server.players),
+            ros_caller.spin_until(lambda: any(p.team == "Ghost" and p.answered_once for p in server.loop.players),
                                   "Ghost plays (its commands reach the server)")
-            robots = len(server.engine.robot_ids())
+            robots = len(server.loop.engine.robot_ids())
             ghost.send_signal(signal.SIGTERM if how == "sigterm" else signal.SIGKILL)
             ghost.wait(10)
             gone_at = time.monotonic()
-            ros_caller.spin_until(lambda: not any(p.team == "Ghost" for p in server.players),
+            ros_caller.spin_until(lambda: not any(p.team == "Ghost" for p in server.loop.players),
                                   "the ended player left", timeout=30)
             left_after = time.monotonic() - gone_at
-            cycle = server.engine.cycle
-            ros_caller.spin_until(lambda: server.engine.cycle >= cycle + 50, "the match goes on with Beta")
+            cycle = server.loop.engine.cycle
+            ros_caller.spin_until(lambda: server.loop.engine.cycle >= cycle + 50, "the match goes on with Beta")
             went_on_after = time.monotonic() - gone_at  # no cycle held for the one that left
-            assert len(server.engine.robot_ids()) == robots - 1  # its robot went with it
-            ros_caller.spin_until(lambda: server.referee.state.team_left == "", "Ghost's side free")
+            assert len(server.loop.engine.robot_ids()) == robots - 1  # its robot went with it
+            ros_caller.spin_until(lambda: server.loop.referee.state.team_left == "", "Ghost's side free")
             third = ros_caller.call(InitAgent, "/soccer_referee/init_agent",
                                     InitAgent.Request(team="Gamma", unum=1, robot_model="nao"))
             assert third.success, third.error  # the side Ghost held is free
@@ -89,10 +89,10 @@ def test_a_hundred_joins_at_once_are_answered_in_order_and_silent_players_leave(
             assert [a.success for a in mine] == [True] * 11 + [False] * 39, [a.error for a in mine]
             assert [a.unum for a in mine[:11]] == list(range(1, 12))  # numbered in the order asked
             assert all(a.error for a in mine[11:])
-        assert len(server.engine.robot_ids()) == 22
+        assert len(server.loop.engine.robot_ids()) == 22
         # none of them ever publishes: each leaves after its join window, and both sides are free
-        ros_caller.spin_until(lambda: not list(server.players), "the silent players gone",
+        ros_caller.spin_until(lambda: not list(server.loop.players), "the silent players gone",
                               timeout=JOIN_WINDOW_S + 30)
         assert time.monotonic() - sent_at >= JOIN_WINDOW_S
-        ros_caller.spin_until(lambda: server.referee.state.team_left == server.referee.state.team_right == "",
+        ros_caller.spin_until(lambda: server.loop.referee.state.team_left == server.loop.referee.state.team_right == "",
                               "both sides free")

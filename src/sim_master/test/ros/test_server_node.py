@@ -69,8 +69,8 @@ def test_pause_step_ten_cycles_play(running_server: Callable[..., Any], ros_cont
             SetSimulationState, "/sim_step/set_simulation_state", SetSimulationState.Request(state=paused)
         )
         assert res.result.result == Result.RESULT_OK
-        before = caller.wait_clock(lambda t: abs(t - server.engine.time) < 1e-9)
-        assert before > 0 and server.paused
+        before = caller.wait_clock(lambda t: abs(t - server.loop.engine.time) < 1e-9)
+        assert before > 0 and server.loop.paused
         res = caller.call(StepSimulation, "/sim_step/step_simulation", StepSimulation.Request(steps=10))
         assert res.result.result == Result.RESULT_OK
         caller.wait_clock(lambda t: t >= before + 0.2 - 1e-9)
@@ -138,13 +138,13 @@ def test_entity_services_and_play_mode(running_server: Callable[..., Any], ros_c
             SetEntityState.Request(entity="ball", state=moved, set_pose=True),
         )
         assert res.result.result == Result.RESULT_OK
-        assert abs(server.engine.ball_position()[0] - 5.0) < 0.1  # it moved
+        assert abs(server.loop.engine.ball_position()[0] - 5.0) < 0.1  # it moved
         player = caller.call(GetEntityState, "/sim_ent/get_entity_state", GetEntityState.Request(entity="Alpha/p1"))
         assert player.result.result == Result.RESULT_OK  # players' robots are named <team>/p<unum>
         move = MoveEntity.Request(entity="Alpha/p1", rotation=90.0)
         move.position.x, move.position.y = -4.0, 2.5
         assert caller.call(MoveEntity, "/soccer_referee/move_entity", move).success
-        assert abs(server.engine.robot_pose("Alpha/p1")[0][0] + 4.0) < 0.05
+        assert abs(server.loop.engine.robot_pose("Alpha/p1")[0][0] + 4.0) < 0.05
         move.entity = "left_1"  # not an entity name
         assert "unknown player" in caller.call(MoveEntity, "/soccer_referee/move_entity", move).error
         missing = caller.call(GetEntityState, "/sim_ent/get_entity_state", GetEntityState.Request(entity="nope"))

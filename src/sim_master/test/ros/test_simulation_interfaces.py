@@ -108,9 +108,9 @@ def test_a_generic_simulation_interfaces_client(running_server: Callable[..., An
 
         paused = SetSimulationState.Request(state=SimulationState(state=SimulationState.STATE_PAUSED))
         assert c.call(SetSimulationState, "/sim_std/set_simulation_state", paused).result.result == Result.RESULT_OK
-        t0 = server.engine.time
+        t0 = server.loop.engine.time
         assert c.call(StepSimulation, "/sim_std/step_simulation", StepSimulation.Request(steps=5)).result.result == 1
-        assert round(server.engine.time - t0, 9) == 0.1
+        assert round(server.loop.engine.time - t0, 9) == 0.1
         crate = c.call(GetEntityState, "/sim_std/get_entity_state", GetEntityState.Request(entity="crate")).state
         assert abs(crate.pose.position.x + 1.0) < 0.01 and abs(crate.pose.position.y - 4.0) < 0.01
 
@@ -123,7 +123,7 @@ def test_a_generic_simulation_interfaces_client(running_server: Callable[..., An
         done = sent.result().get_result_async()
         c.executor.spin_until_future_complete(done, timeout_sec=60)
         assert done.result().result.result.result == Result.RESULT_OK
-        assert round(server.engine.time - t0, 9) == 0.6 and feedback and feedback[-1] <= 25
+        assert round(server.loop.engine.time - t0, 9) == 0.6 and feedback and feedback[-1] <= 25
 
         scope = ResetSimulation.Request
         reset = c.call(ResetSimulation, "/sim_std/reset_simulation", ResetSimulation.Request(scope=scope.SCOPE_TIME))
@@ -192,11 +192,11 @@ def test_what_a_gazebo_user_expects_of_the_standard(running_server: Callable[...
         answer = c.call(SpawnEntities, "/sim_conv/spawn_entities", many)
         assert answer.result.result == Result.RESULT_OK
         assert [r.entity_name for r in answer.results] == ["b0", "b1", "b2"]
-        assert {"box1", "crate_a", "crate_b", "b0", "b1", "b2"} <= set(server.engine.snapshot().entities)
+        assert {"box1", "crate_a", "crate_b", "b0", "b1", "b2"} <= set(server.loop.engine.snapshot().entities)
 
         stop = SetSimulationState.Request()
         stop.state.state = SimulationState.STATE_STOPPED
         assert c.call(SetSimulationState, "/sim_conv/set_simulation_state", stop).result.result == Result.RESULT_OK
         state = c.call(GetSimulationState, "/sim_conv/get_simulation_state").state.state
         assert state == SimulationState.STATE_STOPPED
-        assert "box1" not in server.engine.snapshot().entities  # STOPPED removes what was spawned
+        assert "box1" not in server.loop.engine.snapshot().entities  # STOPPED removes what was spawned

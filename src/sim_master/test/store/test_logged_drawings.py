@@ -34,8 +34,8 @@ def test_drawings_sent_during_a_match_come_back_from_its_log(running_server: Cal
                 time.sleep(0.05)
         finally:
             udp.close()
-        drawn_at = server.engine.time
-        while server.engine.time < drawn_at + 0.5 and time.monotonic() < deadline:
+        drawn_at = server.loop.engine.time
+        while server.loop.engine.time < drawn_at + 0.5 and time.monotonic() < deadline:
             time.sleep(0.01)
         live = server.drawing.view.board
     logged = [c for c in ReplayLogReader(str(path)).cycles() if c.drawings is not None]
@@ -75,8 +75,8 @@ def test_a_replays_page_gets_the_logged_drawings(running_server: Callable[..., A
             udp.sendto(datagram, ("127.0.0.1", server.drawing.port.port))
             time.sleep(0.05)
         udp.close()
-        drawn_at = server.engine.time
-        while server.engine.time < drawn_at + 0.2 and time.monotonic() < deadline:
+        drawn_at = server.loop.engine.time
+        while server.loop.engine.time < drawn_at + 0.2 and time.monotonic() < deadline:
             time.sleep(0.01)
     proc = subprocess.Popen([shutil.which("soccersim") or "soccersim", "replay", str(path), "--speed", "8",
                              "--web-port", str(free_port), "--simspark-monitor-port", "-1",

@@ -19,11 +19,11 @@ from soccer_referee.commands import SetScore
 def log(running_server: Callable[..., Any], tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("replay") / "game.mcap"
     with running_server(sync=False, realtime=False, log_path=str(path)) as server:
-        server.calls.call(lambda: server.engine.set_ball((0.0, 0.0, 0.5), (1.0, 0.5, 0.0)))
-        while server.engine.time < 3.0:
+        server.loop.calls.call(lambda: server.loop.engine.set_ball((0.0, 0.0, 0.5), (1.0, 0.5, 0.0)))
+        while server.loop.engine.time < 3.0:
             time.sleep(0.01)
-        server.calls.call(lambda: server.referee.command(SetScore(2, 1)))
-        while server.engine.time < 6.0:
+        server.loop.calls.call(lambda: server.loop.referee.command(SetScore(2, 1)))
+        while server.loop.engine.time < 6.0:
             time.sleep(0.01)
     return path
 
