@@ -38,11 +38,11 @@ def measure(n_nodes: int, steps: int, redis_url: str, launch: Launch, where: str
     with open(path, "w") as f:
         json.dump(config, f)
     run = f"bench{n_nodes}{time.time_ns()}"
-    procs = [launch(0, [sys.executable, "-m", "sim_master.distributed.master", "--config", path,
+    procs = [launch(0, [sys.executable, "-m", "sim_distributed.master", "--config", path,
                         "--steps", str(steps), "--redis", redis_url, "--run", run, "--fresh",
                         "--report", report, "--step-timeout", "5"])]
     procs += [launch(0 if i < (n_nodes + 1) // 2 else 1,
-                     [sys.executable, "-m", "sim_master.distributed.sim_node", "--id", node_id,
+                     [sys.executable, "-m", "sim_distributed.sim_node", "--id", node_id,
                       "--redis", redis_url, "--run", run, "--no-physics"])
               for i, node_id in enumerate(ids)]
     try:
@@ -83,7 +83,7 @@ def loopback() -> Iterator[tuple[str, Launch]]:
 
 @contextmanager
 def namespaces() -> Iterator[tuple[str, Launch]]:
-    from sim_master.distributed import netns
+    from sim_distributed import netns
 
     env = dict(os.environ, ROS_AUTOMATIC_DISCOVERY_RANGE="SUBNET", FASTDDS_BUILTIN_TRANSPORTS="UDPv4")
     with netns.two_hosts() as pair:

@@ -23,10 +23,11 @@ def run(engine: str, pairs: int, vary: bool) -> dict[str, object]:
     proc = psutil.Process()
     rss: list[tuple[int, float]] = []
     with serving(config) as server:
+        loop = server.loop
         for i in range(pairs + 1):
             text = SDF.format(i=i if vary else 0)
-            out = server.loop.calls.call(lambda t=text: server.loop.entities.spawn_entity("thing", "", False, (1.0, 1.0, 0.3),
-                                                                       (1.0, 0.0, 0.0, 0.0), resource_string=t))
+            out = loop.calls.call(lambda t=text: loop.entities.spawn_entity("thing", "", False, (1.0, 1.0, 0.3),
+                                                                            (1.0, 0.0, 0.0, 0.0), resource_string=t))
             if out.error:
                 raise RuntimeError(out.text)
             error = server.loop.calls.call(lambda: server.loop.entities.delete_entity("thing"))

@@ -214,7 +214,8 @@ def fuzz_match(per_port: int, seed: int, progress: bool = False) -> dict[str, An
             stop.set()
             for t in threads:
                 t.join(5)
-            physics = getattr(server.loop.engine, "_engine", server.loop.engine)  # auto: the league engine's current one
+            engine = server.loop.engine
+            physics = getattr(engine, "_engine", engine)  # auto: the league engine's current one
             warnings = getattr(getattr(physics, "data", None), "warning", [])  # MuJoCo's guards, on MuJoCo
             result["mujoco_warnings"] = sum(warnings[i].number for i in range(len(warnings)))
             result["physics_faults"] = physics.faults.faults  # steps rolled back (engine/recovery.py)

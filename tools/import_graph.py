@@ -22,7 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE_DIRS = ("src/sim_contracts/sim_contracts", "src/sim_physics/sim_physics", "src/sim_master/sim_master",
-                "src/sim_bridge/sim_bridge", "src/soccer_referee/soccer_referee")
+                "src/sim_bridge/sim_bridge", "src/soccer_referee/soccer_referee", "src/sim_distributed/sim_distributed")
 
 # The ROS layer: nothing in a pure core may import these (module prefixes).
 ROS_MODULES = ("rclpy", "sim_msgs", "simulation_interfaces", "gazebo_msgs", "tf2_msgs", "rosgraph_msgs",
@@ -34,6 +34,7 @@ PURE_CORES = (
     "sim_physics",  # the whole package: engines, world files, scene, snapshots
     "sim_master.master",
     "sim_master.store",
+    "sim_distributed.barrier", "sim_distributed.resp", "sim_distributed.redis_cache", "sim_distributed.cache_writer",
     "sim_contracts",
     "soccer_referee.commands", "soccer_referee.events",
     "soccer_referee.play_modes", "soccer_referee.referee", "soccer_referee.registry",
@@ -49,6 +50,8 @@ FORBIDDEN = (
     ("sim_physics.engine", "sim_bridge", "the engine produces engine-neutral percepts; the bridge formats them"),
     ("sim_physics.engine", "sim_master.master", "the engine is driven by the loop, it does not know it"),
     ("sim_physics.world", "sim_physics.engine", "world specs are read by engines, not the other way round"),
+    ("sim_master", "sim_distributed", "distributed mode builds on sim_master; single mode carries none of it"),
+    ("sim_physics", "sim_distributed", "the world is stepped by either mode; it knows neither"),
     ("sim_contracts", "sim_bridge", "contracts are below the wire layer"),
     ("sim_contracts", "sim_master", "contracts are below every engine and the loop"),
     ("sim_master.master", "sim_bridge", "the loop core knows no sockets: transports are registered with it"),

@@ -66,8 +66,8 @@ SUBCOMMANDS: tuple[tuple[str, str, str, str], ...] = (
      "repair"),
     ("snapshot", "a PNG picture of a running server's world", "sim_master.commands.snapshot", "snapshot"),
     ("master", "the master of a distributed run (lockstep over DDS, Redis cache)",
-     "sim_master.distributed.master", "master"),
-    ("node", "a simulation node of a distributed run", "sim_master.distributed.sim_node", "node"),
+     "sim_distributed.master", "master"),
+    ("node", "a simulation node of a distributed run", "sim_distributed.sim_node", "node"),
 )
 
 

@@ -20,7 +20,7 @@ from sim_physics.engine.gazebo.engine import GazeboEngine
 from sim_physics.engine.mujoco.engine import MujocoEngine
 from sim_physics.engine.node import SimulationNode, SteppedWorld
 from sim_physics.engine.ode.engine import OdeEngine
-from sim_master.distributed.simpy_engine.engine import SimpyEngine
+from sim_distributed.simpy_engine.engine import SimpyEngine
 
 
 def gazebo(engine: GazeboEngine) -> SimulationNode:
@@ -45,7 +45,7 @@ def physics_node(engine: MujocoEngine) -> SteppedWorld:
 
 NOT_AN_ENGINE = '''
 from sim_physics.engine.node import SimulationNode
-from sim_master.distributed.simpy_engine.engine import SimpyEngine
+from sim_distributed.simpy_engine.engine import SimpyEngine
 
 
 def physics(engine: SimpyEngine) -> SimulationNode:

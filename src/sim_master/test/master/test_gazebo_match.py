@@ -42,7 +42,8 @@ def test_both_dialects_play_a_match_with_a_goal_on_gazebo(running_server: Callab
         assert server.loop.referee.state.play_mode == PlayMode.KICK_OFF_LEFT
         server.loop.calls.call(lambda: server.loop.control.set_play_mode("PlayOn"))
         r = server.loop.engine.field.ball_radius
-        server.loop.calls.call(lambda: server.loop.engine.set_ball((13.0, 0.3, r), (6.0, 0.0, 0.0)))  # the scripted push
+        loop = server.loop
+        loop.calls.call(lambda: loop.engine.set_ball((13.0, 0.3, r), (6.0, 0.0, 0.0)))  # the scripted push
         for _ in range(200):
             both(1, he1=0.5)
             if server.loop.referee.state.score_left:

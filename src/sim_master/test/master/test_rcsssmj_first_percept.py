@@ -94,7 +94,8 @@ def test_a_reused_robot_body_shows_its_new_spawn_first(running_server: Callable[
         leaver.close()
         builds = server.loop.engine.builds
         deadline = time.monotonic() + 10
-        while server.loop.calls.call(lambda: len(list(server.loop.players.with_robots()))) and time.monotonic() < deadline:
+        loop = server.loop
+        while loop.calls.call(lambda: len(list(loop.players.with_robots()))) and time.monotonic() < deadline:
             time.sleep(0.02)
         comer = RcsssmjAgent("127.0.0.1", port, "Alpha", 2, model="T1")
         comer.join()

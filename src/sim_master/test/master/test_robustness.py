@@ -152,8 +152,9 @@ def test_a_percept_that_fails_on_the_server_costs_that_percept_only(running_serv
         victim = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Good", 2)
         victim.join()
         robot = None
+        loop = server.loop
         for _ in range(50):  # its registration lands with a coming cycle (sync: the agents drive them)
-            players = server.loop.calls.call(lambda: [(p.robot_id, p.team, p.unum) for p in server.loop.players.with_robots()])
+            players = loop.calls.call(lambda: [(p.robot_id, p.team, p.unum) for p in loop.players.with_robots()])
             robot = next((r for r, team, unum in players if (team, unum) == ("Good", 2)), None)
             if robot is not None:
                 break

@@ -195,7 +195,8 @@ def _log_with_a_goal(running_server: Callable[..., Any], path: Path) -> None:
         def setup() -> None:
             for team, side in (("Lions", "left"), ("Tigers", "right")):
                 for unum in (1, 2):
-                    server.loop.add_local_player(team, unum, "pusher", PusherBrain(side, unum, field.length, field.width))
+                    brain = PusherBrain(side, unum, field.length, field.width)
+                    server.loop.add_local_player(team, unum, "pusher", brain)
 
         server.loop.calls.call(setup)
         deadline = time.monotonic() + 30

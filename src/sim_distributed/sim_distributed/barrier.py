@@ -3,7 +3,7 @@ did, until when, what happens to a silent node (the policy), how the answers mer
 world, and who may register under which id.
 
 Why pure: the rules of the barrier are the hard part of distributed mode and deserve tests
-that need no processes, DDS or Redis. `distributed/master.py` feeds this module the
+that need no processes, DDS or Redis. `master.py` feeds this module the
 answers and the clock and does the messaging; nothing here imports ROS.
 """
 from __future__ import annotations

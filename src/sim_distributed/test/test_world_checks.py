@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sim_master.distributed.world_config import MAX_ASSETS, WorldConfig
+from sim_distributed.world_config import MAX_ASSETS, WorldConfig
 
 
 def _world(assets: list[dict[str, object]]) -> WorldConfig:

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from sim_master.distributed import netns
+from sim_distributed import netns
 
-CONFIG = Path(__file__).resolve().parents[4] / "worlds" / "distributed_example.json"
+CONFIG = Path(__file__).resolve().parents[3] / "worlds" / "distributed_example.json"
 STEPS = 500
 
 
@@ -42,13 +42,13 @@ def test_lockstep_across_two_namespaces(two_hosts, tmp_path: Path) -> None:
                    "--save", "", "--appendonly", "no", "--protected-mode", "no")]
     try:
         time.sleep(0.5)
-        master = in_ns(ns_a, sys.executable, "-m", "sim_master.distributed.master", "--config", str(CONFIG),
+        master = in_ns(ns_a, sys.executable, "-m", "sim_distributed.master", "--config", str(CONFIG),
                        "--steps", str(STEPS), "--redis", redis_url, "--run", "netns", "--fresh",
                        "--report", str(report), "--step-timeout", "3")
         procs += [
             master,
-            in_ns(ns_a, sys.executable, "-m", "sim_master.distributed.sim_node", "--id", "A", "--redis", redis_url),
-            in_ns(ns_b, sys.executable, "-m", "sim_master.distributed.sim_node", "--id", "B", "--redis", redis_url),
+            in_ns(ns_a, sys.executable, "-m", "sim_distributed.sim_node", "--id", "A", "--redis", redis_url),
+            in_ns(ns_b, sys.executable, "-m", "sim_distributed.sim_node", "--id", "B", "--redis", redis_url),
         ]
         out, _ = master.communicate(timeout=180)
         assert master.returncode == 0, out[-3000:]

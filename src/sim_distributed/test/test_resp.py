@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 import redis
+from sim_distributed.cache_writer import PipelinedCacheWriter
+from sim_distributed.redis_cache import SnapshotCache
+from sim_distributed.resp import PipelinedConnection, RedisReplyError, encode
 from sim_physics.snapshot import EntitySnapshot, Snapshot
-
-from sim_master.store.cache_writer import PipelinedCacheWriter
-from sim_master.store.redis_cache import SnapshotCache
-from sim_master.store.resp import PipelinedConnection, RedisReplyError, encode
 
 
 def test_encoding_is_resp_arrays_of_bulk_strings() -> None:

@@ -2,7 +2,7 @@
 others as kinematic ghosts from the world changes each StepStart carries, and steps when the
 master says (engines: MuJoCo or gz-physics, or SimPy for kinematic swarms ticking behaviour trees).
 
-`python -m sim_master.distributed.sim_node --id B` (or `soccersim node --id B`)."""
+`python -m sim_distributed.sim_node --id B` (or `soccersim node --id B`)."""
 from __future__ import annotations
 
 import argparse
@@ -22,9 +22,9 @@ from sim_physics.engine.node import SteppedWorld
 from sim_physics.snapshot import Snapshot
 
 from sim_bridge.ros.service_call import call_until_answered, fresh_client
-from sim_master.distributed import topics
-from sim_master.distributed.topic_reader import TopicReader
-from sim_master.distributed.world_config import WorldConfig
+from sim_distributed import topics
+from sim_distributed.topic_reader import TopicReader
+from sim_distributed.world_config import WorldConfig
 from sim_master.ros.convert import snapshot_from_msg, snapshot_to_packed_msg, stamp
 from sim_msgs.msg import NodeStatus, StepDone, StepStart
 from sim_msgs.srv import RegisterNode
@@ -101,7 +101,7 @@ class SimNode:
         for the master to write step `at_least`: it writes while the nodes step)."""
         if not self.redis_url or self.engine is None:
             return
-        from sim_master.store.redis_cache import SnapshotCache
+        from sim_distributed.redis_cache import SnapshotCache
 
         cache = SnapshotCache(self.redis_url, self.run_id)
         deadline = time.monotonic() + timeout_s
@@ -207,7 +207,7 @@ def make_engine(kind: str, config: WorldConfig, node_id: str, bt_xml: str) -> St
     """The engine of one node with every asset of the world in it (owned and ghosts)."""
     engine: SteppedWorld
     if kind == "simpy":
-        from sim_master.distributed.simpy_engine.engine import SimpyEngine
+        from sim_distributed.simpy_engine.engine import SimpyEngine
 
         swarm = SimpyEngine(config.world, bt_xml=bt_xml, tick_ms=config.bt_tick_ms)
         swarm.set_owned(config.owned_by(node_id))

@@ -6,10 +6,10 @@ from __future__ import annotations
 import logging
 
 import pytest
+from sim_distributed.barrier import NodeRecord, NodeRoster, StepBarrier
+from sim_distributed.master import DistributedMaster
 from sim_physics.snapshot import Snapshot
 
-from sim_master.distributed.master import DistributedMaster
-from sim_master.master.barrier import NodeRecord, NodeRoster, StepBarrier
 from sim_master.ros.convert import snapshot_to_packed_msg
 from sim_msgs.msg import Snapshot as SnapshotMsg
 from sim_msgs.msg import StepDone

@@ -27,14 +27,14 @@ from rclpy.signals import SignalHandlerOptions
 from sim_physics.snapshot import Snapshot
 
 from sim_contracts.logtext import clip
-from sim_master.distributed import topics
-from sim_master.distributed.topic_reader import TopicReader
-from sim_master.distributed.world_config import WorldConfig
-from sim_master.master.barrier import NodeRecord, NodeRoster, StepBarrier, StepOutcome
+from sim_distributed import topics
+from sim_distributed.barrier import NodeRecord, NodeRoster, StepBarrier, StepOutcome
+from sim_distributed.cache_writer import PipelinedCacheWriter
+from sim_distributed.redis_cache import SnapshotCache
+from sim_distributed.topic_reader import TopicReader
+from sim_distributed.world_config import WorldConfig
 from sim_master.ros.convert import snapshot_from_msg, snapshot_to_msg, snapshot_to_packed_msg, stamp
-from sim_master.store.cache_writer import PipelinedCacheWriter
 from sim_master.store.mcap_log import ReplayLogWriter
-from sim_master.store.redis_cache import SnapshotCache
 from sim_msgs.msg import NodeStatus, StepDone, StepStart
 from sim_msgs.msg import Snapshot as SnapshotMsg
 from sim_msgs.srv import RegisterNode

@@ -18,8 +18,8 @@ from typing import Any, Final
 
 from sim_physics.snapshot import Snapshot
 
-from sim_master.store.redis_cache import SnapshotCache
-from sim_master.store.resp import PipelinedConnection, RedisReplyError
+from sim_distributed.redis_cache import SnapshotCache
+from sim_distributed.resp import PipelinedConnection, RedisReplyError
 
 QUEUE_STEPS: Final = 1  # steps Redis may be behind the master
 RETRY_EVERY_S: Final = 1.0

@@ -8,11 +8,11 @@ import subprocess
 import uuid
 from pathlib import Path
 
-import lockstep_helpers as _lockstep  # src/sim_master/test/distributed on pythonpath
+import lockstep_helpers as _lockstep  # src/sim_distributed/test on pythonpath
 from mcap.reader import make_reader
+from sim_distributed.redis_cache import SnapshotCache
 
 from sim_master.store.mcap_log import ReplayLogReader
-from sim_master.store.redis_cache import SnapshotCache
 
 STEPS, Launch, finish, master, node, wait_for_step = (_lockstep.STEPS, _lockstep.Launch, _lockstep.finish,
                                                       _lockstep.master, _lockstep.node, _lockstep.wait_for_step)

@@ -24,7 +24,7 @@ from sim_physics.snapshot import EntitySnapshot, Snapshot
 from sim_physics.world.sdf_loader import load_world
 from sim_physics.world.spec import FieldSpec
 
-from sim_master.distributed.simpy_engine.kinematics import EFFECTORS, MAX_WHEEL_SPEED, Ball, Body
+from sim_distributed.simpy_engine.kinematics import EFFECTORS, MAX_WHEEL_SPEED, Ball, Body
 
 CYCLE_MS: Final = 20
 SUPPORTED_MODELS: Final = ("pusher",)
@@ -75,7 +75,7 @@ class SimpyEngine:
         body = Body(robot_id, model, x, y, math.radians(yaw_deg), owned=self._is_owned(robot_id))
         self.bodies[robot_id] = body
         if body.owned and self.bt_xml:
-            from sim_master.distributed.simpy_engine.swarm_nodes import swarm_factory
+            from sim_distributed.simpy_engine.swarm_nodes import swarm_factory
 
             self._trees[robot_id] = swarm_factory(self, robot_id).create_tree(self.bt_xml)
             self._trees[robot_id].setup_with_descendants()

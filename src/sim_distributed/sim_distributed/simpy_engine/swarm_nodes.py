@@ -13,11 +13,11 @@ import numpy as np
 from py_trees.behaviour import Behaviour
 from py_trees.common import Status
 
+from sim_distributed.simpy_engine.kinematics import MAX_WHEEL_SPEED, Body
 from sim_master.bt.loader import BehaviorTreeFactory, LeafFactory
-from sim_master.distributed.simpy_engine.kinematics import MAX_WHEEL_SPEED, Body
 
 if TYPE_CHECKING:
-    from sim_master.distributed.simpy_engine.engine import SimpyEngine
+    from sim_distributed.simpy_engine.engine import SimpyEngine
 
 
 class _SwarmLeaf(Behaviour):

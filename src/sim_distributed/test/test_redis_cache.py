@@ -2,9 +2,8 @@
 client (a restarted node) sees the same state; registry, heartbeats and master state."""
 from __future__ import annotations
 
+from sim_distributed.redis_cache import SnapshotCache
 from sim_physics.engine.mujoco.engine import MujocoEngine
-
-from sim_master.store.redis_cache import SnapshotCache
 
 
 def test_keyframes_and_deltas_rebuild_the_world(redis_server: str) -> None:

@@ -9,17 +9,17 @@ from pathlib import Path
 
 Launch = Callable[..., subprocess.Popen[str]]
 
-CONFIG = Path(__file__).resolve().parents[4] / "worlds" / "distributed_example.json"
+CONFIG = Path(__file__).resolve().parents[3] / "worlds" / "distributed_example.json"
 STEPS = 500
 
 
 def master(launch: Launch, redis: str, run: str, report: Path, *extra: str) -> subprocess.Popen[str]:
-    return launch("sim_master.distributed.master", "--config", str(CONFIG), "--steps", str(STEPS),
+    return launch("sim_distributed.master", "--config", str(CONFIG), "--steps", str(STEPS),
                   "--redis", redis, "--run", run, "--report", str(report), "--trace", *extra)
 
 
 def node(launch: Launch, redis: str, run: str, node_id: str, engine: str = "mujoco") -> subprocess.Popen[str]:
-    return launch("sim_master.distributed.sim_node", "--id", node_id, "--redis", redis, "--run", run,
+    return launch("sim_distributed.sim_node", "--id", node_id, "--redis", redis, "--run", run,
                   "--engine", engine)
 
 

@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pytest
 
-CONFIG = Path(__file__).resolve().parents[4] / "worlds" / "swarm_example.json"
+CONFIG = Path(__file__).resolve().parents[3] / "worlds" / "swarm_example.json"
 STEPS = 200
 
 
 def test_swarm_of_200_pushers_on_four_simpy_nodes(redis_server: str, tmp_path: Path, launch) -> None:
     run, report_path = uuid.uuid4().hex[:8], tmp_path / "swarm.json"
-    master = launch("sim_master.distributed.master", "--config", str(CONFIG), "--steps", str(STEPS),
+    master = launch("sim_distributed.master", "--config", str(CONFIG), "--steps", str(STEPS),
                     "--redis", redis_server, "--run", run, "--fresh", "--report", str(report_path), "--trace",
                     "--step-timeout", "5")
-    nodes = [launch("sim_master.distributed.sim_node", "--id", node_id, "--engine", "simpy",
+    nodes = [launch("sim_distributed.sim_node", "--id", node_id, "--engine", "simpy",
                     "--redis", redis_server, "--run", run, log=tmp_path / f"node-{node_id}.log") for node_id in "ABCD"]
     out, _ = master.communicate(timeout=240)
     assert master.returncode == 0, out[-3000:]
@@ -47,11 +47,11 @@ def test_mujoco_and_simpy_nodes_share_one_world(redis_server: str, tmp_path: Pat
     other's assets, and both agree on the world."""
     config = CONFIG.parent / "distributed_example.json"
     run, report_path = uuid.uuid4().hex[:8], tmp_path / "mixed.json"
-    master = launch("sim_master.distributed.master", "--config", str(config), "--steps", str(STEPS),
+    master = launch("sim_distributed.master", "--config", str(config), "--steps", str(STEPS),
                     "--redis", redis_server, "--run", run, "--fresh", "--report", str(report_path), "--trace")
-    launch("sim_master.distributed.sim_node", "--id", "A", "--engine", "mujoco", "--redis", redis_server, "--run", run,
+    launch("sim_distributed.sim_node", "--id", "A", "--engine", "mujoco", "--redis", redis_server, "--run", run,
            log=tmp_path / "node-A.log")
-    launch("sim_master.distributed.sim_node", "--id", "B", "--engine", "simpy", "--redis", redis_server, "--run", run,
+    launch("sim_distributed.sim_node", "--id", "B", "--engine", "simpy", "--redis", redis_server, "--run", run,
            log=tmp_path / "node-B.log")
     out, _ = master.communicate(timeout=240)
     assert master.returncode == 0, out[-3000:]
@@ -71,9 +71,9 @@ def test_simpy_node_killed_and_restarted_rejoins_without_jumps(redis_server: str
     import time
 
     run, report_path = uuid.uuid4().hex[:8], tmp_path / "swarm-fault.json"
-    master = launch("sim_master.distributed.master", "--config", str(CONFIG), "--steps", "300",
+    master = launch("sim_distributed.master", "--config", str(CONFIG), "--steps", "300",
                     "--redis", redis_server, "--run", run, "--fresh", "--report", str(report_path), "--trace")
-    nodes = {node_id: launch("sim_master.distributed.sim_node", "--id", node_id, "--engine", "simpy",
+    nodes = {node_id: launch("sim_distributed.sim_node", "--id", node_id, "--engine", "simpy",
                              "--redis", redis_server, "--run", run, log=tmp_path / f"node-{node_id}.log")
              for node_id in "ABCD"}
     assert master.stdout is not None
@@ -93,7 +93,7 @@ def test_simpy_node_killed_and_restarted_rejoins_without_jumps(redis_server: str
     os.killpg(nodes["C"].pid, signal.SIGKILL)
     nodes["C"].wait()
     time.sleep(1.0)
-    launch("sim_master.distributed.sim_node", "--id", "C", "--engine", "simpy", "--redis", redis_server, "--run", run,
+    launch("sim_distributed.sim_node", "--id", "C", "--engine", "simpy", "--redis", redis_server, "--run", run,
            log=tmp_path / "node-C-again.log")
     try:
         out, _ = master.communicate(timeout=240)

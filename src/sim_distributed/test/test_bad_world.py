@@ -26,7 +26,7 @@ def test_the_master_refuses_an_unplayable_world_with_one_line(tmp_path: Path, la
                                                               said: str) -> None:
     config = tmp_path / "world.json"
     config.write_text(world if isinstance(world, str) else json.dumps(world))
-    master = launch("sim_master.distributed.master", "--config", str(config), "--redis", "redis://127.0.0.1:1/0")
+    master = launch("sim_distributed.master", "--config", str(config), "--redis", "redis://127.0.0.1:1/0")
     out, _ = master.communicate(timeout=60)
     assert master.returncode == 2, out
     assert said in out and "Traceback" not in out, out
@@ -39,9 +39,9 @@ def test_a_node_that_cannot_build_its_world_stops_the_master_with_its_reason(red
     config.write_text(json.dumps({"world": "simspark_field", "bt_xml": "<root><BehaviorTree ID='x'><Unknown/>",
                                   "assets": [PUSHER]}))
     run = uuid.uuid4().hex[:8]
-    master = launch("sim_master.distributed.master", "--config", str(config), "--redis", redis_server,
+    master = launch("sim_distributed.master", "--config", str(config), "--redis", redis_server,
                     "--run", run, "--steps", "100")
-    node = launch("sim_master.distributed.sim_node", "--id", "A", "--redis", redis_server, "--run", run,
+    node = launch("sim_distributed.sim_node", "--id", "A", "--redis", redis_server, "--run", run,
                   "--engine", "simpy")
     out, _ = master.communicate(timeout=90)
     node_out, _ = node.communicate(timeout=30)

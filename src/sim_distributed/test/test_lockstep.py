@@ -12,8 +12,7 @@ import uuid
 from pathlib import Path
 
 from lockstep_helpers import CONFIG, STEPS, Launch, finish, master, node, wait_for_line, wait_for_step  # noqa: F401
-
-from sim_master.store.cache_writer import QUEUE_STEPS
+from sim_distributed.cache_writer import QUEUE_STEPS
 
 
 def clean_run(launch: Launch, redis: str, tmp: Path, engine_a: str = "mujoco") -> dict:

@@ -3,9 +3,8 @@ with a silent node, how answers merge and own their entities, and one process pe
 from __future__ import annotations
 
 import pytest
+from sim_distributed.barrier import NODE_ID_LIVE, NodeRoster, StepBarrier, StepOutcome
 from sim_physics.snapshot import EntitySnapshot, Snapshot
-
-from sim_master.master.barrier import NODE_ID_LIVE, NodeRoster, StepBarrier, StepOutcome
 
 
 def _delta(step: int, *names: str, x: float = 1.0) -> Snapshot:

@@ -6,12 +6,12 @@ import math
 from pathlib import Path
 
 import pytest
+from sim_distributed.simpy_engine.engine import SimpyEngine
 from sim_physics.snapshot import Snapshot
 
 from sim_master.bt.loader import BehaviorTreeError
-from sim_master.distributed.simpy_engine.engine import SimpyEngine
 
-SWARM_BT = (Path(__file__).resolve().parents[4] / "worlds" / "swarm_bt.xml").read_text()
+SWARM_BT = (Path(__file__).resolve().parents[3] / "worlds" / "swarm_bt.xml").read_text()
 
 
 def swarm(n: int, seed: int = 0) -> SimpyEngine:

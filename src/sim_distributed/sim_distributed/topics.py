@@ -5,7 +5,7 @@ from typing import Final
 
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 
-from sim_master.master.barrier import NODE_ID_LIVE  # starts RegisterNode.error when the id's node is still heard
+from sim_distributed.barrier import NODE_ID_LIVE  # starts RegisterNode.error when the id's node is still heard
 
 __all__ = ["GLOBAL", "LATCHED", "NODE_ID_LIVE", "REGISTER", "RELIABLE", "STATUS", "STEP_DONE", "STEP_START"]
 

@@ -1,0 +1,20 @@
+from setuptools import find_packages, setup
+
+PACKAGE = "sim_distributed"
+
+setup(
+    name=PACKAGE,
+    version="0.1.0",
+    packages=find_packages(exclude=["test", "test.*"]),
+    data_files=[
+        ("share/ament_index/resource_index/packages", ["resource/" + PACKAGE]),
+        ("share/" + PACKAGE, ["package.xml"]),
+    ],
+    install_requires=["setuptools"],
+    zip_safe=False,
+    maintainer="soccersim developers",
+    maintainer_email="dev@soccersim.invalid",
+    description="Distributed mode: master, simulation nodes, barrier, Redis cache, SimPy swarm engine.",
+    license="Apache-2.0",
+    extras_require={"test": ["pytest"]},
+)

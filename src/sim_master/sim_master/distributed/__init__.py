@@ -1,1 +1,0 @@
-"""Distributed mode: a master and simulation nodes stepped in lockstep over DDS."""
