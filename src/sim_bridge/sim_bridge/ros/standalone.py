@@ -48,6 +48,7 @@ from sim_bridge.ros.percepts import seconds
 from sim_bridge.ros.qos import PERCEPT_QOS
 from sim_bridge.ros.service_call import fresh_client
 from sim_contracts import names
+from sim_contracts.agent_log import AgentLog
 from sim_contracts.agents import AgentCommands, AgentConnected, AgentDisconnected, AgentError, PlayerRules
 from sim_contracts.commands import Beam as BeamCommand
 from sim_contracts.commands import Command, InitPlayer, JointTargets, JointVelocities, Say, Scene, Syn
@@ -98,7 +99,6 @@ class BridgedAgent:
     # what it sent before the simulation's subscriptions matched its new publishers (DDS
     # discovery takes a moment; a reliable volatile topic drops what is published before)
     pending: list[tuple[str, object]] = field(default_factory=list)
-    said: set[str] = field(default_factory=set)  # refusals logged once
 
 
 class StandaloneBridge:
@@ -124,6 +124,7 @@ class StandaloneBridge:
         self._clock = 0.0
         self.callbacks = 0  # DDS callbacks run so far: the main loop drains them before it waits on TCP
         self._next_waiting = time.monotonic()
+        self.agent_log = AgentLog(_log)  # what agents make the bridge say, bounded per agent
 
     # ------------------------------------------------------------------ the loop
     def run_once(self, timeout: float) -> None:
@@ -182,7 +183,7 @@ class StandaloneBridge:
             if agent is not None:
                 self._leave(agent, event.reason)
         elif isinstance(event, AgentError):
-            _log.warning("agent %s: %s", event.agent_id, event.message)
+            self.agent_log.warn(event.agent_id, event.message, once=True)
         elif isinstance(event, AgentCommands):
             agent = self.agents.get(event.agent_id)
             if agent is not None:
@@ -246,9 +247,7 @@ class StandaloneBridge:
         refusal = agent.rules.init_refusal(has_robot=bool(agent.model), joined=bool(agent.namespace),
                                            joining=agent.joining)
         if refusal is not None:
-            if refusal not in agent.said:
-                agent.said.add(refusal)
-                _log.warning("agent %s: %s", agent.agent_id, refusal)
+            self.agent_log.warn(agent.agent_id, refusal, once=True)
             return
         agent.joining, agent.init, agent.join_asked_at = True, command, time.monotonic()
         if self._init_ready():  # else asked as soon as the referee's answers reach us (run_once)
@@ -294,7 +293,7 @@ class StandaloneBridge:
             return
         if res is None or not res.success:
             reason = "no answer" if res is None else res.error
-            _log.warning("agent %s: init refused: %s", agent.agent_id, reason)
+            self.agent_log.warn(agent.agent_id, f"init refused: {reason}")
             if agent.rules.close_refused:  # rcsssmj closes the connection of a refused agent
                 agent.server.disconnect(agent.agent_id, f"init refused: {reason}")
             return
@@ -347,6 +346,7 @@ class StandaloneBridge:
 
     def _leave(self, agent: BridgedAgent, reason: str) -> None:
         _log.info("agent %s left: %s", agent.agent_id, reason)
+        self.agent_log.forget(agent.agent_id)
         if agent.subscription is not None:
             self.reader.unsubscribe(agent.subscription)
             self.node.destroy_subscription(agent.subscription)

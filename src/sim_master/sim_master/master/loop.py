@@ -33,6 +33,7 @@ from sim_physics.engine.league import off_league
 from sim_physics.engine.node import SimulationNode
 
 from sim_contracts import names
+from sim_contracts.agent_log import AgentLog
 from sim_contracts.agents import (
     IN_PROCESS_RULES,
     LOCAL_RULES,
@@ -48,7 +49,6 @@ from sim_contracts.commands import Beam, Command, InitPlayer, JointTargets, Join
 from sim_contracts.logtext import clip
 from sim_contracts.percept import GameStateView, Heard, Percept
 from sim_master.master.adapters import AgentTransport, LocalBrain, LoopAdapter, PerceptOutlet
-from sim_master.master.agent_log import AgentLog
 from sim_master.master.config import ServerConfig
 from sim_master.master.control import SimulationControl
 from sim_master.master.entity_services import EntityServices
@@ -477,7 +477,7 @@ class SimulationLoop:
 
     def _report(self, player: Player, errors: list[str]) -> None:
         """Log each distinct bad command of an agent once (agents repeat them every cycle),
-        within the agent's log budget (master/agent_log.py)."""
+        within the agent's log budget (sim_contracts/agent_log.py)."""
         for error in errors:
             self.agent_log.warn(player.agent_id, error, once=True)
 

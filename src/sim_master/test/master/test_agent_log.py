@@ -1,4 +1,4 @@
-"""What an agent makes the server say is bounded (master/agent_log.py): a complaint once,
+"""What an agent makes the server say is bounded (sim_contracts/agent_log.py): a complaint once,
 a burst then a trickle, each line cut; what was held back is counted when it is said."""
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import logging
 
 import pytest
 
+from sim_contracts.agent_log import BURST, AgentLog
 from sim_contracts.logtext import MAX_TEXT, clip
-from sim_master.master.agent_log import BURST, AgentLog
 
 
 def test_a_flood_of_new_complaints_gets_a_burst_then_a_count(caplog: pytest.LogCaptureFixture) -> None:

@@ -88,3 +88,34 @@ def test_the_bridge_rules_an_init_as_the_server_does(ros_context: Any) -> None:
         bridge.close()
     finally:
         node.destroy_node()
+
+
+def test_the_bridge_says_an_agents_complaints_within_its_budget(ros_context: Any,
+                                                                caplog: Any) -> None:
+    """The separate bridge speaks about agents through the loop's AgentLog (one budget rule):
+    an agent that repeats an init the rules refuse 500 times is said once, and what it causes
+    in all stays within the per-agent burst."""
+    from sim_contracts.agent_log import BURST
+    from sim_contracts.commands import InitPlayer
+
+    node = Node("bridge_budget_test", context=ros_context)
+    server = AgentServer(SimSparkDialect())
+    server.start()
+    try:
+        bridge = StandaloneBridge(node, {"simspark": server}, "soccer_referee", "soccersim")
+        agent = BridgedAgent("A1", server, SIMSPARK_RULES)  # no scene yet: SimSpark refuses its init
+        bridge.agents["A1"] = agent
+        with caplog.at_level("WARNING"):
+            for _ in range(500):
+                bridge._join(agent, InitPlayer(team="Alpha", unum=1))
+        said = [r.getMessage() for r in caplog.records if "A1" in r.getMessage()]
+        assert len(said) == 1, said
+        refusal = agent.rules.init_refusal(has_robot=False, joined=False, joining=False)
+        assert refusal is not None and refusal in said[0]
+        for i in range(500):  # distinct complaints: the burst, then the rate
+            bridge.agent_log.warn("A1", f"complaint {i}")
+        assert len([r for r in caplog.records if "A1" in r.getMessage()]) <= 1 + BURST + 2
+        bridge.close()
+    finally:
+        server.close()
+        node.destroy_node()

@@ -4,7 +4,10 @@ attacker) must not be able to fill the disk or slow the loop by making it talk.
 Each distinct complaint about an agent is said once (agents repeat a bad command every
 cycle), at most BURST lines per agent in a burst and RATE lines per second after it, each
 cut to MAX_TEXT characters; what is held back is counted and said in one line when the
-agent talks again after a quiet spell, or when it leaves."""
+agent talks again after a quiet spell, or when it leaves.
+
+Why in the contracts: the server's loop and the separate bridge (`bridge_node`) both speak
+about agents; one budget rule serves both."""
 from __future__ import annotations
 
 import logging
