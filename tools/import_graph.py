@@ -22,7 +22,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE_DIRS = ("src/sim_contracts/sim_contracts", "src/sim_physics/sim_physics", "src/sim_master/sim_master",
-                "src/sim_bridge/sim_bridge", "src/soccer_referee/soccer_referee", "src/sim_distributed/sim_distributed")
+                "src/sim_bridge/sim_bridge", "src/soccer_referee/soccer_referee", "src/sim_distributed/sim_distributed",
+                "src/sim_tools/sim_tools")
 
 # The ROS layer: nothing in a pure core may import these (module prefixes).
 ROS_MODULES = ("rclpy", "sim_msgs", "simulation_interfaces", "gazebo_msgs", "tf2_msgs", "rosgraph_msgs",
@@ -52,6 +53,8 @@ FORBIDDEN = (
     ("sim_physics.world", "sim_physics.engine", "world specs are read by engines, not the other way round"),
     ("sim_master", "sim_distributed", "distributed mode builds on sim_master; single mode carries none of it"),
     ("sim_physics", "sim_distributed", "the world is stepped by either mode; it knows neither"),
+    ("sim_master", "sim_tools", "the server carries no tools: the launch runner, demo team and pictures build on it"),
+    ("sim_distributed", "sim_tools", "distributed mode needs none of the tools"),
     ("sim_contracts", "sim_bridge", "contracts are below the wire layer"),
     ("sim_contracts", "sim_master", "contracts are below every engine and the loop"),
     ("sim_master.master", "sim_bridge", "the loop core knows no sockets: transports are registered with it"),

@@ -14,7 +14,7 @@ setup(
         ("share/" + PACKAGE + "/hook", glob("hook/*")),
         ("share/" + PACKAGE + "/launch", glob("launch/*.xml")),
     ],
-    package_data={"sim_master.demo": ["*.xml"], "sim_master.monitor_web": ["static/*"]},
+    package_data={"sim_master.monitor_web": ["static/*"]},
     install_requires=["setuptools"],
     zip_safe=False,
     maintainer="soccersim developers",

@@ -28,47 +28,23 @@ def _version(_: argparse.Namespace) -> int:
     return 0
 
 
-def _launch(args: argparse.Namespace) -> int:
-    from sim_master.launching.runner import LaunchError, find_launch_file, main_run, show_args
-
-    rest = list(args.launch_args)
-    path = args.file
-    if rest and ":=" not in rest[0] and not os.path.isfile(path):  # the `ros2 launch PKG FILE` form
-        path = rest.pop(0)
-        try:
-            path = find_launch_file(args.file, path)
-        except LaunchError as exc:
-            print(f"soccersim launch: {exc}", file=sys.stderr)
-            return 2
-    launch_args: dict[str, str] = {}
-    for item in rest:
-        name, sep, value = item.partition(":=")
-        if not sep:
-            print(f"soccersim launch: expected name:=value, got {item!r}", file=sys.stderr)
-            return 2
-        launch_args[name] = value
-    try:
-        if args.show_args:
-            return show_args(path)
-        return main_run(path, launch_args, args.duration)
-    except (ValueError, LaunchError) as exc:  # the file's mistakes: one line naming file and line
-        print(f"soccersim launch: {exc}", file=sys.stderr)
-        return 2
-
-
 # name, help, module with add_<x>_arguments(parser) and run_<x>(args), x
 SUBCOMMANDS: tuple[tuple[str, str, str, str], ...] = (
     ("server", "run the simulation server (all ports, one process)", "sim_master.commands.server", "server"),
-    ("match", "play a whole match with built-in teams; summary, log, pictures", "sim_master.commands.match", "match"),
-    ("team", "a built-in team as ROS-native players of a running server", "sim_master.commands.team", "team"),
+    ("match", "play a whole match with built-in teams; summary, log, pictures", "sim_tools.commands.match", "match"),
+    ("team", "a built-in team as ROS-native players of a running server", "sim_tools.commands.team", "team"),
     ("replay", "play a replay log back to monitors and ROS topics", "sim_master.commands.replay", "replay"),
     ("repair", "make a replay log cut off by a crash readable by every MCAP tool", "sim_master.commands.replay",
      "repair"),
-    ("snapshot", "a PNG picture of a running server's world", "sim_master.commands.snapshot", "snapshot"),
+    ("snapshot", "a PNG picture of a running server's world", "sim_tools.commands.snapshot", "snapshot"),
     ("master", "the master of a distributed run (lockstep over DDS, Redis cache)",
      "sim_distributed.master", "master"),
     ("node", "a simulation node of a distributed run", "sim_distributed.sim_node", "node"),
+    ("launch", "run a ROS 2 launch XML file: `soccersim launch FILE` or `soccersim launch PKG FILE`",
+     "sim_tools.commands.launch", "launch"),
 )
+# Modules named here live in packages that build on this one (sim_tools, sim_distributed):
+# loaded by name, never imported, so this package does not depend on them.
 
 
 class DefaultsHelp(argparse.ArgumentDefaultsHelpFormatter):
@@ -98,14 +74,6 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             module = importlib.import_module(module_name)
             getattr(module, f"add_{stem}_arguments")(sub)
             sub.set_defaults(handler=getattr(module, f"run_{stem}"))
-    launch = commands.add_parser(
-        "launch", help="run a ROS 2 launch XML file: `soccersim launch FILE` or `soccersim launch PKG FILE`")
-    launch.add_argument("file", help="a .launch.xml file, or a package whose share/ holds FILE")
-    launch.add_argument("launch_args", nargs="*", metavar="[FILE] NAME:=VALUE")
-    launch.add_argument("-s", "--show-args", action="store_true", help="list the file's arguments and stop")
-    launch.add_argument("--duration", type=float, default=None,
-                        help="stop every node after this many wall-clock seconds")
-    launch.set_defaults(handler=_launch)
     return parser
 
 

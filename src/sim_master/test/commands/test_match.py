@@ -47,7 +47,7 @@ def test_short_match_outputs(tmp_path: Path, engine: str) -> None:
 
 
 def test_snapshot_of_a_running_server(running_server: Callable[..., Any], tmp_path: Path) -> None:
-    from sim_master.demo.brain import PusherBrain
+    from sim_tools.demo.brain import PusherBrain
 
     with running_server(sync=False, realtime=True, service_port=0) as server:
         server.loop.calls.call(lambda: [server.loop.add_local_player(t, n, "pusher", PusherBrain(s, n))

@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 from PIL import Image
+from sim_tools.demo.brain import PusherBrain
 from websockets.sync.client import connect
 
-from sim_master.demo.brain import PusherBrain
 from soccer_referee.commands import KickOff, SetPlayMode, SetScore
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

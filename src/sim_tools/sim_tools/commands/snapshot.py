@@ -18,7 +18,7 @@ def add_snapshot_arguments(parser: argparse.ArgumentParser) -> None:
 def run_snapshot(args: argparse.Namespace) -> int:
     from sim_physics.world.spec import FieldSpec
 
-    from sim_master.pictures.field2d import FieldPicture, RobotMark, render_field_png
+    from sim_tools.pictures.field2d import FieldPicture, RobotMark, render_field_png
 
     try:
         with socket.create_connection((args.host, args.service_port), timeout=10) as s:

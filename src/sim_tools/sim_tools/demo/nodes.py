@@ -8,7 +8,7 @@ from py_trees.behaviour import Behaviour
 from py_trees.common import Status
 
 from sim_master.bt.loader import BehaviorTreeFactory, LeafFactory
-from sim_master.demo.world_model import WorldModel
+from sim_tools.demo.world_model import WorldModel
 
 HOME = {1: (-14.0, 0.0), 2: (-10.0, 4.0), 3: (-10.0, -4.0), 4: (-9.0, 0.0), 5: (-6.0, 6.0),
         6: (-6.0, -6.0), 7: (-5.0, 2.0), 8: (-5.0, -2.0), 9: (-2.5, 0.0), 10: (-2.0, 5.0), 11: (-2.0, -5.0)}

@@ -19,7 +19,7 @@ from typing import Final
 
 from ament_index_python.packages import PackageNotFoundError, get_package_prefix
 
-from sim_master.launching.description import LaunchDescription, NodeAction
+from sim_tools.launching.description import LaunchDescription, NodeAction
 
 GRACE_S: Final = 3.0
 
@@ -176,7 +176,7 @@ def find_launch_file(package: str, name: str) -> str:
 
 def show_args(path: str) -> int:
     """`--show-args`: the file's arguments with their descriptions and defaults, as ros2 launch."""
-    from sim_master.launching.xml_loader import declared_arguments
+    from sim_tools.launching.xml_loader import declared_arguments
 
     arguments = declared_arguments(path)
     print("Arguments (pass arguments as '<name>:=<value>'):\n" if arguments else "No arguments.")
@@ -187,7 +187,7 @@ def show_args(path: str) -> int:
 
 
 def main_run(path: str, args: dict[str, str], duration: float | None) -> int:
-    from sim_master.launching.xml_loader import load_launch_file
+    from sim_tools.launching.xml_loader import load_launch_file
 
     description = load_launch_file(path, args)
     return LaunchRunner(description, log=lambda m: print(m, file=sys.stderr, flush=True)).run(duration)

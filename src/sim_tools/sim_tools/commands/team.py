@@ -52,10 +52,10 @@ def run_team(args: argparse.Namespace) -> int:
 
     from sim_bridge.ros.lean_reader import LeanReader
     from sim_bridge.ros.qos import PERCEPT_QOS
-    from sim_master.demo.brain import PusherBrain
     from sim_master.ros.convert import percept_from_msg
     from sim_msgs.msg import Beam, JointCommand, Percept
     from sim_msgs.srv import InitAgent
+    from sim_tools.demo.brain import PusherBrain
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
     log = logging.getLogger(f"team.{args.team}")

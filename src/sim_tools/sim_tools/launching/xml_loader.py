@@ -10,8 +10,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping
 from xml.parsers import expat
 
-from sim_master.launching.description import LaunchDescription, NodeAction
-from sim_master.launching.substitutions import SubstitutionError, substitute
+from sim_tools.launching.description import LaunchDescription, NodeAction
+from sim_tools.launching.substitutions import SubstitutionError, substitute
 
 _TRUE = {"true", "1", "yes"}
 _CONDITIONS = frozenset({"if", "unless"})

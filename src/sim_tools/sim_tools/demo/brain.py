@@ -5,14 +5,14 @@ from importlib import resources
 
 from sim_contracts.percept import Percept
 from sim_master.bt.loader import tick
-from sim_master.demo.nodes import HOME, factory_for
-from sim_master.demo.world_model import WorldModel
+from sim_tools.demo.nodes import HOME, factory_for
+from sim_tools.demo.world_model import WorldModel
 
 THINK_EVERY = 5
 
 
 def demo_tree_xml() -> str:
-    return resources.files("sim_master.demo").joinpath("demo_team.xml").read_text()
+    return resources.files("sim_tools.demo").joinpath("demo_team.xml").read_text()
 
 
 class PusherBrain:

@@ -61,8 +61,8 @@ def _serving(args: argparse.Namespace, port: int) -> int | None:
 
 
 def run_match(args: argparse.Namespace) -> int:
-    from sim_master.demo.brain import PusherBrain
     from sim_master.server.single import SingleModeServer
+    from sim_tools.demo.brain import PusherBrain
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -152,7 +152,7 @@ def run_match(args: argparse.Namespace) -> int:
 
 def write_outputs(server: SimulationLoop, out: str, goals: list[dict[str, Any]], fouls: list[dict[str, Any]],
                   ball_xy: list[tuple[float, float]], elapsed: float, first_left: str = "") -> dict[str, Any]:
-    from sim_master.pictures.field2d import FieldPicture, RobotMark, render_field_png, render_heatmap_png
+    from sim_tools.pictures.field2d import FieldPicture, RobotMark, render_field_png, render_heatmap_png
 
     s = server.referee.state
     # Goals are counted per team name: sides may have changed at half time.

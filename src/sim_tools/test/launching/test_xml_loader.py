@@ -8,9 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
-
-from sim_master.launching.runner import node_command
-from sim_master.launching.xml_loader import LaunchFileError, load_launch_file
+from sim_tools.launching.runner import node_command
+from sim_tools.launching.xml_loader import LaunchFileError, load_launch_file
 
 
 def write(path: Path, text: str) -> str:
@@ -92,7 +91,7 @@ def test_params_files_set_env_and_respawn(tmp_path: Path) -> None:
 
 
 def test_a_respawning_node_is_started_again(tmp_path: Path) -> None:
-    from sim_master.launching.runner import LaunchRunner
+    from sim_tools.launching.runner import LaunchRunner
 
     path = write(tmp_path / "respawn.launch.xml", """<launch>
   <node pkg="sim_master" exec="soccersim" args="version" respawn="true" respawn_delay="0.1"/>
@@ -124,14 +123,14 @@ def test_a_respawning_node_is_started_again(tmp_path: Path) -> None:
     ("$(dirname)", "/d"),
 ])
 def test_substitutions(text: str, expected: str) -> None:
-    from sim_master.launching.substitutions import substitute
+    from sim_tools.launching.substitutions import substitute
 
     args = {"speed": "2", "team": "Lions", "on": "true"}
     assert substitute(text, args, this_dir="/d", this_file="/d/f.launch.xml") == expected
 
 
 def test_substitutions_that_find_things() -> None:
-    from sim_master.launching.substitutions import SubstitutionError, substitute
+    from sim_tools.launching.substitutions import SubstitutionError, substitute
 
     assert substitute("$(anon player)", {}).startswith("player_") and substitute("$(anon p)", {}) != "p"
     assert Path(substitute("$(find-exec python3)", {})).name.startswith("python3")
@@ -168,7 +167,7 @@ def test_launch_command_line_forms(tmp_path: Path) -> None:
 
 
 def test_process_output_is_prefixed(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
-    from sim_master.launching.runner import LaunchRunner
+    from sim_tools.launching.runner import LaunchRunner
 
     path = write(tmp_path / "one.launch.xml", """<launch>
   <node pkg="sim_master" exec="soccersim" name="versioned" args="version" on_exit="shutdown"/>

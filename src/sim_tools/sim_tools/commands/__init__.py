@@ -1,0 +1,1 @@
+"""`soccersim` subcommands that are tools, not the server: match, team, snapshot, launch."""
