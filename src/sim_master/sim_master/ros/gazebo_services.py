@@ -48,7 +48,7 @@ class GazeboServices:
     def _call(self, fn: Callable[[], T], timeout: float = 10.0, *, at_boundary: bool = False) -> T:
         return self.loop.calls.call(fn, timeout, at_boundary=at_boundary)
 
-    def _spawn(self, req: SpawnEntity.Request, res: SpawnEntity.Response) -> Any:
+    def _spawn(self, req: SpawnEntity.Request, res: SpawnEntity.Response) -> SpawnEntity.Response:
         if req.reference_frame not in WORLD_FRAMES:
             res.success, res.status_message = False, f"reference_frame {req.reference_frame!r}: only the world"
             return res
@@ -62,7 +62,7 @@ class GazeboServices:
         res.status_message = f"spawned {outcome.text}" if outcome.ok else outcome.text
         return res
 
-    def _delete(self, req: DeleteEntity.Request, res: DeleteEntity.Response) -> Any:
+    def _delete(self, req: DeleteEntity.Request, res: DeleteEntity.Response) -> DeleteEntity.Response:
         if req.name == names.BALL:
             res.success, res.status_message = False, "the ball belongs to the world"
             return res
@@ -70,13 +70,13 @@ class GazeboServices:
         res.success, res.status_message = error is None, error or f"deleted {req.name}"
         return res
 
-    def _models(self, _req: GetModelList.Request, res: GetModelList.Response) -> Any:
+    def _models(self, _req: GetModelList.Request, res: GetModelList.Response) -> GetModelList.Response:
         entities, t = self._call(lambda: (list(self.loop.engine.snapshot().entities), self.loop.engine.time))
         res.header.stamp = stamp(t)
         res.model_names, res.success = entities, True
         return res
 
-    def _get(self, req: GetEntityState.Request, res: GetEntityState.Response) -> Any:
+    def _get(self, req: GetEntityState.Request, res: GetEntityState.Response) -> GetEntityState.Response:
         if req.reference_frame not in WORLD_FRAMES:
             res.success = False
             return res
@@ -96,7 +96,7 @@ class GazeboServices:
         res.state, res.success = state, True
         return res
 
-    def _set(self, req: SetEntityState.Request, res: SetEntityState.Response) -> Any:
+    def _set(self, req: SetEntityState.Request, res: SetEntityState.Response) -> SetEntityState.Response:
         s = req.state
         p, o, lin, ang = s.pose.position, s.pose.orientation, s.twist.linear, s.twist.angular
         values = (p.x, p.y, p.z, o.w, o.x, o.y, o.z, lin.x, lin.y, lin.z, ang.x, ang.y, ang.z)
@@ -110,18 +110,18 @@ class GazeboServices:
         res.success = self._call(lambda: self.loop.entities.set_entity_state(s.name, state)) is None
         return res
 
-    def _pause(self, _req: Empty.Request, res: Empty.Response) -> Any:
+    def _pause(self, _req: Empty.Request, res: Empty.Response) -> Empty.Response:
         self._call(self.loop.control.pause, at_boundary=True)
         return res
 
-    def _unpause(self, _req: Empty.Request, res: Empty.Response) -> Any:
+    def _unpause(self, _req: Empty.Request, res: Empty.Response) -> Empty.Response:
         self._call(self.loop.control.play)
         return res
 
-    def _reset_world(self, _req: Empty.Request, res: Empty.Response) -> Any:
+    def _reset_world(self, _req: Empty.Request, res: Empty.Response) -> Empty.Response:
         self._call(lambda: self.loop.entities.reset(state=True), at_boundary=True)
         return res
 
-    def _reset_simulation(self, _req: Empty.Request, res: Empty.Response) -> Any:
+    def _reset_simulation(self, _req: Empty.Request, res: Empty.Response) -> Empty.Response:
         self._call(lambda: self.loop.entities.reset(state=True, spawned=True), at_boundary=True)
         return res

@@ -153,18 +153,18 @@ class SimulationServices:
         return self.loop.calls.call(fn, timeout, at_boundary=at_boundary)
 
     # ------------------------------------------------------------------ features, spawning
-    def _features(self, _req: GetSimulatorFeatures.Request, res: GetSimulatorFeatures.Response) -> Any:
+    def _features(self, _req: GetSimulatorFeatures.Request, res: GetSimulatorFeatures.Response) -> GetSimulatorFeatures.Response:
         res.features.features = list(FEATURES)
         res.features.spawn_formats = ["sdf"]
         res.features.custom_info = ("soccersim: RoboCup 3D soccer; entity names: ball, <team>/p<unum>, spawned "
                                     "names; resets keep simulation time")
         return res
 
-    def _spawn(self, req: SpawnEntity.Request, res: SpawnEntity.Response) -> Any:
+    def _spawn(self, req: SpawnEntity.Request, res: SpawnEntity.Response) -> SpawnEntity.Response:
         res.result, res.entity_name = self._spawn_one(req)
         return res
 
-    def _spawn_many(self, req: SpawnEntities.Request, res: SpawnEntities.Response) -> Any:
+    def _spawn_many(self, req: SpawnEntities.Request, res: SpawnEntities.Response) -> SpawnEntities.Response:
         """Each request as spawn_entity would answer it; all of them are tried, and the call
         fails (ENTITIES_SPAWN_FAILED) when any one did."""
         if len(req.spawn_requests) > MAX_SPAWN_BATCH:
@@ -194,7 +194,7 @@ class SimulationServices:
             return result(Result.RESULT_OK), outcome.text
         return result(SPAWN_CODES[outcome.error], outcome.text), ""
 
-    def _delete(self, req: DeleteEntity.Request, res: DeleteEntity.Response) -> Any:
+    def _delete(self, req: DeleteEntity.Request, res: DeleteEntity.Response) -> DeleteEntity.Response:
         if req.entity == names.BALL:
             res.result = result(Result.RESULT_OPERATION_FAILED, "the ball belongs to the world")
             return res
@@ -202,7 +202,7 @@ class SimulationServices:
         res.result = result(Result.RESULT_OK) if error is None else result(Result.RESULT_NOT_FOUND, error)
         return res
 
-    def _spawnables(self, _req: GetSpawnables.Request, res: GetSpawnables.Response) -> Any:
+    def _spawnables(self, _req: GetSpawnables.Request, res: GetSpawnables.Response) -> GetSpawnables.Response:
         from sim_physics.world.sdf_loader import available_models
 
         res.spawnables = [Spawnable(entity_resource=Resource(uri=f"model://{m}"), description=f"robot model {m}",
@@ -247,7 +247,7 @@ class SimulationServices:
 
         return self._call(pick)
 
-    def _entities(self, req: GetEntities.Request, res: GetEntities.Response) -> Any:
+    def _entities(self, req: GetEntities.Request, res: GetEntities.Response) -> GetEntities.Response:
         selected = self._select(req.filters)
         if isinstance(selected, Result):
             res.result = selected
@@ -255,7 +255,7 @@ class SimulationServices:
         res.entities, res.result = selected[0], result(Result.RESULT_OK)
         return res
 
-    def _states(self, req: GetEntitiesStates.Request, res: GetEntitiesStates.Response) -> Any:
+    def _states(self, req: GetEntitiesStates.Request, res: GetEntitiesStates.Response) -> GetEntitiesStates.Response:
         selected = self._select(req.filters)
         if isinstance(selected, Result):
             res.result = selected
@@ -265,7 +265,7 @@ class SimulationServices:
         res.result = result(Result.RESULT_OK)
         return res
 
-    def _info(self, req: GetEntityInfo.Request, res: GetEntityInfo.Response) -> Any:
+    def _info(self, req: GetEntityInfo.Request, res: GetEntityInfo.Response) -> GetEntityInfo.Response:
         def look() -> Described | None:
             if req.entity != names.BALL and req.entity not in self.loop.engine.robot_ids():
                 return None
@@ -280,7 +280,7 @@ class SimulationServices:
         res.result = result(Result.RESULT_OK)
         return res
 
-    def _state(self, req: GetEntityState.Request, res: GetEntityState.Response) -> Any:
+    def _state(self, req: GetEntityState.Request, res: GetEntityState.Response) -> GetEntityState.Response:
         found = self._call(lambda: (self.loop.engine.snapshot().entities.get(req.entity), self.loop.engine.time))
         entity, t = found
         if entity is None:
@@ -289,7 +289,7 @@ class SimulationServices:
             res.result, res.state = result(Result.RESULT_OK), to_state(entity, t)
         return res
 
-    def _set_state(self, req: SetEntityState.Request, res: SetEntityState.Response) -> Any:
+    def _set_state(self, req: SetEntityState.Request, res: SetEntityState.Response) -> SetEntityState.Response:
         if req.set_acceleration:
             res.result = result(Result.RESULT_FEATURE_UNSUPPORTED, "accelerations cannot be set")
             return res
@@ -327,7 +327,7 @@ class SimulationServices:
         return res
 
     # ------------------------------------------------------------------ simulation state
-    def _step(self, req: StepSimulation.Request, res: StepSimulation.Response) -> Any:
+    def _step(self, req: StepSimulation.Request, res: StepSimulation.Response) -> StepSimulation.Response:
         if not 1 <= req.steps <= MAX_STEP_CYCLES:
             res.result = result(Result.RESULT_OPERATION_FAILED, f"steps must be in 1..{MAX_STEP_CYCLES}")
             return res
@@ -372,7 +372,7 @@ class SimulationServices:
     def _step_if_paused(self, cycles: int) -> threading.Event | None:
         return self.loop.control.step_paused(cycles) if self.loop.paused else None
 
-    def _reset(self, req: ResetSimulation.Request, res: ResetSimulation.Response) -> Any:
+    def _reset(self, req: ResetSimulation.Request, res: ResetSimulation.Response) -> ResetSimulation.Response:
         scope = req.scope
         if scope & ResetSimulation.Request.SCOPE_TIME:
             res.result = result(Result.RESULT_FEATURE_UNSUPPORTED, "simulation time never runs backwards here")
@@ -383,7 +383,7 @@ class SimulationServices:
         res.result = result(Result.RESULT_OK) if error is None else result(Result.RESULT_OPERATION_FAILED, error)
         return res
 
-    def _get_sim_state(self, _req: GetSimulationState.Request, res: GetSimulationState.Response) -> Any:
+    def _get_sim_state(self, _req: GetSimulationState.Request, res: GetSimulationState.Response) -> GetSimulationState.Response:
         paused = self._call(lambda: self.loop.paused)
         state = SimulationState.STATE_PLAYING if not paused else \
             SimulationState.STATE_STOPPED if self._stopped_at == self._call(lambda: self.loop.engine.cycle) \
@@ -392,7 +392,7 @@ class SimulationServices:
         res.result = result(Result.RESULT_OK)
         return res
 
-    def _set_sim_state(self, req: SetSimulationState.Request, res: SetSimulationState.Response) -> Any:
+    def _set_sim_state(self, req: SetSimulationState.Request, res: SetSimulationState.Response) -> SetSimulationState.Response:
         target = req.state.state
         paused = self._call(lambda: self.loop.paused)
         stopped = paused and self._stopped_at == self._call(lambda: self.loop.engine.cycle)
