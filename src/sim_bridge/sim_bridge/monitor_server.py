@@ -22,6 +22,7 @@ from sim_bridge.budget import TokenBucket
 from sim_bridge.framing import FrameDecoder, FramingError, encode_frame
 from sim_bridge.listener import open_listener
 from sim_bridge.sexp import Expr, SexpError, integer, number, parse_flat
+from soccer_referee.checks import MAX_SCORE
 from soccer_referee.commands import (
     DropBall,
     KickOff,
@@ -133,7 +134,7 @@ def parse_monitor_command(expr: list[Expr], dialect: str = "simspark") -> Monito
         return SetTime(number(args[0]))
     if name == "score":
         f = _fields(args)
-        return SetScore(integer(f["left"][0], 0, 999), integer(f["right"][0], 0, 999))
+        return SetScore(integer(f["left"][0], 0, MAX_SCORE), integer(f["right"][0], 0, MAX_SCORE))
     if name == "killsim":
         return KillSim()
     if name == "reqfullstate":

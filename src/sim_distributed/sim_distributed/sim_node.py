@@ -235,7 +235,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def add_node_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--id", required=True)
-    parser.add_argument("--engine", default="mujoco", choices=["mujoco", "ode", "gazebo", "simpy"],
+    from sim_physics.engine.factory import PHYSICS_ENGINES
+
+    engines = [e for e in PHYSICS_ENGINES if e != "auto"] + ["simpy"]  # a node runs one engine, not a league's
+    parser.add_argument("--engine", default="mujoco", choices=engines,
                         help="mujoco, ode (rcssserver3d's physics library) or gazebo (gz-physics with DART): physics; "
                              "simpy: kinematic swarms driven by behaviour trees")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")

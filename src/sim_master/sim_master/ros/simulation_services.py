@@ -153,7 +153,8 @@ class SimulationServices:
         return self.loop.calls.call(fn, timeout, at_boundary=at_boundary)
 
     # ------------------------------------------------------------------ features, spawning
-    def _features(self, _req: GetSimulatorFeatures.Request, res: GetSimulatorFeatures.Response) -> GetSimulatorFeatures.Response:
+    def _features(self, _req: GetSimulatorFeatures.Request,
+                      res: GetSimulatorFeatures.Response) -> GetSimulatorFeatures.Response:
         res.features.features = list(FEATURES)
         res.features.spawn_formats = ["sdf"]
         res.features.custom_info = ("soccersim: RoboCup 3D soccer; entity names: ball, <team>/p<unum>, spawned "
@@ -383,7 +384,8 @@ class SimulationServices:
         res.result = result(Result.RESULT_OK) if error is None else result(Result.RESULT_OPERATION_FAILED, error)
         return res
 
-    def _get_sim_state(self, _req: GetSimulationState.Request, res: GetSimulationState.Response) -> GetSimulationState.Response:
+    def _get_sim_state(self, _req: GetSimulationState.Request,
+                           res: GetSimulationState.Response) -> GetSimulationState.Response:
         paused = self._call(lambda: self.loop.paused)
         state = SimulationState.STATE_PLAYING if not paused else \
             SimulationState.STATE_STOPPED if self._stopped_at == self._call(lambda: self.loop.engine.cycle) \
@@ -392,7 +394,8 @@ class SimulationServices:
         res.result = result(Result.RESULT_OK)
         return res
 
-    def _set_sim_state(self, req: SetSimulationState.Request, res: SetSimulationState.Response) -> SetSimulationState.Response:
+    def _set_sim_state(self, req: SetSimulationState.Request,
+                           res: SetSimulationState.Response) -> SetSimulationState.Response:
         target = req.state.state
         paused = self._call(lambda: self.loop.paused)
         stopped = paused and self._stopped_at == self._call(lambda: self.loop.engine.cycle)

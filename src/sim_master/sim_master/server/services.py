@@ -10,6 +10,7 @@ from sim_physics.engine.league import robots_physics
 
 from sim_bridge.service_port import ServiceError, ServicePort
 from sim_master.master.loop import MAX_STEP_CYCLES
+from soccer_referee.checks import MAX_SCORE
 from soccer_referee.commands import DropBall, KickOff, MoveBall, RefereeCommand, SetScore, SetTime
 
 if TYPE_CHECKING:
@@ -67,7 +68,8 @@ def register_services(port: ServicePort, server: SimulationLoop, *, drawing: Dra
         return referee(MoveBall((x, y, z)))
 
     port.register("referee", "move_ball", move_ball)
-    port.register("referee", "set_score", lambda p: referee(SetScore(*_ints(p, 2, 0, 999, "referee set_score l r"))))
+    port.register("referee", "set_score",
+                  lambda p: referee(SetScore(*_ints(p, 2, 0, MAX_SCORE, "referee set_score l r"))))
     port.register("referee", "set_time", lambda p: referee(SetTime(*_floats(p, 1, "referee set_time t"))))
     port.register("referee", "game_state", game_state)
     def run(action: Callable[[], None], answer: str) -> Callable[[list[str]], str]:

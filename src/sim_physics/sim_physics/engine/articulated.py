@@ -16,7 +16,7 @@ from typing import ClassVar, Protocol
 
 import numpy as np
 
-from sim_contracts.percept import ForceResistance, Vision
+from sim_contracts.percept import Vision
 from sim_hotpath import foot_readings, imu_readings
 from sim_physics.engine.common import (
     MODEL_ALIASES,
@@ -250,7 +250,7 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
         ball = layout["ball"]
         self._ball_link = ball.first_link
         self._link_robot = np.full(self._physics.link_count, -1, dtype=np.int64)
-        self._robot_list = list(self._robots.values())
+        self._robots_reindexed()
         for i, robot in enumerate(self._robot_list):
             body = self._bodies[robot.robot_id]
             m = layout[body.instance]
@@ -317,8 +317,6 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
         for i, key in enumerate(self._acc_ids):
             if key in old:
                 self._vel_prev[i], self._acc_lagged[i] = old[key]
-        self._seen_cache = None
-        self._frames_key = None
         self._vision_cycle = -1
 
     # ------------------------------------------------------------------ robots
@@ -447,9 +445,6 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
     def _update(self) -> tuple[str | None, list[str]]:
         return self._physics_step()
 
-    def _before_retry(self, saved: ArticulatedState) -> None:
-        self._ball_drag(saved)  # the module clears a link's wrench at each step
-
     def _saved_state(self) -> ArticulatedState:
         return self._state_arrays()
 
@@ -526,8 +521,7 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
 
     def _record_contacts(self) -> None:
         """Robots touching the ball and robots touching each other in this step (the referee's)."""
-        self._touchers.clear()
-        self._contacts.clear()
+        self._forget_contacts()
         self._note_contacts(self._contact_arrays()[0], self._link_robot, self._ball_link)
 
     def _contact_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -545,9 +539,7 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
         table = self._sensor_table()
         i = self._row[robot.robot_id]
         start, end = table.spans[i]
-        readings = self._foot_readings()
-        frp = [ForceResistance(name, *reading) for name, slot in body.foot_slots.items()
-               if (reading := readings[slot]) is not None]
+        frp = self._foot_pressures(body.foot_slots)
         return Readings(table.gyro[i], table.acc_now[i], table.acc_lagged[i], table.angles[start:end],
                         table.speeds[start:end], frp, table.roots[i])
 

@@ -347,6 +347,27 @@ class EngineCore(EntityServices, Generic[R, S]):
             ia, ib = robots[a].robot_id, robots[b].robot_id
             self._contacts.add((ia, ib) if ia < ib else (ib, ia))
 
+    def _foot_pressures(self, slots: dict[str, int]) -> list[ForceResistance]:
+        """The FRP perceptor of one robot: each sensing foot (name -> slot in the backend's
+        foot readings) that touches something, with its centre of pressure and force."""
+        if not slots:
+            return []
+        readings = self._foot_readings()
+        return [ForceResistance(name, *reading) for name, slot in slots.items()
+                if (reading := readings[slot]) is not None]
+
+    def _foot_readings(self) -> list[tuple[tuple[float, float, float], tuple[float, float, float]] | None]:
+        """Every sensing foot's (centre of pressure, force) in its frame, by slot; None for a
+        foot that touches nothing (the backend's, once per step)."""
+        raise NotImplementedError
+
+    def _robots_reindexed(self) -> None:
+        """The backend's robot order changed (a robot joined, left or the model was rebuilt):
+        the core's per-layout caches start again."""
+        self._robot_list = list(self._robots.values())
+        self._seen_cache = None
+        self._frames_key = None
+
     def ball_touchers(self) -> list[str]:
         return sorted(self._touchers)
 
@@ -442,6 +463,10 @@ class EngineCore(EntityServices, Generic[R, S]):
 
     def _refuse_step(self) -> None:
         """Nothing of a refused step is reported: no touches, no contacts."""
+        self._forget_contacts()
+
+    def _forget_contacts(self) -> None:
+        """A new step's touches and contacts start from none (a step notes its own)."""
         self._touchers.clear()
         self._contacts.clear()
 
@@ -478,8 +503,10 @@ class EngineCore(EntityServices, Generic[R, S]):
         """What the step leaves for the cycle's readers (contacts, readings)."""
 
     def _before_retry(self, saved: S) -> None:
-        """What must be applied again before the step after a recovery (forces the library
-        clears at each step)."""
+        """What must be applied again before the step after a recovery: the ball's drag from
+        the state recovered (every library clears applied forces at each step; a stilled ball
+        is not pushed on)."""
+        self._ball_drag(saved)
 
     def _saved_state(self) -> S:
         raise NotImplementedError

@@ -306,15 +306,14 @@ class MujocoEngine(EngineCore[MjRobot, MjState]):
 
     def _reindex(self) -> None:
         """Which robot owns each geom (contacts, touches) and who is seen: playing robots only."""
-        self._robot_list = list(self._robots.values())
+        self._robots_reindexed()
         self._geom_robot = np.full(self.model.ngeom, -1, dtype=np.int64)
         self._geom_slips = np.zeros(self.model.ngeom, dtype=bool)  # the world's contact slip applies
         for i, robot in enumerate(self._robot_list):
             owned = np.isin(self.model.geom_bodyid, robot.body_ids)
             self._geom_robot[owned] = i
             self._geom_slips[owned] = not robot.verbatim
-        self._seen_cache = None
-        self._frames_key = None  # parked bodies may be reused in another order under the same names
+        # (parked bodies may be reused in another order under the same names: frames rebuilt)
         self._health_index = self._health_indices()
 
     # ------------------------------------------------------------------ effectors
@@ -473,9 +472,6 @@ class MujocoEngine(EngineCore[MjRobot, MjState]):
         return why, [r.robot_id for r in self._robot_list
                      if np.isin(bad_dofs, np.concatenate((r.dof_adr, np.arange(r.root_dof, r.root_dof + 6)))).any()]
 
-    def _before_retry(self, saved: MjState) -> None:
-        self._ball_drag(saved)  # from the state recovered (a stilled ball is not pushed on)
-
     def _post_update(self) -> None:
         self._sensordata = self.data.sensordata  # as mj_step left it: what rcsssmj's robots read
         self._unstepped.clear()
@@ -510,8 +506,7 @@ class MujocoEngine(EngineCore[MjRobot, MjState]):
                 np.concatenate(hinges).astype(np.intp) if hinges else np.zeros(0, dtype=np.intp))
 
     def _physics_step(self) -> None:
-        self._touchers.clear()
-        self._contacts.clear()
+        self._forget_contacts()
         for _ in range(self.substeps):
             self._substep()
             self._record_contacts()
@@ -712,11 +707,7 @@ class MujocoEngine(EngineCore[MjRobot, MjState]):
 
     def _frp(self, robot: MjRobot) -> list[ForceResistance]:
         """Contact force and centre of pressure of each sensing foot, in the foot frame."""
-        if not robot.frp_slots:
-            return []
-        readings = self._foot_readings()
-        return [ForceResistance(name, *reading) for name, slot in robot.frp_slots.items()
-                if (reading := readings[slot]) is not None]
+        return self._foot_pressures(robot.frp_slots)
 
     def _foot_readings(self) -> list[tuple[tuple[float, float, float], tuple[float, float, float]] | None]:
         """Every foot's (centre of pressure, force) in its box's frame and SimSpark axes, None
