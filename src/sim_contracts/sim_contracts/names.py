@@ -13,10 +13,13 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from sim_contracts.percept import DIALECTS
+
 BALL: Final = "ball"
 TEAM_NAME: Final = re.compile(r"[^\s()\"'<>&\x00-\x1f\x7f]{1,64}")  # it goes into perceptions and frames
 SPAWNED_NAME: Final = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")
-CONNECTION_NAME: Final = re.compile(r"(simspark|rcsssmj|ros|local)-[0-9]+")  # reserved for joining agents
+# reserved for joining agents: every dialect's, ROS players', in-process players'
+CONNECTION_NAME: Final = re.compile("(" + "|".join((*DIALECTS, "ros", "local")) + ")-[0-9]+")
 PLAYER_NAME: Final = re.compile(r"(?P<team>[^\s()\"'<>&\x00-\x1f\x7f]{1,64})/p(?P<unum>[0-9]{1,2})")
 
 

@@ -13,6 +13,11 @@ class Dialect(Protocol):
     def name(self) -> str: ...
 
     @property
+    def default_port(self) -> int:
+        """Its agents' TCP port on the reference server (3100, 60000)."""
+        ...
+
+    @property
     def vision_interval(self) -> int:
         """A perception carries vision every Nth cycle (per connection)."""
         ...

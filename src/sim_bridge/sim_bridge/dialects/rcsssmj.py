@@ -26,6 +26,7 @@ _NAMED: Final = frozenset(("syn", "init", "beam", "SPK"))  # not motors
 
 class RcsssmjDialect:
     name: Final = "rcsssmj"
+    default_port: Final = 60000
     vision_interval: Final = 2
     any_message_syncs: Final = True
     effector_delay: Final = RCSSSMJ_RULES.effector_delay  # measured on the reference (see Dialect)

@@ -26,6 +26,7 @@ _NAMED: Final = frozenset(("syn", "scene", "init", "beam", "say", "pass"))  # no
 
 class SimSparkDialect:
     name: Final = "simspark"
+    default_port: Final = 3100
     vision_interval: Final = 3
     any_message_syncs: Final = False
     effector_delay: Final = SIMSPARK_RULES.effector_delay  # measured on the reference (see Dialect)

@@ -37,9 +37,7 @@ from rclpy.task import Future
 from std_msgs.msg import Empty
 
 from sim_bridge.agent_server import AgentServer
-from sim_bridge.dialects.base import Dialect
-from sim_bridge.dialects.rcsssmj import RcsssmjDialect
-from sim_bridge.dialects.simspark import SimSparkDialect
+from sim_bridge.dialects import all_dialects
 from sim_bridge.ros.bridge_node import NODE_NAME
 from sim_bridge.ros.cdr_path import cdr_path
 from sim_bridge.ros.cdr_path import warning as cdr_warning
@@ -365,14 +363,10 @@ class StandaloneBridge:
             server.close()
 
 
-def _dialects() -> dict[str, Dialect]:
-    return {"simspark": SimSparkDialect(), "rcsssmj": RcsssmjDialect()}
-
-
 PARAMETERS: Final = (
     NodeParameter("host", "127.0.0.1", "bind address of the agent ports"),
-    NodeParameter("simspark_port", 3100, "SimSpark agents' TCP port; 0 picks a free one, -1 disables it"),
-    NodeParameter("rcsssmj_port", 60000, "rcsssmj agents' TCP port; 0 picks a free one, -1 disables it"),
+    *(NodeParameter(f"{name}_port", d.default_port, f"{name} agents' TCP port; 0 picks a free one, -1 disables it")
+      for name, d in all_dialects().items()),
     NodeParameter("referee", "soccer_referee", "the referee node (relative names: in this node's namespace)"),
     NodeParameter("simulation", "soccersim", "the simulation node whose players the agents become"),
 )
@@ -399,10 +393,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"bridge_node: {exc}", file=sys.stderr)
             return 2
         host = str(given["host"])
-        ports = {"simspark": int(given["simspark_port"]), "rcsssmj": int(given["rcsssmj_port"])}
+        dialects = all_dialects()
+        ports = {name: int(given[f"{name}_port"]) for name in dialects}
         referee, simulation = str(given["referee"]), str(given["simulation"])
         servers: dict[str, AgentServer] = {}
-        for name, dialect in _dialects().items():
+        for name, dialect in dialects.items():
             port = ports[name]
             if port < 0:
                 continue

@@ -43,3 +43,8 @@ class ServerConfig:
     # ground truth in each See (rcssserver3d's SenseMyPos/SenseMyOrien/SenseBallPos; off there too)
     ground_truth: tuple[str, ...] = ()  # of mypos, myorien, ballpos
     tf_rate: float = 10.0  # /tf messages per second of sim time (a ROS parameter that may change live)
+
+    def agent_port(self, dialect: str) -> int | None:
+        """The TCP agent port of a dialect (`<dialect>_port`; None: off)."""
+        port = getattr(self, f"{dialect}_port", None)
+        return port if isinstance(port, int) else None

@@ -35,6 +35,7 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Empty, String
 from visualization_msgs.msg import MarkerArray
 
+from sim_bridge.dialects import all_dialects
 from sim_bridge.ros.bridge_node import BridgeNode
 from sim_bridge.ros.cdr_path import CdrPath, cdr_path
 from sim_bridge.ros.cdr_path import warning as cdr_warning
@@ -80,7 +81,7 @@ RELIABLE: Final = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
 STATES_EVERY: Final = 5  # entity and joint states every 5th cycle (10 Hz of sim time)
 STEP_TIMEOUT_S: Final = 120.0
 CLOCK_CHECK_EVERY: Final = 500  # cycles between two looks for another publisher on the clock
-LEGACY_SOURCES: Final = ("simspark", "rcsssmj")  # TCP agents, mirrored on their player topics
+LEGACY_SOURCES: Final = tuple(all_dialects())  # TCP agents, mirrored on their player topics
 REFEREE_NODE: Final = "soccer_referee"
 BRIDGE_NODE: Final = "soccer_bridge"
 

@@ -19,9 +19,7 @@ from sim_physics.engine.factory import physics_engine
 from sim_physics.engine.node import Feature, ReadsModelsAhead
 
 from sim_bridge.agent_server import AgentServer
-from sim_bridge.dialects.base import Dialect
-from sim_bridge.dialects.rcsssmj import RcsssmjDialect
-from sim_bridge.dialects.simspark import SimSparkDialect
+from sim_bridge.dialects import all_dialects
 from sim_bridge.monitor_server import MonitorServer
 from sim_bridge.service_port import ServicePort
 from sim_master.master.adapters import LoopAdapter, OperatedLoop
@@ -97,14 +95,13 @@ class SingleModeServer:
             raise StartupError(f"--referee {c.referee[:40]}: internal or external")
         if c.referee == "external" and not c.ros:
             raise StartupError("--referee external: the referee is reached over ROS (drop --no-ros)")
-        ports: list[tuple[Source, Dialect, int | None]] = [("simspark", SimSparkDialect(), c.simspark_port),
-                                                            ("rcsssmj", RcsssmjDialect(), c.rcsssmj_port)]
-        for source, dialect, port in ports:
+        for source, dialect in all_dialects().items():
+            port = c.agent_port(source)
             if port is None:
                 continue
             server = AgentServer(dialect, c.host, port, sync=c.sync, sync_timeout=c.sync_timeout)
             _listen(server.start, f"{source}_port", c.host, port)
-            self.loop.add_transport(source, server)
+            self.loop.add_transport(cast(Source, source), server)
             self.log.info("%s agents: %s:%d", source, c.host, server.port)
         for name, port in (("simspark", c.simspark_monitor_port), ("rcsssmj", c.rcsssmj_monitor_port)):
             if port is not None:
