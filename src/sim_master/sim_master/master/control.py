@@ -12,28 +12,17 @@ import threading
 from collections.abc import Iterable
 from typing import Protocol
 
-from sim_physics.engine.node import SimulationNode
-
-from sim_master.master.adapters import AgentTransport, LoopAdapter
+from sim_master.master.adapters import LoopAdapter
 from sim_master.master.config import ServerConfig
-from sim_master.master.players import PlayerTable, Source
+from sim_master.master.loop_parts import LoopParts
 from soccer_referee.commands import RefereeCommand, SetPlayMode, entity_move
-from soccer_referee.service import RefereeHost
 
 
-class ControlHost(Protocol):
-    """What control steers: the loop's parts (the referee may be swapped for a remote one)."""
+class ControlHost(LoopParts, Protocol):
+    """What control steers: the loop's parts, its settings and adapters."""
 
-    @property
-    def engine(self) -> SimulationNode: ...
-    @property
-    def players(self) -> PlayerTable: ...
-    @property
-    def referee(self) -> RefereeHost: ...
     @property
     def config(self) -> ServerConfig: ...
-    @property
-    def transports(self) -> dict[Source, AgentTransport]: ...
     @property
     def adapters(self) -> list[LoopAdapter]: ...
     @property

@@ -12,16 +12,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
-from sim_physics.engine.node import SimulationNode
 from sim_physics.snapshot import EntitySnapshot, Snapshot
 from sim_physics.world import sdf_loader
 
 from sim_contracts import names
 from sim_contracts.logtext import clip
-from sim_master.master.adapters import AgentTransport
-from sim_master.master.players import PlayerTable, Source
+from sim_master.master.loop_parts import LoopParts
 from sim_master.master.spawn import join_spot
-from soccer_referee.service import RefereeHost
 
 MAX_URI = 4096  # characters of a spawn request's uri (a path longer than the file system's PATH_MAX)
 
@@ -54,17 +51,9 @@ def _caller_file(path: Path, uri: str) -> sdf_loader.ModelSpec:
                                   f"{sdf_loader.MAX_SDF_TEXT} bytes, or with values out of range)") from None
 
 
-class EntityHost(Protocol):
+class EntityHost(LoopParts, Protocol):
     """What the entity services need of the loop that owns them."""
 
-    @property
-    def engine(self) -> SimulationNode: ...
-    @property
-    def players(self) -> PlayerTable: ...
-    @property
-    def referee(self) -> RefereeHost: ...
-    @property
-    def transports(self) -> dict[Source, AgentTransport]: ...
     def remove_player(self, agent_id: str) -> None:
         """A player leaves with its robot (the loop's rule)."""
         ...
