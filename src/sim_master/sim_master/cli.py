@@ -71,7 +71,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for name, help_text, module_name, stem in SUBCOMMANDS:
         sub = commands.add_parser(name, help=help_text, formatter_class=DefaultsHelp)
         if command is None or command == name:
-            module = importlib.import_module(module_name)
+            try:
+                module = importlib.import_module(module_name)
+            except ModuleNotFoundError as exc:  # a package built apart (sim_tools, sim_distributed) missing
+                if exc.name is None or not module_name.startswith(exc.name):
+                    raise
+                parser.exit(2, f"soccersim {name}: needs the package {module_name.split('.')[0]}, which is not "
+                               f"installed (colcon build --packages-select {module_name.split('.')[0]})\n")
             getattr(module, f"add_{stem}_arguments")(sub)
             sub.set_defaults(handler=getattr(module, f"run_{stem}"))
     return parser

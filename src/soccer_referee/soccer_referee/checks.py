@@ -47,11 +47,18 @@ def beam_problem(side: str, unum: int, x: float, y: float, rot_deg: float) -> st
     return None
 
 
+def step_problem(dt: float) -> str | None:
+    """Why a referee cannot step by `dt` (s), or None: a cycle is 0 < dt <= 1 s."""
+    if isinstance(dt, bool) or not isinstance(dt, (int, float)) or not math.isfinite(dt) or not 0.0 < dt <= 1.0:
+        return f"a referee steps by 0 < dt <= 1 s, not {dt!r}"
+    return None
+
+
 def command_problem(command: RefereeCommand, field: FieldSpec) -> str | None:
     """Why an operator's command cannot be carried out on this field whatever the game's state,
     or None."""
     if isinstance(command, KickOff):
-        if command.side is not None and str(command.side).lower() not in SIDES:
+        if command.side and str(command.side).lower() not in SIDES:  # None or "": the side whose turn it is
             return f"kick-off side must be Left, Right or None, not {command.side!r}"
     elif isinstance(command, SetPlayMode):
         try:

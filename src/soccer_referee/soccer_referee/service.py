@@ -9,13 +9,12 @@ host can lack a check another has. The loop, the monitors and the services are w
 against this class, never against one of its hosts."""
 from __future__ import annotations
 
-import math
 from abc import ABC, abstractmethod
 from typing import Protocol
 
 from sim_contracts.agents import BeamFrame
 from sim_contracts.field import FieldSpec
-from soccer_referee.checks import SIDES, beam_problem, command_problem, registration_problem
+from soccer_referee.checks import SIDES, beam_problem, command_problem, registration_problem, step_problem
 from soccer_referee.commands import CommandResult, RefereeCommand
 from soccer_referee.events import GameEvent
 from soccer_referee.game_state import BeamDecision, GameStateSnapshot
@@ -41,7 +40,9 @@ class RefereeHost(ABC):
         return Registration(False, error=problem) if problem else self._register(team, unum)
 
     def unregister(self, side: str, unum: int) -> None:
-        if side in SIDES and isinstance(unum, int) and 0 < unum <= self.rules.players_per_side:
+        """Any number the host handed out leaves (a referee in another process may count
+        players by another rule book: it decides)."""
+        if side in SIDES and isinstance(unum, int) and not isinstance(unum, bool):
             self._unregister(side, unum)
 
     def request_beam(self, side: str, unum: int, x: float, y: float, rot_deg: float, *,
@@ -56,8 +57,9 @@ class RefereeHost(ABC):
         return CommandResult(False, problem) if problem else self._command(cmd)
 
     def step(self, dt: float) -> list[GameEvent]:
-        if not (isinstance(dt, (int, float)) and math.isfinite(dt) and 0.0 < dt <= 1.0):
-            raise ValueError(f"a referee steps by 0 < dt <= 1 s, not {dt!r}")
+        problem = step_problem(dt)
+        if problem:
+            raise ValueError(problem)
         return self._step(float(dt))
 
     # what each host does with checked values

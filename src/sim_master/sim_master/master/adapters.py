@@ -143,6 +143,10 @@ class LoopAdapter:
     def poll(self, loop: OperatedLoop) -> None:
         """Between and during cycles: take operator input (monitor commands, service calls)."""
 
+    def before_cycle(self, loop: OperatedLoop) -> None:
+        """Once as each cycle begins, before the loop decides whether to step (also while
+        paused or waiting for the teams): work measured in cycles, not in polls."""
+
     def on_effector(self, loop: CycleView, player: Player, command: Command) -> None:
         """An agent's effector command was applied (apply phase)."""
 

@@ -227,6 +227,8 @@ class SimulationLoop:
             self._poll_services()
         finally:
             self._reading_between_cycles = False
+        for adapter in _listening(self.adapters, "before_cycle"):
+            self._adapter_hook(adapter, "before_cycle", adapter.before_cycle, self)
         if self.config.wait_for_teams and not (self.referee.state.team_left and self.referee.state.team_right):
             self._poll_agents(0.0)
             self._join_waiting()  # the teams this waits for join without a step

@@ -223,9 +223,9 @@ class SingleModeServer:
 
 class ModelsReadAhead(LoopAdapter):
     """The robot models are read on the loop's thread once the ports are open, one as each
-    cycle begins until all are (0.1-0.2 s each): the server accepts agents at once (issue 31:
-    it read them all for 1.6-5 s before listening), and neither agents nor service calls wait
-    for more than one model."""
+    cycle begins (not in the polls between cycles) until all are (0.1-0.2 s each): the server
+    accepts agents at once (issue 31: it read them all for 1.6-5 s before listening), and
+    neither agents nor service calls wait for more than one model."""
 
     name = "models read ahead"
 
@@ -235,7 +235,7 @@ class ModelsReadAhead(LoopAdapter):
         self._unread = list(models)
         self._started = time.perf_counter()
 
-    def poll(self, loop: OperatedLoop) -> None:
+    def before_cycle(self, loop: OperatedLoop) -> None:
         if not self._unread:
             return
         model = self._unread.pop(0)

@@ -70,3 +70,24 @@ def test_both_hosts_refuse_the_same_requests_with_the_same_words(ros_context: An
     finally:
         remote.close()
     assert "does not answer" not in caplog.text  # nothing went on the wire
+
+
+def test_referee_node_drops_a_world_it_cannot_step(ros_context: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """A referee_world with a dt no cycle has (0, NaN, an hour) is said and dropped; before,
+    the referee's check raised out of the subscription and ended referee_node."""
+    from rclpy.node import Node
+
+    from sim_msgs.msg import RefereeWorld
+    from soccer_referee.ros.judge import Judge
+
+    node = Node("judge_dt_test", context=ros_context)
+    try:
+        judge = Judge(node, Referee.create("simspark"), "soccersim")
+        judge._senders.allows = lambda info: True  # type: ignore[method-assign]  # as from the link
+        for cycle, dt in enumerate((0.0, math.nan, 3600.0), start=1):
+            judge._on_world(RefereeWorld(cycle=cycle, dt=dt), None)
+        assert judge.cycle == 0  # none judged
+        judge._on_world(RefereeWorld(cycle=1, dt=0.02), None)
+        assert judge.cycle == 1  # a good one is
+    finally:
+        node.destroy_node()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from typing import Final
 
@@ -37,6 +38,7 @@ from sim_contracts.agents import BeamFrame
 from sim_contracts.node_cli import NodeParameter, declared_values, stop_on_signals, usage, wants_help
 from sim_msgs.msg import RefereeVerdict, RefereeWorld
 from sim_msgs.srv import BeamAgent, InitAgent, RefereeBeam, RefereeCommand, RefereeRegister
+from soccer_referee.checks import step_problem
 from soccer_referee.commands import SetPlayMode, entity_move
 from soccer_referee.referee import Referee
 from soccer_referee.ros.messages import event_to_msg, game_state_to_msg, seconds, stamp
@@ -72,10 +74,18 @@ class Judge:
         self.add_player: Client = node.create_client(InitAgent, f"{simulation}/add_player")
         self.beam_player: Client = node.create_client(BeamAgent, f"{simulation}/beam_player")
         self.referee_node: RefereeNode | None = None  # set by main: publishes the state
+        self._said_at = -1e9  # refused worlds are said at most once a second
 
     # ------------------------------------------------------------------ the simulation's side
     def _on_world(self, msg: RefereeWorld, info: object) -> None:
         if not self._senders.allows(info):  # not the simulation's link: dropped unread
+            return
+        problem = step_problem(msg.dt)
+        if problem:  # the simulation's link, but no cycle the referee can judge: said, dropped
+            now = time.monotonic()
+            if now - self._said_at >= 1.0:
+                self._said_at = now
+                self.node.get_logger().warning(f"referee_world of cycle {msg.cycle} refused: {problem}")
             return
         with self.lock:
             if msg.cycle <= self.cycle and msg.cycle != 1:
