@@ -7,12 +7,9 @@ asks it whether to cycle (`holds`) and tells it a cycle is done. Everything here
 loop's thread (other threads come through LoopCalls)."""
 from __future__ import annotations
 
-import logging
 import threading
-from collections.abc import Iterable
 from typing import Protocol
 
-from sim_master.master.adapters import LoopAdapter
 from sim_master.master.config import ServerConfig
 from sim_master.master.loop_parts import LoopParts
 from soccer_referee.commands import RefereeCommand, SetPlayMode, entity_move
@@ -23,10 +20,9 @@ class ControlHost(LoopParts, Protocol):
 
     @property
     def config(self) -> ServerConfig: ...
-    @property
-    def adapters(self) -> list[LoopAdapter]: ...
-    @property
-    def log(self) -> logging.Logger: ...
+    def tell_setting(self, name: str, value: object) -> None:
+        """Every adapter's `on_setting`, each through the loop's fault boundary."""
+        ...
     def request_stop(self) -> None: ...
 
 
@@ -94,7 +90,7 @@ class SimulationControl:
             config.tf_rate = float(str(value))
         else:
             return
-        _tell(self._host.adapters, name, getattr(config, name), self._host.log)
+        self._host.tell_setting(name, getattr(config, name))
 
     def beam_player(self, team: str, unum: int, x: float, y: float, rotation: float) -> str | None:
         player = next((p for p in self._host.players if p.team == team and p.unum == unum), None)
@@ -119,10 +115,3 @@ class SimulationControl:
         command = entity_move(entity, position, rotation, velocity, self._host.referee.registry.side_of)
         return command if isinstance(command, str) else self.referee_command(command)
 
-
-def _tell(adapters: Iterable[LoopAdapter], name: str, value: object, log: logging.Logger) -> None:
-    for adapter in list(adapters):
-        try:
-            adapter.on_setting(name, value)
-        except Exception as exc:  # noqa: BLE001 - one fault boundary per adapter
-            log.error("%s failed to take %s = %r: %s: %s", adapter.name, name, value, type(exc).__name__, exc)

@@ -301,6 +301,11 @@ class SimulationLoop:
                 self._adapter_faults.add(key)
                 self.log.error("%s failed in %s: %s: %s (logged once)", adapter.name, phase, type(exc).__name__, exc)
 
+    def tell_setting(self, name: str, value: object) -> None:
+        """A live setting changed (control.py): every adapter's `on_setting`."""
+        for adapter in list(self.adapters):
+            self._adapter_hook(adapter, "on_setting", adapter.on_setting, name, value)
+
     def _anyone_playing(self) -> bool:
         return (bool(self.messaging_players) or bool(self.local_brains)
                 or any(t.has_agents() for t in self.transports.values()))
