@@ -177,26 +177,67 @@ def drain_monitor(port: int, stop: threading.Event) -> None:
 
 def start_soccersim(port: int, dialect: str, engine: str = "auto", threads: int = 1,
                     monitor_ports: bool = False, max_cycles: int | None = None,
-                    extra: tuple[str, ...] = ()) -> subprocess.Popen[str]:
+                    extra: tuple[str, ...] = (), ros: bool = False) -> subprocess.Popen[str]:
     exe = shutil.which("soccersim")
     assert exe, "source install/setup.bash first"
     ports = ["--simspark-port", str(port), "--rcsssmj-port", "-1"] if dialect == "simspark" else \
         ["--simspark-port", "-1", "--rcsssmj-port", str(port)]
     service = free_port()
     monitor = free_port()
-    server = subprocess.Popen([exe, "server", "--sync", "--no-ros", "--engine", engine,
-                               "--physics-threads", str(threads), *ports,
+    env = dict(os.environ, ROS_DOMAIN_ID=str(free_domain_id()))  # the ROS node (when on) on a domain of its own
+    server = subprocess.Popen([exe, "server", "--sync", *([] if ros else ["--no-ros"]), "--engine", engine,
+                               "--physics-threads", str(threads) if threads else "auto", *ports,
                                *(["--max-cycles", str(max_cycles)] if max_cycles else []), *extra,
                                "--simspark-monitor-port", str(monitor) if monitor_ports else "-1",
                                "--rcsssmj-monitor-port", str(free_port()) if monitor_ports else "-1",
                                "--service-port", str(service), "--web-port", "-1"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
     assert server.stdout is not None
-    while not server.stdout.readline().startswith("mode:"):
-        pass
+    while not (line := server.stdout.readline()).startswith("mode:"):
+        if not line:
+            raise RuntimeError(f"soccersim server exited with {server.wait()} before it was ready")
     server.service_port = service  # type: ignore[attr-defined]  # where its counters are read
     server.monitor_port = monitor  # type: ignore[attr-defined]  # the SimSpark monitor port, when open
     return server
+
+
+def free_domain_id() -> int:
+    """A ROS domain no other run of this machine is likely to use (tests take theirs likewise)."""
+    return 100 + os.getpid() % 100
+
+
+def start_rcssserver3d(prefix: str, port: int) -> subprocess.Popen[str]:
+    """rcssserver3d as built from its sources into `prefix`: single-threaded, sync mode, no
+    real-time pacing, no internal monitor, no log, with a private HOME holding those settings
+    (its own scripts read ~/.simspark/spark.rb). Its monitor port is free and unused."""
+    workdir = tempfile.mkdtemp(prefix="rcssserver3d-")
+    home = os.path.join(workdir, "home")
+    os.makedirs(os.path.join(home, ".simspark"))
+    settings = {"serverMultiThreadedMode": "false", "threadedAgentControl": "false", "agentSyncMode": "true",
+                "enableRealTimeMode": "false", "enableInternalMonitor": "false", "recordLogfile": "false"}
+    for script, out in (("share/simspark/spark.rb", os.path.join(home, ".simspark", "spark.rb")),
+                        ("share/rcssserver3d/rcssserver3d.rb", os.path.join(workdir, "rcssserver3d.rb"))):
+        with open(os.path.join(prefix, script)) as f:
+            text = f.read()
+        for name, value in settings.items():
+            text = re.sub(rf"^\${name} = \w+", f"${name} = {value}", text, flags=re.M)
+        with open(out, "w") as f:
+            f.write(text)
+    libs = [os.path.join(prefix, d) for d in ("lib/simspark", "lib/rcssserver3d", "lib")]
+    env = dict(os.environ, HOME=home, LD_LIBRARY_PATH=":".join(libs + [os.environ.get("LD_LIBRARY_PATH", "")]))
+    server = subprocess.Popen([os.path.join(prefix, "bin", "rcssserver3d"), "--script-path",
+                               os.path.join(workdir, "rcssserver3d.rb"), "--agent-port", str(port),
+                               "--server-port", str(free_port())], cwd=workdir, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and server.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return server
+        except OSError:
+            time.sleep(0.2)
+    server.kill()
+    raise RuntimeError(f"rcssserver3d under {prefix} did not start")
 
 
 def reproduce(n_agents: int, threads: int, scenario: str, engine: str = "auto", move_from: float = 60.0,
@@ -274,10 +315,17 @@ def start_rcsssmj(port: int) -> subprocess.Popen[str]:
 
 def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: str = "simspark",
         model: str = "nao", engine: str = "auto", profile: str | None = None, threads: int = 1,
-        monitor_ports: bool = False, monitor: bool = False, scenario: str = "standing") -> dict[str, object]:
+        monitor_ports: bool = False, monitor: bool = False, scenario: str = "standing", ros: bool = False,
+        rcss_prefix: str = "", log: bool = False) -> dict[str, object]:
     port = free_port()
-    server = start_rcsssmj(port) if server_name == "rcsssmj" else start_soccersim(port, dialect, engine, threads,
-                                                                                              monitor_ports or monitor)
+    log_path = os.path.join(tempfile.mkdtemp(prefix="bench-log-"), "match.mcap") if log else None
+    if server_name == "rcsssmj":
+        server = start_rcsssmj(port)
+    elif server_name == "rcssserver3d":
+        server = start_rcssserver3d(rcss_prefix, port)
+    else:
+        server = start_soccersim(port, dialect, engine, threads, monitor_ports or monitor, ros=ros,
+                                 extra=("--log", log_path) if log_path else ())
     watching = threading.Event()
     if monitor and server_name == "soccersim":
         threading.Thread(target=drain_monitor, args=(server.monitor_port, watching), daemon=True).start()
@@ -321,18 +369,28 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
     for w in workers:
         w.join(10)
     watching.set()
-    server.terminate()
+    if server_name == "rcssserver3d":
+        server.kill()  # it ignores SIGTERM
+    else:
+        server.terminate()
     try:
         server.wait(10)
     except subprocess.TimeoutExpired:
         server.kill()
     cycles = min(per_agent)
+    log_figures = {}
+    if log_path and stats1:
+        # the whole file over the whole run's sim time (joining included): MB per minute of play
+        size = os.path.getsize(log_path)
+        log_figures = {"log_mb_per_min": round(size / 2**20 / (stats1["cycles"] * 0.02 / 60), 2)}
+        if not os.environ.get("BENCH_KEEP_LOG"):
+            shutil.rmtree(os.path.dirname(log_path), ignore_errors=True)
     if spy is not None:
         spy.wait(60)
     return {
         "server": server_name,
-        **({"engine": engine, "physics_threads": threads, "monitor": monitor, "scenario": scenario}
-           if server_name == "soccersim" else {}),
+        **({"engine": engine, "physics_threads": threads, "monitor": monitor, "scenario": scenario, "ros": ros,
+            "log": log} if server_name == "soccersim" else {}),
         "dialect": dialect,
         "model": model,
         "agents": n_agents,
@@ -344,6 +402,7 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
         "cores": os.cpu_count(),
         **(engine_yardstick(stats0, stats1, cycles, 1000 * (cpu1 - cpu0)) if stats0 and stats1 else {}),
         **({"phase_ms_per_cycle": phase_ms(stats0, stats1)} if stats0 and stats1 else {}),
+        **log_figures,
         **({"profile": profile_summary(profile)} if spy is not None and profile else {}),
     }
 
@@ -412,6 +471,18 @@ def phase_ms(before: dict, after: dict) -> dict[str, float]:
     return {k: round(1000 * (after["phase_s"][k] - before["phase_s"][k]) / cycles, 3) for k in after["phase_s"]}
 
 
+def ratios(ours: dict[str, object], theirs: dict[str, object], name: str) -> dict[str, object]:
+    """Ours over the reference's, measure by measure (cycles/s: higher is better; the rest lower)."""
+    ratio: dict[str, object] = {"ratio": f"soccersim/{name}", "agents": ours["agents"]}
+    if "ros" in ours:
+        ratio["ros"] = ours["ros"]
+    for key in ("cycles_per_s", "cpu_ms_per_cycle", "rss_mb", "join_s"):
+        a, b = ours[key], theirs[key]
+        assert isinstance(a, (int, float)) and isinstance(b, (int, float))
+        ratio[key] = round(a / b, 2) if b else None
+    return ratio
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--agents", type=int, nargs="*", default=[1, 2, 6, 11, 22])
@@ -420,8 +491,9 @@ def main() -> None:
                         help="also run rcsssmj 0.2.1 (own venv) with the same N: rcsssmj dialect and T1 robots on both")
     parser.add_argument("--engine", default="auto", choices=("auto", "mujoco", "ode", "gazebo"),
                         help="our server's physics engine (default %(default)s)")
-    parser.add_argument("--physics-threads", type=int, nargs="*", default=[1], metavar="N",
-                        help="our server's --physics-threads (ODE islands on N threads; default 1), one run each")
+    parser.add_argument("--physics-threads", type=int, nargs="*", default=[0], metavar="N",
+                        help="our server's --physics-threads (ODE islands on N threads; 0, the default: the "
+                             "server's own choice, one per core up to 4), one run each")
     parser.add_argument("--scenario", default="standing", choices=SCENARIOS,
                         help="standing (joints swing, robots upright), lying (every joint driven one way: "
                              "robots collapse) or piled (lying, beamed 0.3 m apart: onto each other)")
@@ -432,6 +504,14 @@ def main() -> None:
                         help="keep our server's legacy monitor ports open (as by default), no monitor connected")
     parser.add_argument("--monitor", action="store_true",
                         help="a SimSpark monitor connected to our server, reading every frame")
+    parser.add_argument("--vs-rcssserver3d", metavar="PREFIX",
+                        help="also run rcssserver3d installed under PREFIX (built from its sources; bin/rcssserver3d) "
+                             "with the same N, one after the other, and print the ratios")
+    parser.add_argument("--ros", choices=("off", "on", "both"), default="off",
+                        help="our server's ROS node: off (--no-ros, default), on (the server's default), or a run "
+                             "of each")
+    parser.add_argument("--log", action="store_true",
+                        help="our server writes a replay log (--log FILE.mcap); its size per minute of play is printed")
     parser.add_argument("--profile", metavar="DIR",
                         help="sample our server with py-spy during each run; raw stacks in DIR, a summary in the JSON")
     args = parser.parse_args()
@@ -443,19 +523,26 @@ def main() -> None:
                 print(json.dumps(reproduce(n, threads, args.scenario, args.engine)), flush=True)
             continue
         if not args.vs_rcsssmj:
+            reference = run(n, args.seconds, "rcssserver3d", rcss_prefix=args.vs_rcssserver3d, scenario=args.scenario) \
+                if args.vs_rcssserver3d else None
+            if reference:
+                print(json.dumps(reference), flush=True)
             for threads in args.physics_threads:
-                profile = os.path.join(args.profile, f"sync-{args.engine}-{n}-{threads}.txt") if args.profile else None
-                result = run(n, args.seconds, engine=args.engine, profile=profile, threads=threads,
-                             monitor_ports=args.monitor_ports, monitor=args.monitor, scenario=args.scenario)
-                print(json.dumps(result), flush=True)
+                for ros in {"off": (False,), "on": (True,), "both": (False, True)}[args.ros]:
+                    name = f"sync-{args.engine}-{n}-{threads}{'-ros' if ros else ''}.txt"
+                    profile = os.path.join(args.profile, name) if args.profile else None
+                    result = run(n, args.seconds, engine=args.engine, profile=profile, threads=threads,
+                                 monitor_ports=args.monitor_ports, monitor=args.monitor, scenario=args.scenario,
+                                 ros=ros, log=args.log)
+                    print(json.dumps(result), flush=True)
+                    if reference:
+                        print(json.dumps(ratios(result, reference, "rcssserver3d")), flush=True)
             continue
         ours = run(n, args.seconds, "soccersim", "rcsssmj", "T1")  # the same robot on both servers
         theirs = run(n, args.seconds, "rcsssmj", "rcsssmj", "T1")
         print(json.dumps(ours), flush=True)
         print(json.dumps(theirs), flush=True)
-        ratio = {k: round(ours[k] / theirs[k], 2) if theirs[k] else None
-                 for k in ("cycles_per_s", "cpu_ms_per_cycle", "rss_mb", "join_s")}
-        print(json.dumps({"ratio": "soccersim/rcsssmj", "agents": n, **ratio}), flush=True)
+        print(json.dumps(ratios(ours, theirs, "rcsssmj")), flush=True)
 
 
 if __name__ == "__main__":

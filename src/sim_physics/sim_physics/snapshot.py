@@ -34,6 +34,47 @@ class EntitySnapshot:
     model: str = ""  # nao0, pusher, ball, ... (needed to respawn it)
 
 
+@dataclass(frozen=True, slots=True)
+class StateCapture:
+    """One cycle's state read out of the engine as plain numbers, to become a snapshot or a
+    delta later on any thread (the replay log's writer): reading is all the loop pays.
+    Each entity: (name, model, joint names, its state vector: pose x y z w x y z, twist,
+    joint positions, joint velocities, as an EntitySnapshot orders them)."""
+
+    step: int
+    time: float
+    entities: tuple[tuple[str, str, tuple[str, ...], np.ndarray], ...]
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(self.step, self.time, True, {name: _entity_of(name, model, joints, vec)
+                                                     for name, model, joints, vec in self.entities})
+
+    def delta(self, memory: dict[str, np.ndarray]) -> Snapshot:
+        """What changed since `memory` (updated here), as the engines' delta() reports it."""
+        changed: dict[str, EntitySnapshot] = {}
+        names = set()
+        for name, model, joints, vec in self.entities:
+            names.add(name)
+            before = memory.get(name)
+            if before is None or before.shape != vec.shape or np.max(np.abs(before - vec)) > DELTA_TOLERANCE:
+                changed[name] = _entity_of(name, model, joints, vec)
+                memory[name] = vec
+        removed = tuple(n for n in list(memory) if n not in names)
+        for n in removed:
+            memory.pop(n)
+        return Snapshot(self.step, self.time, False, changed, removed)
+
+
+def _entity_of(name: str, model: str, joints: tuple[str, ...], vec: np.ndarray) -> EntitySnapshot:
+    n = len(joints)
+    v = vec.tolist()
+    return EntitySnapshot(name, (v[0], v[1], v[2]), (v[3], v[4], v[5], v[6]), (v[7], v[8], v[9]),
+                          (v[10], v[11], v[12]), joints, tuple(v[13:13 + n]), tuple(v[13 + n:13 + 2 * n]), model=model)
+
+
+DELTA_TOLERANCE: Final = 1e-9  # a state that moved less is not reported again
+
+
 @dataclass(slots=True)
 class Snapshot:
     """World state at `step` (time in s). `removed` lists entities deleted since the base."""

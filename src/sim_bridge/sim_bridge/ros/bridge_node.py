@@ -16,6 +16,7 @@ from rclpy.node import Node
 from rclpy.publisher import Publisher
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
+from sim_bridge.ros.audience import Audience
 from sim_bridge.ros.qos import PERCEPT_QOS
 from sim_msgs.msg import JointCommand
 from sim_msgs.msg import Percept as PerceptMsg
@@ -36,6 +37,7 @@ class BridgeNode:
         for dialect, port in sorted((ports or {}).items()):  # where the legacy agents connect (read-only)
             self.node.declare_parameter(f"{dialect}_port", port)
         self._mirrors: dict[str, tuple[str, Publisher, Publisher]] = {}  # agent -> (namespace, percept, command)
+        self.audience = Audience()
 
     def _publishers(self, agent_id: str, namespace: str) -> tuple[Publisher, Publisher]:
         pubs = self._mirrors.get(agent_id)
@@ -49,15 +51,17 @@ class BridgeNode:
 
     def wants_percepts(self, agent_id: str, namespace: str) -> bool:
         """Somebody listens to this agent's percepts (build the message only then)."""
-        return self._publishers(agent_id, namespace)[0].get_subscription_count() > 0
+        return self.audience.listening(self._publishers(agent_id, namespace)[0])
+
+    def wants_commands(self, agent_id: str, namespace: str) -> bool:
+        """Somebody listens to this agent's joint commands (build the message only then)."""
+        return self.audience.listening(self._publishers(agent_id, namespace)[1])
 
     def mirror_percept(self, agent_id: str, namespace: str, msg: PerceptMsg) -> None:
         self._publishers(agent_id, namespace)[0].publish(msg)
 
     def mirror_command(self, agent_id: str, namespace: str, msg: JointCommand) -> None:
-        pub = self._publishers(agent_id, namespace)[1]
-        if pub.get_subscription_count() > 0:
-            pub.publish(msg)
+        self._publishers(agent_id, namespace)[1].publish(msg)
 
     def forget(self, agent_id: str) -> None:
         pubs = self._mirrors.pop(agent_id, None)

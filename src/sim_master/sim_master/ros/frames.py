@@ -11,6 +11,7 @@ joint-state pipeline is needed to draw the match; a model whose joints are not k
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -19,12 +20,12 @@ import numpy as np
 from builtin_interfaces.msg import Time
 from geometry_msgs.msg import TransformStamped
 from sim_physics.world.sdf_loader import load_model
-from sim_physics.world.transforms import quat_mul
 from sim_physics.world.urdf import model_urdf
 
+from sim_master.ros.tf_cdr import WORLD_FRAME, FrameLink, TfLayout, plan_links
 from tf2_msgs.msg import TFMessage
 
-WORLD_FRAME = "world"
+__all__ = ["WORLD_FRAME", "model_tree", "robot_description", "tf_cdr", "tf_message", "tf_messages"]
 
 
 @dataclass(frozen=True)
@@ -50,24 +51,26 @@ def model_tree(model: str) -> ModelTree | None:
     return ModelTree(roots[0], joints)
 
 
-def _transform(parent: str, child: str, pose: Any, time: Time) -> TransformStamped:
+def _transform(link: FrameLink, value: np.ndarray, time: Time) -> TransformStamped:
     t = TransformStamped()
     t.header.stamp = time
-    t.header.frame_id = parent
-    t.child_frame_id = child
+    t.header.frame_id = link.parent
+    t.child_frame_id = link.child
     tr, q = t.transform.translation, t.transform.rotation
-    tr.x, tr.y, tr.z = float(pose[0]), float(pose[1]), float(pose[2])
-    q.w, q.x, q.y, q.z = float(pose[3]), float(pose[4]), float(pose[5]), float(pose[6])
+    tr.x, tr.y, tr.z = float(value[0]), float(value[1]), float(value[2])
+    q.x, q.y, q.z, q.w = float(value[3]), float(value[4]), float(value[5]), float(value[6])
     return t
 
 
-def relative_pose(parent: np.ndarray, child: np.ndarray) -> np.ndarray:
-    """child's pose (x, y, z, qw, qx, qy, qz) in parent's frame, both given in the world."""
-    conj = parent[3:] * np.array([1.0, -1.0, -1.0, -1.0])
-    offset = np.concatenate(([0.0], child[:3] - parent[:3]))
-    local = quat_mul(quat_mul(conj, offset), parent[3:])[1:]
-    q = quat_mul(conj, child[3:])
-    return np.concatenate((local, q / (np.linalg.norm(q) or 1.0)))
+@lru_cache(maxsize=8)
+def _layouts(names: tuple[str, ...], models: tuple[tuple[str, str], ...], fixed: bool) -> tuple[TfLayout, TfLayout]:
+    """(moving, fixed joints) of these frames: planned once while the robots stay the same."""
+    trees = []
+    for entity, model in models:
+        tree = model_tree(model)
+        trees.append((entity, tree.root if tree else None, tree.joints if tree else ()))
+    moving, still = plan_links(names, trees, fixed=fixed)
+    return TfLayout(moving), TfLayout(still)
 
 
 def tf_messages(names: list[str], poses: Any, models: dict[str, str], time: Time,
@@ -75,40 +78,30 @@ def tf_messages(names: list[str], poses: Any, models: dict[str, str], time: Time
     """The moving frames as one /tf message, and the fixed joints of robots not in
     `static_done` (added to it) for /tf_static. names[i] = "ball" or "<entity>/<link>" at
     poses[i] in the world; models: entity -> its model."""
-    rows = np.asarray(poses, dtype=float)
-    index = {name: i for i, name in enumerate(names)}
-    dynamic: list[TransformStamped] = []
+    moving, still = _layouts(tuple(names), tuple(models.items()), static_done is None)
+    values = moving.values(poses)
+    dynamic = [_transform(link, values[i], time) for i, link in enumerate(moving.links)]
     static: list[TransformStamped] = []
-    placed: set[str] = set()
-    for entity, model in models.items():
-        tree = model_tree(model)
-        root = f"{entity}/{tree.root}" if tree else ""
-        if tree is None or root not in index:
-            continue
-        dynamic.append(_transform(WORLD_FRAME, root, rows[index[root]], time))
-        placed.add(root)
-        first = static_done is not None and entity not in static_done
-        for parent, child, fixed in tree.joints:
-            p, c = f"{entity}/{parent}", f"{entity}/{child}"
-            if p not in index or c not in index:
-                continue
-            placed.add(c)
-            if fixed and static_done is not None:
-                if first:
-                    static.append(_transform(p, c, relative_pose(rows[index[p]], rows[index[c]]), time))
-                continue
-            dynamic.append(_transform(p, c, relative_pose(rows[index[p]], rows[index[c]]), time))
-        if first and static_done is not None:
-            static_done.add(entity)
-    for name, i in index.items():  # the ball, and links of robots without a known tree
-        if name not in placed:
-            dynamic.append(_transform(WORLD_FRAME, name, rows[i], time))
+    if static_done is not None:
+        fixed_values = still.values(poses)
+        static = [_transform(link, fixed_values[i], time) for i, link in enumerate(still.links)
+                  if link.entity not in static_done]
+        static_done.update(link.entity for link in moving.links if link.entity)
     return TFMessage(transforms=dynamic), static
 
 
+def tf_cdr(names: list[str], poses: Any, time: Time, models: dict[str, str] | None = None, *,
+           fixed: bool = True, rounding: Callable[[np.ndarray], np.ndarray] | None = None) -> bytes:
+    """The moving frames' /tf message as CDR bytes (`tf_cdr.py`); with `fixed` (the replay
+    log) the fixed joints too, as a log has no latched /tf_static for a reader that seeks;
+    `rounding`: the numbers as the log keeps them (store/log_precision.py)."""
+    moving, _ = _layouts(tuple(names), tuple((models or {}).items()), fixed)
+    values = moving.values(poses)
+    return moving.encode(rounding(values) if rounding else values, time.sec, time.nanosec)
+
+
 def tf_message(names: list[str], poses: Any, time: Time, models: dict[str, str] | None = None) -> TFMessage:
-    """Every frame on one message (the replay log's /tf: fixed joints included, as a log has
-    no latched /tf_static for a reader that seeks)."""
+    """Every frame on one message, fixed joints included (what the log's /tf holds)."""
     return tf_messages(names, poses, models or {}, time)[0]
 
 

@@ -15,9 +15,10 @@ from sim_physics.engine.node import DeltaMemory
 from sim_master.master.adapters import LoopAdapter
 from sim_master.ros.convert import joint_command_msg, percept_to_msg, snapshot_to_msg, stamp
 from sim_master.ros.drawings import DrawingSource, marker_view
-from sim_master.ros.frames import tf_message
+from sim_master.ros.frames import tf_cdr
 from sim_master.ros.markers import loop_markers
 from sim_master.ros.names import player_namespace
+from sim_master.store.log_precision import frames_for_log, snapshot_for_log
 from sim_master.store.mcap_log import ReplayLogWriter
 from sim_msgs.msg import GameState
 from soccer_referee.ros.messages import event_to_msg, game_key, game_state_to_msg
@@ -30,7 +31,9 @@ if TYPE_CHECKING:
     from soccer_referee.events import GameEvent
 
 
-TF_EVERY: Final = 5
+# /tf and the match's markers in the log: 5 Hz of sim time (the snapshot, every cycle, is what
+# a replay draws; these are for tools that open the file, as Foxglove's 3D panel)
+FRAMES_EVERY: Final = 10
 
 
 class ReplayLogRecorder(LoopAdapter):
@@ -72,23 +75,31 @@ class ReplayLogRecorder(LoopAdapter):
             self.writer.write(topic, loop.engine.time, msg)
 
     def on_cycle(self, loop: CycleView, events: Sequence[GameEvent]) -> None:
+        """Only what must be read now is read on the loop's thread (the world's delta, the
+        frames' poses, the game): building, rounding and serializing the records is done by
+        the writer's thread."""
         engine = loop.engine
         t = stamp(engine.time)
         game = game_state_to_msg(loop.referee.state, t)
-        # deltas against the log's own memory: the engine's is a distributed node's
-        snap = engine.snapshot() if self.writer.wants_keyframe() else engine.delta(memory=self._delta_memory)
+        capture, keyframe = engine.capture(), self.writer.wants_keyframe()
+
+        def snapshot_cdr() -> bytes:  # (the writer's thread, in the order of the cycles)
+            # deltas against the log's own memory: the engine's is a distributed node's
+            snap = capture.snapshot() if keyframe else capture.delta(self._delta_memory)
+            return bytes(serialize_message(snapshot_to_msg(snapshot_for_log(snap))))
+
         changed = self._last_game is None or game_key(self._last_game) != game_key(game)
-        self.writer.write_cycle(engine.cycle, engine.time, snapshot_to_msg(snap), game if changed else None,
+        self.writer.write_cycle(engine.cycle, engine.time, snapshot_cdr, game if changed else None,
                                 [event_to_msg(e, t) for e in events], Clock(clock=t))
         self._last_game = game
         drawn = marker_view(self.drawing)  # agents' RoboViz drawings, drawn off this thread
         if drawn is not None and drawn[0] != self._drawn_version:
             self._drawn_version = drawn[0]
             self.writer.write_serialized("/drawings", engine.time, drawn[1])
-        if engine.cycle % TF_EVERY == 0:  # frames for Foxglove's 3D panel, 10 Hz of sim time
+        if engine.cycle % FRAMES_EVERY == 0:  # frames for Foxglove's 3D panel
             names, poses = engine.frames()
             models = {rid: engine.robot_model(rid) for rid in engine.robot_ids()}
-            self.writer.write("/tf", engine.time, tf_message(names, poses, t, models))
+            self.writer.write("/tf", engine.time, lambda: tf_cdr(names, poses, t, models, rounding=frames_for_log))
             self.writer.write("/markers", engine.time, loop_markers(loop, t))
 
     def close(self) -> None:

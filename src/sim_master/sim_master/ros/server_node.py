@@ -36,6 +36,7 @@ from std_msgs.msg import Empty, String
 from visualization_msgs.msg import MarkerArray
 
 from sim_bridge.dialects import all_dialects
+from sim_bridge.ros.audience import Audience
 from sim_bridge.ros.bridge_node import BridgeNode
 from sim_bridge.ros.cdr_path import CdrPath, cdr_path
 from sim_bridge.ros.cdr_path import warning as cdr_warning
@@ -46,7 +47,7 @@ from sim_master.master.adapters import LoopAdapter
 from sim_master.ros.convert import joint_command_msg, percept_to_msg, snapshot_to_msg, stamp
 from sim_master.ros.drawings import DrawingSource, marker_view
 from sim_master.ros.executor_thread import ExecutorThread
-from sim_master.ros.frames import robot_description, tf_messages
+from sim_master.ros.frames import robot_description, tf_cdr, tf_messages
 from sim_master.ros.gazebo_services import GazeboServices
 from sim_master.ros.loop_await import on_loop
 from sim_master.ros.markers import loop_markers
@@ -153,7 +154,7 @@ class RosPlayer:
     def __init__(self, owner: ServerNode, player: Player) -> None:
         self.player = player
         node = owner.node
-        ns = player_namespace(player.team, player.unum, node.get_namespace())
+        ns = player_namespace(player.team, player.unum, owner.namespace)
         self.namespace = ns
         # no QoS event handlers: each is a waitable that every wake of the server's executor
         # walks in Python (22 players' default handlers cost it ~4 ms per cycle, issue 28)
@@ -213,7 +214,9 @@ class ServerNode(LoopAdapter):
         # /clock is global, as ROS tools expect, for a server in the root namespace; a server in
         # a namespace publishes <ns>/clock, so two matches in one domain do not interleave their
         # times (its ROS nodes remap: -r /clock:=<ns>/clock); the rest follows the namespace
-        self.clock_topic = "/clock" if node.get_namespace() == "/" else f"{node.get_namespace()}/clock"
+        self.namespace = node.get_namespace()  # fixed for the node's life: asked of rcl once
+        self.clock_topic = "/clock" if self.namespace == "/" else f"{self.namespace}/clock"
+        self.audience = Audience()  # who listens, asked of DDS a few times a second
         self.clock_pub = node.create_publisher(Clock, self.clock_topic, 10)
         self._clock_checked_at = 0
         self._clock_warned = False
@@ -275,17 +278,18 @@ class ServerNode(LoopAdapter):
     # ------------------------------------------------------------------ loop adapter (loop thread)
     def on_cycle(self, loop: CycleView, events: Sequence[RefereeEvent]) -> None:
         t = stamp(loop.engine.time)
-        self.clock_pub.publish(Clock(clock=t))
+        if self.audience.listening(self.clock_pub):
+            self.clock_pub.publish(Clock(clock=t))
         if loop.engine.cycle >= self._clock_checked_at:  # every 10 s of sim time
             self._clock_checked_at = loop.engine.cycle + CLOCK_CHECK_EVERY
             self._check_clock_alone()
         if self.referee is not None:
             self.referee.publish(game_state_to_msg(loop.referee.state, t), [event_to_msg(e, t) for e in events])
         if loop.engine.cycle % STATES_EVERY == 0:
-            if self.entities_pub.get_subscription_count() > 0:
+            if self.audience.listening(self.entities_pub):
                 self.entities_pub.publish(snapshot_to_msg(loop.engine.snapshot()))
             for ros_player in self.players.values():
-                if ros_player.joint_state_pub.get_subscription_count() > 0:
+                if self.audience.listening(ros_player.joint_state_pub):
                     ros_player.joint_state_pub.publish(self._joint_state(ros_player.player, loop.engine.time))
         self._publish_frames(loop, t)
         drawn = marker_view(self.drawing)  # agents' RoboViz drawings, drawn off this thread
@@ -314,14 +318,17 @@ class ServerNode(LoopAdapter):
             self._robots_key = key
             self._models = {rid: engine.robot_model(rid) for rid in key}
             self._robots_changed()
-        wants_tf = self.tf_pub.get_subscription_count() > 0 or self.tf_static_pub.get_subscription_count() > 0
-        wants_markers = self.markers_pub.get_subscription_count() > 0
+        wants_tf = self.audience.listening(self.tf_pub) or self.audience.listening(self.tf_static_pub)
+        wants_markers = self.audience.listening(self.markers_pub)
         if (wants_tf or wants_markers) and engine.time - self._tf_last >= self._tf_period - 1e-9:
             self._tf_last = engine.time
             if wants_markers:
                 self.markers_pub.publish(loop_markers(loop, t))
         if wants_tf and self._tf_last == engine.time:
             names, poses = engine.frames()
+            if self._static_done.issuperset(self._models):  # every fixed joint sent: bytes of the plan
+                self.tf_pub.publish(tf_cdr(names, poses, t, self._models, fixed=False))
+                return
             moving, fixed = tf_messages(names, poses, self._models, t, self._static_done)
             self.tf_pub.publish(moving)
             if fixed:
@@ -371,9 +378,9 @@ class ServerNode(LoopAdapter):
 
     def on_effector(self, loop: CycleView, player: Player, command: Command) -> None:
         if self.bridge is not None and player.source in LEGACY_SOURCES and player.registered:
-            msg = joint_command_msg(command)
-            if msg is not None:
-                self.bridge.mirror_command(player.agent_id, self._namespace(player), msg)
+            ns = self._namespace(player)
+            if self.bridge.wants_commands(player.agent_id, ns) and (msg := joint_command_msg(command)) is not None:
+                self.bridge.mirror_command(player.agent_id, ns, msg)
 
     def on_percept(self, loop: CycleView, player: Player, percept: Percept) -> None:
         if self.bridge is not None and player.source in LEGACY_SOURCES and player.registered:
@@ -402,7 +409,7 @@ class ServerNode(LoopAdapter):
         self.server.calls.submit(leave)
 
     def _namespace(self, player: Player) -> str:
-        return player_namespace(player.team, player.unum, self.node.get_namespace())
+        return player_namespace(player.team, player.unum, self.namespace)
 
     def wants_vision(self, agent_id: str) -> bool:
         """ROS players see every third cycle, each in its own phase (by unum), as SimSpark's."""

@@ -1,12 +1,16 @@
 """The replay log: every cycle's snapshot delta and every game event in an MCAP file with
 ROS 2 message encoding (schemas 'ros2msg', messages CDR), readable by Foxglove and the mcap
-tools. Chunks are closed and the file flushed every `flush_every` cycles (1 s of sim time by
-default), so a killed server loses at most the last second.
+tools. Chunks (zstd) are closed and the file flushed every `flush_every` cycles (1 s of sim
+time by default), so a killed server loses at most the last second. Written on a thread of
+its own: the loop only hands records over.
 
 The format knows no ROS runtime: the writer is handed the serializer (the ROS layer passes
 rclpy's CDR serializer) and the reader decodes with mcap_ros2's pure-Python decoder."""
 from __future__ import annotations
 
+import contextlib
+import queue
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Final
@@ -34,11 +38,24 @@ QOS: Final = {SNAPSHOT_TOPIC: (True, False, 10), "/game_state": (True, True, 1),
 KEYFRAME_EVERY: Final = 500  # a full snapshot every 10 s of sim time, deltas in between
 
 
+# What the loop may hand the writer before it waits for the disk: about 10 s of a 22-agent
+# match (a cycle is 3-6 records); beyond it the loop waits, it never drops a record.
+MAX_QUEUED: Final = 4096
+
+Payload = Any  # a message to serialize, its CDR bytes, or a callable returning them
+
+
 class ReplayLogWriter:
-    """`serialize` turns a message of one of TOPICS' types into its CDR bytes."""
+    """`serialize` turns a message of one of TOPICS' types into its CDR bytes.
+
+    The loop's thread only hands records over: serializing, compressing and writing happen on
+    the writer's own thread (issue 45: in the loop they were most of a logged cycle). A record
+    may be a message, its bytes, or a callable making them, so building a message from plain
+    data can move off the loop too. A failed disk is raised (once per call: the loop's adapter
+    boundary says it once) from the next call, and the match goes on."""
 
     def __init__(self, path: str, serialize: Callable[[Any], bytes], *, flush_every: int = 50,
-                 keyframe_every: int = KEYFRAME_EVERY) -> None:
+                 keyframe_every: int = KEYFRAME_EVERY, max_queued: int = MAX_QUEUED) -> None:
         self.path = path
         self._serialize = serialize
         self._file: BinaryIO = open(path, "wb")
@@ -46,17 +63,109 @@ class ReplayLogWriter:
         self._writer.start(profile="ros2", library="soccersim")
         self._channels: dict[str, int] = {}
         self._schemas: dict[str, int] = {}
-        for topic, msg_type in TOPICS.items():
-            self.add_channel(topic, msg_type, QOS[topic])
         self.flush_every = flush_every
         self.keyframe_every = keyframe_every
-        self.cycles = 0
+        self.cycles = 0  # handed over (the loop's count: keyframes follow it)
+        self.error: str | None = None  # why the writer's thread stopped writing
         self._closed = False
+        self._queue: queue.Queue[tuple[Any, ...] | None] = queue.Queue(maxsize=max_queued)
+        self._thread = threading.Thread(target=self._drain, name="replay-log", daemon=True)
+        self._thread.start()
+        for topic, msg_type in TOPICS.items():
+            self.add_channel(topic, msg_type, QOS[topic])
 
     def add_channel(self, topic: str, msg_type: str, qos: tuple[bool, bool, int] = (True, False, 10)) -> None:
         """A topic beyond TOPICS (e.g. a player's percepts); adding one twice does nothing."""
         if topic in self._channels:
             return
+        self._channels[topic] = -1  # known at once; registered in the file by the writer's thread
+        self._put(("channel", topic, msg_type, qos))
+
+    def write(self, topic: str, time: float, msg: Payload) -> None:
+        """A message of `topic`'s type (or its bytes, or a callable making them)."""
+        self._put(("message", topic, int(round(time * 1e9)), msg, False))
+
+    def write_serialized(self, topic: str, time: float, data: bytes) -> None:
+        """A message of `topic`'s type already in CDR."""
+        self.write(topic, time, data)
+
+    def write_cycle(self, step: int, time: float, snapshot_msg: Payload, game_state_msg: Any | None,
+                    event_msgs: list[Any], clock_msg: Any) -> None:
+        # the cycle's game state and events before its snapshot, which closes the cycle for a
+        # reader: the first cycle of a replay has its team names and sides (issue 30: grey robots
+        # until one step), and a cycle's events come with that cycle, not the next
+        ns = int(round(time * 1e9))
+        self._put(("message", "/clock", ns, clock_msg, False))
+        if game_state_msg is not None:
+            self._put(("message", "/game_state", ns, game_state_msg, False))
+        for event in event_msgs:
+            self._put(("message", "/game_events", ns, event, False))
+        self._put(("message", SNAPSHOT_TOPIC, ns, snapshot_msg, True))
+        self.cycles += 1
+
+    def wants_keyframe(self) -> bool:
+        return self.cycles % self.keyframe_every == 0
+
+    def flush(self) -> None:
+        """Everything handed over so far is in the file when this returns."""
+        self._put(("flush",))
+        self._queue.join()
+        self._raise_if_failed()
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            if self._thread.is_alive():
+                self._queue.put(None)
+                self._thread.join()
+            if self.error is None:
+                self._writer.finish()
+                self._file.close()
+                return
+            with contextlib.suppress(OSError):  # the disk's error was said already
+                self._file.close()
+
+    def _put(self, job: tuple[Any, ...]) -> None:
+        self._raise_if_failed()
+        if self._closed:
+            raise ValueError(f"replay log {self.path} is closed")
+        self._queue.put(job)
+
+    def _raise_if_failed(self) -> None:
+        if self.error is not None:
+            raise OSError(f"replay log {self.path}: {self.error}; nothing more is written")
+
+    # ------------------------------------------------------------------ the writer's thread
+    def _drain(self) -> None:
+        written = 0
+        while True:
+            job = self._queue.get()
+            try:
+                if job is None:
+                    return
+                if self.error is not None:
+                    continue  # failed: what was queued is let go, the loop hears it on its next call
+                kind = job[0]
+                if kind == "message":
+                    _, topic, ns, payload, closes_cycle = job
+                    data = payload() if callable(payload) else payload
+                    if not isinstance(data, (bytes, bytearray, memoryview)):
+                        data = self._serialize(data)
+                    self._writer.add_message(self._channels[topic], log_time=ns, publish_time=ns, data=bytes(data))
+                    if closes_cycle:
+                        written += 1
+                        if written % self.flush_every == 0:
+                            self._flush_now()
+                elif kind == "channel":
+                    self._register(*job[1:])
+                elif kind == "flush":
+                    self._flush_now()
+            except Exception as exc:  # noqa: BLE001 - one boundary: the disk or a record, never the match
+                self.error = f"{type(exc).__name__}: {exc}"
+            finally:
+                self._queue.task_done()
+
+    def _register(self, topic: str, msg_type: str, qos: tuple[bool, bool, int]) -> None:
         schema = self._schemas.get(msg_type)
         if schema is None:
             schema = self._schemas[msg_type] = self._writer.register_schema(
@@ -64,41 +173,9 @@ class ReplayLogWriter:
         self._channels[topic] = self._writer.register_channel(
             topic, "cdr", schema, metadata={"offered_qos_profiles": _qos_yaml(*qos)})
 
-    def write(self, topic: str, time: float, msg: Any) -> None:
-        self.write_serialized(topic, time, self._serialize(msg))
-
-    def write_serialized(self, topic: str, time: float, data: bytes) -> None:
-        """A message of `topic`'s type already in CDR (serialized off the loop's thread)."""
-        ns = int(round(time * 1e9))
-        self._writer.add_message(self._channels[topic], log_time=ns, publish_time=ns, data=data)
-
-    def write_cycle(self, step: int, time: float, snapshot_msg: Any, game_state_msg: Any | None,
-                    event_msgs: list[Any], clock_msg: Any) -> None:
-        # the cycle's game state and events before its snapshot, which closes the cycle for a
-        # reader: the first cycle of a replay has its team names and sides (issue 30: grey robots
-        # until one step), and a cycle's events come with that cycle, not the next
-        self.write("/clock", time, clock_msg)
-        if game_state_msg is not None:
-            self.write("/game_state", time, game_state_msg)
-        for event in event_msgs:
-            self.write("/game_events", time, event)
-        self.write(SNAPSHOT_TOPIC, time, snapshot_msg)
-        self.cycles += 1
-        if self.cycles % self.flush_every == 0:
-            self.flush()
-
-    def wants_keyframe(self) -> bool:
-        return self.cycles % self.keyframe_every == 0
-
-    def flush(self) -> None:
+    def _flush_now(self) -> None:
         self._writer.flush()
         self._file.flush()
-
-    def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            self._writer.finish()
-            self._file.close()
 
 
 @dataclass(slots=True)

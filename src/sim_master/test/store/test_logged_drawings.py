@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from sim_master.ros.drawings import marker_view
 from sim_master.store.drawing_records import drawings_from_record
 from sim_master.store.mcap_log import ReplayLogReader
 
@@ -75,6 +76,9 @@ def test_a_replays_page_gets_the_logged_drawings(running_server: Callable[..., A
             udp.sendto(datagram, ("127.0.0.1", server.drawing.port.port))
             time.sleep(0.05)
         udp.close()
+        # drawn for ROS and the log on the feed's own thread: from then on, each cycle logs them
+        while marker_view(server.drawing) is None and time.monotonic() < deadline:
+            time.sleep(0.01)
         drawn_at = server.loop.engine.time
         while server.loop.engine.time < drawn_at + 0.2 and time.monotonic() < deadline:
             time.sleep(0.01)

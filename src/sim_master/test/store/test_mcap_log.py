@@ -224,3 +224,59 @@ def test_the_log_names_the_world_as_the_live_server_does_and_old_logs_still_read
         assert "/snapshot" in {c.topic for c in make_reader(f).get_summary().channels.values()}
     steps = [[c.step for c in ReplayLogReader(str(p)).cycles()] for p in (new, old)]
     assert steps[0] == steps[1] == list(range(1, 21))
+
+
+def test_a_full_disk_is_one_clear_error_and_the_caller_goes_on() -> None:
+    """The writer's thread meets the disk's error (here /dev/full: every write fails); the
+    loop hears it from its next call as one OSError naming the log, never a hang."""
+    import pytest
+    from rclpy.serialization import serialize_message
+    from rosgraph_msgs.msg import Clock
+    from sim_physics.engine.mujoco.engine import MujocoEngine
+
+    from sim_master.ros.convert import snapshot_to_msg, stamp
+    from sim_master.store.mcap_log import ReplayLogWriter
+
+    engine = MujocoEngine(vision_noise=False)
+    log = ReplayLogWriter("/dev/full", serialize_message, flush_every=5)
+    with pytest.raises(OSError, match=r"replay log /dev/full: .*No space left"):
+        for _ in range(200):
+            engine.step()
+            log.write_cycle(engine.cycle, engine.time, snapshot_to_msg(engine.snapshot()), None, [],
+                            Clock(clock=stamp(engine.time)))
+        log.flush()
+    assert log.error is not None
+    log.close()  # closes what it can, raises nothing more
+
+
+def test_the_log_keeps_positions_to_a_micrometre(tmp_path: Path) -> None:
+    """What the log rounds (store/log_precision.py) is below what any replay can show, and a
+    replayed world reads back within it of the live one."""
+    from rclpy.serialization import serialize_message
+    from rosgraph_msgs.msg import Clock
+    from sim_physics.engine.mujoco.engine import MujocoEngine
+
+    from sim_master.ros.convert import snapshot_to_msg, stamp
+    from sim_master.store.log_precision import snapshot_for_log
+    from sim_master.store.mcap_log import ReplayLogWriter
+
+    engine = MujocoEngine(vision_noise=False)
+    engine.add_robot("left_1", "nao", -2.0, 0.0, 0.0)
+    engine.set_joint_velocities("left_1", {"he1": 1.0, "lae1": -2.0})
+    path = tmp_path / "precise.mcap"
+    log = ReplayLogWriter(str(path), serialize_message)
+    live = []
+    for _ in range(30):
+        engine.step()
+        live.append(engine.snapshot())
+        log.write_cycle(engine.cycle, engine.time, snapshot_to_msg(snapshot_for_log(live[-1])), None, [],
+                        Clock(clock=stamp(engine.time)))
+    log.close()
+    for cycle, snap in zip(ReplayLogReader(str(path)).cycles(), live, strict=True):
+        for name, e in snap.entities.items():
+            r = cycle.snapshot.entities[name]
+            assert max(abs(a - b) for a, b in zip(e.position + e.joint_positions, r.position + r.joint_positions,
+                                                   strict=True)) <= 2 ** -21
+            assert max(abs(a - b) for a, b in zip(e.orientation, r.orientation, strict=True)) <= 2 ** -25
+            assert max(abs(a - b) for a, b in zip(e.joint_velocities + e.linear_velocity,
+                                                   r.joint_velocities + r.linear_velocity, strict=True)) <= 2 ** -15

@@ -14,7 +14,7 @@ from typing import Protocol
 
 import numpy as np
 
-from sim_physics.snapshot import EntitySnapshot, Snapshot
+from sim_physics.snapshot import DELTA_TOLERANCE, EntitySnapshot, Snapshot
 from sim_physics.world.spec import ModelSpec, WorldSpec
 
 MODEL_ALIASES: dict[str, str] = {"nao": "nao0"}
@@ -100,7 +100,7 @@ def delta_since(last: dict[str, np.ndarray], names: list[str], only: set[str] | 
     for name in names if only is None else [n for n in names if n in only]:
         vec = state_vector(name)
         before = last.get(name)
-        if before is None or before.shape != vec.shape or np.max(np.abs(before - vec)) > 1e-9:
+        if before is None or before.shape != vec.shape or np.max(np.abs(before - vec)) > DELTA_TOLERANCE:
             changed[name] = entity(name)
             last[name] = vec
     removed = tuple(n for n in list(last) if n not in changed and n not in names)

@@ -33,7 +33,7 @@ from sim_physics.engine.node import DeltaMemory, Feature, PdTarget, Quaternion
 from sim_physics.engine.recovery import FaultLog, crowds, free_spot, limp, separate
 from sim_physics.engine.robot import Robot, command_pd, command_speeds
 from sim_physics.engine.vision import Eyes
-from sim_physics.snapshot import EntitySnapshot, Snapshot
+from sim_physics.snapshot import EntitySnapshot, Snapshot, StateCapture
 from sim_physics.world.sdf_loader import available_models, load_model
 from sim_physics.world.spec import FieldSpec, ModelSpec, WorldSpec
 from sim_physics.world.transforms import quat_mul
@@ -619,6 +619,16 @@ class EngineCore(EntityServices, Generic[R, S]):
         self._ensure_built()
         return delta_since(self._last_delta if memory is None else memory, self.entity_names(), only,
                            self._state_vector, self._entity, self.cycle, self.time)
+
+    def capture(self) -> StateCapture:
+        """This cycle's state as plain numbers (a snapshot or a delta made later, elsewhere)."""
+        self._ensure_built()
+        entities = []
+        for name in self.entity_names():
+            robot = self._robots.get(name)
+            model, joints = ("ball", ()) if robot is None else (robot.model_name, tuple(robot.joint_names))
+            entities.append((name, model, joints, self._state_vector(name)))
+        return StateCapture(self.cycle, self.time, tuple(entities))
 
     def apply_snapshot(self, snapshot: Snapshot, *, only: set[str] | None = None, forward: bool = True) -> None:
         """Set entity states (resync, ghosts); unknown robots of a known model are created (a

@@ -188,3 +188,26 @@ def test_a_robot_leaving_after_its_percepts_were_read(engine: SimulationNode) ->
     engine.step()
     assert {f.name for f in engine.percept("r0", vision=False).foot_resistance} == {"lf", "rf"}
     assert engine.robot_ids() == ["r0", "late"]
+
+
+def test_a_capture_becomes_the_engines_own_snapshot_and_deltas(engine: SimulationNode) -> None:
+    """StateCapture (what the replay log reads on the loop's thread, to turn into records on
+    its own) says what snapshot() and delta() say, entity for entity, joins and leaves too."""
+    engine.add_robot("a", "nao0", -2.0, 0.0, 0.0)
+    engine.add_robot("b", "nao1", 2.0, 0.0, 90.0)
+    theirs: dict = {}
+    ours: dict = {}
+    for cycle in range(12):
+        if cycle == 4:
+            engine.set_joint_velocities("a", {"he1": 1.0})
+        if cycle == 6:
+            engine.remove_robot("b")
+        if cycle == 8:
+            engine.add_robot("c", "nao4", 0.0, 3.0, 0.0)
+        engine.step()
+        capture = engine.capture()
+        assert capture.snapshot() == engine.snapshot()
+        expected, got = engine.delta(memory=theirs), capture.delta(ours)
+        assert got == expected, cycle
+        assert set(ours) == set(theirs)
+    assert "b" not in ours and "c" in ours
