@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Final
 
@@ -34,16 +35,29 @@ class EntitySnapshot:
     model: str = ""  # nao0, pusher, ball, ... (needed to respawn it)
 
 
-@dataclass(frozen=True, slots=True)
+EntityVector = tuple[str, str, tuple[str, ...], np.ndarray]  # name, model, joint names, state vector
+
+
 class StateCapture:
     """One cycle's state read out of the engine as plain numbers, to become a snapshot or a
     delta later on any thread (the replay log's writer): reading is all the loop pays.
-    Each entity: (name, model, joint names, its state vector: pose x y z w x y z, twist,
-    joint positions, joint velocities, as an EntitySnapshot orders them)."""
+    `read` makes each entity's (name, model, joint names, state vector: pose x y z w x y z,
+    twist, joint positions, joint velocities, as an EntitySnapshot orders them) from data the
+    engine no longer touches; it is called once, where the capture is used."""
 
-    step: int
-    time: float
-    entities: tuple[tuple[str, str, tuple[str, ...], np.ndarray], ...]
+    __slots__ = ("step", "time", "_read", "_entities")
+
+    def __init__(self, step: int, time: float, read: Callable[[], tuple[EntityVector, ...]]) -> None:
+        self.step = step
+        self.time = time
+        self._read = read
+        self._entities: tuple[EntityVector, ...] | None = None
+
+    @property
+    def entities(self) -> tuple[EntityVector, ...]:
+        if self._entities is None:
+            self._entities = self._read()
+        return self._entities
 
     def snapshot(self) -> Snapshot:
         return Snapshot(self.step, self.time, True, {name: _entity_of(name, model, joints, vec)
@@ -51,18 +65,25 @@ class StateCapture:
 
     def delta(self, memory: dict[str, np.ndarray]) -> Snapshot:
         """What changed since `memory` (updated here), as the engines' delta() reports it."""
-        changed: dict[str, EntitySnapshot] = {}
+        changed, removed = self.changes(memory)
+        return Snapshot(self.step, self.time, False, {name: _entity_of(name, model, joints, vec)
+                                                      for name, model, joints, vec in changed}, removed)
+
+    def changes(self, memory: dict[str, np.ndarray]) -> tuple[list[EntityVector], tuple[str, ...]]:
+        """The entities whose vectors changed since `memory` (updated here), and those gone."""
+        changed: list[EntityVector] = []
         names = set()
-        for name, model, joints, vec in self.entities:
+        for entity in self.entities:
+            name, vec = entity[0], entity[3]
             names.add(name)
             before = memory.get(name)
             if before is None or before.shape != vec.shape or np.max(np.abs(before - vec)) > DELTA_TOLERANCE:
-                changed[name] = _entity_of(name, model, joints, vec)
+                changed.append(entity)
                 memory[name] = vec
         removed = tuple(n for n in list(memory) if n not in names)
         for n in removed:
             memory.pop(n)
-        return Snapshot(self.step, self.time, False, changed, removed)
+        return changed, removed
 
 
 def _entity_of(name: str, model: str, joints: tuple[str, ...], vec: np.ndarray) -> EntitySnapshot:

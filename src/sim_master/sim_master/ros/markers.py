@@ -70,6 +70,11 @@ def field_markers(field: FieldSpec, stamp: Time) -> list[Marker]:
 
 def loop_markers(loop: CycleView, stamp: Time) -> MarkerArray:
     """The loop's world now: every robot with its player's side and number, if it has one."""
+    return match_markers(*loop_marks(loop), stamp)
+
+
+def loop_marks(loop: CycleView) -> tuple[FieldSpec, tuple[float, float, float], list[RobotMark]]:
+    """What the markers show, read now (the markers may be built later, on another thread)."""
     engine = loop.engine
     players = {p.robot_id: p for p in loop.players.with_robots()}
     robots = []
@@ -77,7 +82,7 @@ def loop_markers(loop: CycleView, stamp: Time) -> MarkerArray:
         player = players.get(robot_id)
         side, unum = (player.side, player.unum) if player is not None and player.registered else ("", 0)
         robots.append(RobotMark(robot_id, side, unum, engine.robot_pose(robot_id)[0]))
-    return match_markers(engine.field, engine.ball_position(), robots, stamp)
+    return engine.field, engine.ball_position(), robots
 
 
 def match_markers(field: FieldSpec, ball: tuple[float, float, float], robots: Iterable[RobotMark],

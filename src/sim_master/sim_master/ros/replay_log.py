@@ -13,12 +13,13 @@ from rosgraph_msgs.msg import Clock
 from sim_physics.engine.node import DeltaMemory
 
 from sim_master.master.adapters import LoopAdapter
-from sim_master.ros.convert import joint_command_msg, percept_to_msg, snapshot_to_msg, stamp
+from sim_master.ros.convert import joint_command_msg, percept_to_msg, stamp
 from sim_master.ros.drawings import DrawingSource, marker_view
 from sim_master.ros.frames import tf_cdr
-from sim_master.ros.markers import loop_markers
+from sim_master.ros.markers import loop_marks, match_markers
 from sim_master.ros.names import player_namespace
-from sim_master.store.log_precision import frames_for_log, snapshot_for_log
+from sim_master.ros.snapshot_cdr import snapshot_cdr
+from sim_master.store.log_precision import frames_for_log, vectors_for_log
 from sim_master.store.mcap_log import ReplayLogWriter
 from sim_msgs.msg import GameState
 from soccer_referee.ros.messages import event_to_msg, game_key, game_state_to_msg
@@ -83,14 +84,14 @@ class ReplayLogRecorder(LoopAdapter):
         game = game_state_to_msg(loop.referee.state, t)
         capture, keyframe = engine.capture(), self.writer.wants_keyframe()
 
-        def snapshot_cdr() -> bytes:  # (the writer's thread, in the order of the cycles)
+        def snapshot_bytes() -> bytes:  # (the writer's thread, in the order of the cycles)
             # deltas against the log's own memory: the engine's is a distributed node's
-            snap = capture.snapshot() if keyframe else capture.delta(self._delta_memory)
-            return bytes(serialize_message(snapshot_to_msg(snapshot_for_log(snap))))
+            changed, removed = (capture.entities, ()) if keyframe else capture.changes(self._delta_memory)
+            return snapshot_cdr(capture.step, capture.time, keyframe, vectors_for_log(changed), removed)
 
         changed = self._last_game is None or game_key(self._last_game) != game_key(game)
-        self.writer.write_cycle(engine.cycle, engine.time, snapshot_cdr, game if changed else None,
-                                [event_to_msg(e, t) for e in events], Clock(clock=t))
+        self.writer.write_cycle(engine.cycle, engine.time, snapshot_bytes, game if changed else None,
+                                [event_to_msg(e, t) for e in events], lambda: Clock(clock=t))
         self._last_game = game
         drawn = marker_view(self.drawing)  # agents' RoboViz drawings, drawn off this thread
         if drawn is not None and drawn[0] != self._drawn_version:
@@ -100,7 +101,8 @@ class ReplayLogRecorder(LoopAdapter):
             names, poses = engine.frames()
             models = {rid: engine.robot_model(rid) for rid in engine.robot_ids()}
             self.writer.write("/tf", engine.time, lambda: tf_cdr(names, poses, t, models, rounding=frames_for_log))
-            self.writer.write("/markers", engine.time, loop_markers(loop, t))
+            field, ball, robots = loop_marks(loop)
+            self.writer.write("/markers", engine.time, lambda: match_markers(field, ball, robots, t))
 
     def close(self) -> None:
         self.writer.close()

@@ -8,43 +8,21 @@ can draw) does not change. The live server's topics keep full precision: only th
 rounded, here, for the snapshot and the frames alike."""
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Iterable
+from functools import lru_cache
 from typing import Final
 
 import numpy as np
-from sim_physics.snapshot import Snapshot
+from sim_physics.snapshot import EntityVector
 
 POSITION_STEP: Final = 2.0 ** -20  # m and rad: 0.95 um, 0.95 urad
 ROTATION_STEP: Final = 2.0 ** -24  # quaternion components: 6e-8
 VELOCITY_STEP: Final = 2.0 ** -14  # m/s and rad/s: 6.1e-5
 
 
-def rounded(values: np.ndarray, step: float) -> np.ndarray:
-    """`values` on the grid of `step` (a power of two: the result is exact in binary)."""
+def rounded(values: np.ndarray, step: float | np.ndarray) -> np.ndarray:
+    """`values` on the grid of `step` (powers of two, one or one per value: exact in binary)."""
     return np.round(np.asarray(values, dtype=float) / step) * step
-
-
-def snapshot_for_log(snapshot: Snapshot) -> Snapshot:
-    """The snapshot as the log keeps it (one numpy pass per kind of number)."""
-    entities = list(snapshot.entities.values())
-    if not entities:
-        return snapshot
-    positions = rounded(np.array([e.position for e in entities]), POSITION_STEP)
-    rotations = rounded(np.array([e.orientation for e in entities]), ROTATION_STEP)
-    twists = rounded(np.array([(*e.linear_velocity, *e.angular_velocity) for e in entities]), VELOCITY_STEP)
-    angles = rounded(np.fromiter((q for e in entities for q in e.joint_positions), dtype=float), POSITION_STEP)
-    speeds = rounded(np.fromiter((v for e in entities for v in e.joint_velocities), dtype=float), VELOCITY_STEP)
-    out = {}
-    at_angle = at_speed = 0
-    for i, e in enumerate(entities):
-        n, m = len(e.joint_positions), len(e.joint_velocities)
-        twist = twists[i].tolist()
-        out[e.name] = replace(e, position=tuple(positions[i].tolist()), orientation=tuple(rotations[i].tolist()),
-                              linear_velocity=tuple(twist[:3]), angular_velocity=tuple(twist[3:]),
-                              joint_positions=tuple(angles[at_angle:at_angle + n].tolist()),
-                              joint_velocities=tuple(speeds[at_speed:at_speed + m].tolist()))
-        at_angle, at_speed = at_angle + n, at_speed + m
-    return replace(snapshot, entities=out)
 
 
 def frames_for_log(values: np.ndarray) -> np.ndarray:
@@ -53,3 +31,16 @@ def frames_for_log(values: np.ndarray) -> np.ndarray:
     out[:, :3] = rounded(values[:, :3], POSITION_STEP)
     out[:, 3:] = rounded(values[:, 3:], ROTATION_STEP)
     return out
+
+
+@lru_cache(maxsize=64)
+def _vector_steps(joints: int) -> np.ndarray:
+    """The grid of each number of a state vector with this many joints (snapshot.py's layout)."""
+    return np.array([POSITION_STEP] * 3 + [ROTATION_STEP] * 4 + [VELOCITY_STEP] * 6
+                    + [POSITION_STEP] * joints + [VELOCITY_STEP] * joints)
+
+
+def vectors_for_log(entities: Iterable[EntityVector]) -> list[EntityVector]:
+    """StateCapture's entity vectors as the log keeps them."""
+    return [(name, model, joints, rounded(vec, _vector_steps(len(joints)))) if len(vec) == 13 + 2 * len(joints)
+            else (name, model, joints, vec) for name, model, joints, vec in entities]

@@ -251,13 +251,14 @@ def test_a_full_disk_is_one_clear_error_and_the_caller_goes_on() -> None:
 
 def test_the_log_keeps_positions_to_a_micrometre(tmp_path: Path) -> None:
     """What the log rounds (store/log_precision.py) is below what any replay can show, and a
-    replayed world reads back within it of the live one."""
+    replayed world reads back within it of the live one (deltas merged as a replay does)."""
     from rclpy.serialization import serialize_message
     from rosgraph_msgs.msg import Clock
     from sim_physics.engine.mujoco.engine import MujocoEngine
 
-    from sim_master.ros.convert import snapshot_to_msg, stamp
-    from sim_master.store.log_precision import snapshot_for_log
+    from sim_master.ros.convert import stamp
+    from sim_master.ros.snapshot_cdr import snapshot_cdr
+    from sim_master.store.log_precision import vectors_for_log
     from sim_master.store.mcap_log import ReplayLogWriter
 
     engine = MujocoEngine(vision_noise=False)
@@ -265,16 +266,21 @@ def test_the_log_keeps_positions_to_a_micrometre(tmp_path: Path) -> None:
     engine.set_joint_velocities("left_1", {"he1": 1.0, "lae1": -2.0})
     path = tmp_path / "precise.mcap"
     log = ReplayLogWriter(str(path), serialize_message)
-    live = []
+    live, memory = [], {}
     for _ in range(30):
         engine.step()
         live.append(engine.snapshot())
-        log.write_cycle(engine.cycle, engine.time, snapshot_to_msg(snapshot_for_log(live[-1])), None, [],
-                        Clock(clock=stamp(engine.time)))
+        capture, keyframe = engine.capture(), log.wants_keyframe()
+        changed, removed = (capture.entities, ()) if keyframe else capture.changes(memory)
+        log.write_cycle(engine.cycle, engine.time, snapshot_cdr(capture.step, capture.time, keyframe,
+                                                                vectors_for_log(changed), removed),
+                        None, [], Clock(clock=stamp(engine.time)))
     log.close()
     for cycle, snap in zip(ReplayLogReader(str(path)).cycles(), live, strict=True):
+        assert set(cycle.snapshot.entities) == set(snap.entities)
         for name, e in snap.entities.items():
             r = cycle.snapshot.entities[name]
+            assert r.joint_names == e.joint_names and r.model == e.model
             assert max(abs(a - b) for a, b in zip(e.position + e.joint_positions, r.position + r.joint_positions,
                                                    strict=True)) <= 2 ** -21
             assert max(abs(a - b) for a, b in zip(e.orientation, r.orientation, strict=True)) <= 2 ** -25

@@ -46,7 +46,7 @@ from sim_physics.engine.recovery import (
     unhealthy_links,
 )
 from sim_physics.engine.robot import MODE_PD, Robot
-from sim_physics.snapshot import EntitySnapshot
+from sim_physics.snapshot import EntitySnapshot, StateCapture
 from sim_physics.world.sdf_loader import load_world, resolve_model, resolve_world
 from sim_physics.world.sdf_writer import model_sdf
 from sim_physics.world.spec import ModelSpec, WorldSpec
@@ -627,6 +627,23 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
         if self._arrays is None:
             self._arrays = (self._physics.link_poses(), self._physics.link_velocities(), self._physics.hinge_states())
         return self._arrays
+
+    def capture(self) -> StateCapture:
+        """The state arrays as read once per state (the module hands out copies, never
+        touched again) and where each entity is in them: the vectors are cut where used."""
+        self._ensure_built()
+        poses, twists, hinges = self._state_arrays()
+        where: list[tuple[str, str, tuple[str, ...], int, np.ndarray | None]] = [
+            ("ball", "ball", (), self._ball_link, None)]
+        where += [(name, robot.model_name, tuple(robot.joint_names), self._bodies[name].root,
+                   self._bodies[name].hinges) for name, robot in self._robots.items()]
+
+        def read() -> tuple[tuple[str, str, tuple[str, ...], np.ndarray], ...]:
+            return tuple((name, model, joints, np.concatenate((poses[root], twists[root])) if rows is None
+                          else np.concatenate((poses[root], twists[root], hinges[rows].T.reshape(-1))))
+                         for name, model, joints, root, rows in where)
+
+        return StateCapture(self.cycle, self.time, read)
 
     def _state_vector(self, name: str) -> np.ndarray:
         poses, twists, hinges = self._state_arrays()

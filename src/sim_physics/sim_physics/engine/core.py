@@ -628,7 +628,8 @@ class EngineCore(EntityServices, Generic[R, S]):
             robot = self._robots.get(name)
             model, joints = ("ball", ()) if robot is None else (robot.model_name, tuple(robot.joint_names))
             entities.append((name, model, joints, self._state_vector(name)))
-        return StateCapture(self.cycle, self.time, tuple(entities))
+        captured = tuple(entities)
+        return StateCapture(self.cycle, self.time, lambda: captured)
 
     def apply_snapshot(self, snapshot: Snapshot, *, only: set[str] | None = None, forward: bool = True) -> None:
         """Set entity states (resync, ghosts); unknown robots of a known model are created (a
