@@ -152,6 +152,7 @@ class OdeWorld {
   double timestep_;
   double time_ = 0.0;
   long pile_steps_ = 0;
+  void StepAwake();  // dWorldStep, on the pool only when enough models are awake to share
   int step_threads_ = 1;
   std::unique_ptr<IslandThreads> island_threads_;  // null: one thread
   struct BodyState {

@@ -96,6 +96,19 @@ def test_islands_on_any_number_of_threads_step_bit_for_bit_as_one_thread() -> No
         OdeEngine(vision_noise=False, step_threads=17)
 
 
+def test_one_awake_robot_steps_on_the_calling_thread_as_one_thread_does() -> None:
+    """With one robot (and the ball) awake the pool's hand-offs cost more than they share
+    (issue 45): such a step runs on the calling thread and posts nothing, and the result is
+    the one-thread result; with more awake the pool steps, to the same bits."""
+    from sim_ode import emptied_helper_calls
+
+    emptied = emptied_helper_calls()
+    assert flail(2, 1, 120, 0.7) == flail(1, 1, 120, 0.7)
+    assert emptied_helper_calls() == emptied
+    assert flail(2, 3, 120, 0.7) == flail(1, 3, 120, 0.7)
+    assert emptied_helper_calls() > emptied
+
+
 def test_piles_on_two_threads_step_as_on_one() -> None:
     """Piles take the iterative solver, whose row shuffles draw on ODE's one random generator:
     pile islands are stepped one at a time whatever the thread count. And robots touching make
