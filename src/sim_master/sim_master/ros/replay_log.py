@@ -32,9 +32,10 @@ if TYPE_CHECKING:
     from soccer_referee.events import GameEvent
 
 
-# /tf and the match's markers in the log: 5 Hz of sim time (the snapshot, every cycle, is what
-# a replay draws; these are for tools that open the file, as Foxglove's 3D panel)
-FRAMES_EVERY: Final = 10
+# /tf and the match's markers in the log: 2.5 Hz of sim time (the snapshot, every cycle, is what
+# a replay draws; these are for tools that open the file, as Foxglove's 3D panel). At 10 Hz
+# they were a third of a match's log (issue 45: a full match in under 100 MB).
+FRAMES_EVERY: Final = 20
 
 
 class ReplayLogRecorder(LoopAdapter):
@@ -82,6 +83,7 @@ class ReplayLogRecorder(LoopAdapter):
         engine = loop.engine
         t = stamp(engine.time)
         game = game_state_to_msg(loop.referee.state, t)
+        changed = self._last_game is None or game_key(self._last_game) != game_key(game)
         capture, keyframe = engine.capture(), self.writer.wants_keyframe()
 
         def snapshot_bytes() -> bytes:  # (the writer's thread, in the order of the cycles)
@@ -89,7 +91,6 @@ class ReplayLogRecorder(LoopAdapter):
             changed, removed = (capture.entities, ()) if keyframe else capture.changes(self._delta_memory)
             return snapshot_cdr(capture.step, capture.time, keyframe, vectors_for_log(changed), removed)
 
-        changed = self._last_game is None or game_key(self._last_game) != game_key(game)
         self.writer.write_cycle(engine.cycle, engine.time, snapshot_bytes, game if changed else None,
                                 [event_to_msg(e, t) for e in events], lambda: Clock(clock=t))
         self._last_game = game

@@ -1,5 +1,5 @@
 """The precision the replay log keeps: positions and angles to about a micrometre and a
-microradian, velocities to about 0.06 mm/s (rad/s), on binary grids.
+microradian, velocities to a millimetre (milliradian) per second, on binary grids.
 
 Why: a double's low mantissa bits are noise that no compressor can shrink, and they were most
 of a match's log (issue 45: 0.55 GB for 2 x 300 s, the limit is 100 MB). Rounded to a power of
@@ -17,7 +17,9 @@ from sim_physics.snapshot import EntityVector
 
 POSITION_STEP: Final = 2.0 ** -20  # m and rad: 0.95 um, 0.95 urad
 ROTATION_STEP: Final = 2.0 ** -24  # quaternion components: 6e-8
-VELOCITY_STEP: Final = 2.0 ** -14  # m/s and rad/s: 6.1e-5
+VELOCITY_STEP: Final = 2.0 ** -10  # m/s and rad/s: 0.001
+FRAME_POSITION_STEP: Final = 2.0 ** -16  # /tf: 15 um
+FRAME_ROTATION_STEP: Final = 2.0 ** -20  # /tf quaternions: 1e-6
 
 
 def rounded(values: np.ndarray, step: float | np.ndarray) -> np.ndarray:
@@ -26,10 +28,11 @@ def rounded(values: np.ndarray, step: float | np.ndarray) -> np.ndarray:
 
 
 def frames_for_log(values: np.ndarray) -> np.ndarray:
-    """/tf values (n, 7: translation x y z, rotation x y z w) as the log keeps them."""
+    """/tf values (n, 7: translation x y z, rotation x y z w) as the log keeps them: for a
+    viewer's 3D panel, to 15 um and 1e-6 (the snapshot keeps the finer grids)."""
     out = np.empty_like(values)
-    out[:, :3] = rounded(values[:, :3], POSITION_STEP)
-    out[:, 3:] = rounded(values[:, 3:], ROTATION_STEP)
+    out[:, :3] = rounded(values[:, :3], FRAME_POSITION_STEP)
+    out[:, 3:] = rounded(values[:, 3:], FRAME_ROTATION_STEP)
     return out
 
 

@@ -8,9 +8,10 @@ The format knows no ROS runtime: the writer is handed the serializer (the ROS la
 rclpy's CDR serializer) and the reader decodes with mcap_ros2's pure-Python decoder."""
 from __future__ import annotations
 
+import collections
 import contextlib
-import queue
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Final
@@ -41,6 +42,7 @@ KEYFRAME_EVERY: Final = 500  # a full snapshot every 10 s of sim time, deltas in
 # What the loop may hand the writer before it waits for the disk: about 10 s of a 22-agent
 # match (a cycle is 3-6 records); beyond it the loop waits, it never drops a record.
 MAX_QUEUED: Final = 4096
+WAKE_S: Final = 0.05  # the writer looks this often (sooner when a quarter of MAX_QUEUED waits)
 
 Payload = Any  # a message to serialize, its CDR bytes, or a callable returning them
 
@@ -68,7 +70,11 @@ class ReplayLogWriter:
         self.cycles = 0  # handed over (the loop's count: keyframes follow it)
         self.error: str | None = None  # why the writer's thread stopped writing
         self._closed = False
-        self._queue: queue.Queue[tuple[Any, ...] | None] = queue.Queue(maxsize=max_queued)
+        # a deque the loop appends to without a lock or a wake-up; the writer looks every
+        # WAKE_S (or sooner when much is waiting) and writes what it finds in one go
+        self._jobs: collections.deque[tuple[Any, ...] | None] = collections.deque()
+        self._max_queued = max_queued
+        self._wake = threading.Event()
         self._thread = threading.Thread(target=self._drain, name="replay-log", daemon=True)
         self._thread.start()
         for topic, msg_type in TOPICS.items():
@@ -108,15 +114,19 @@ class ReplayLogWriter:
 
     def flush(self) -> None:
         """Everything handed over so far is in the file when this returns."""
-        self._put(("flush",))
-        self._queue.join()
+        flushed = threading.Event()
+        self._put(("flush", flushed))
+        self._wake.set()
+        while not flushed.wait(0.1) and self._thread.is_alive():
+            pass
         self._raise_if_failed()
 
     def close(self) -> None:
         if not self._closed:
             self._closed = True
             if self._thread.is_alive():
-                self._queue.put(None)
+                self._jobs.append(None)
+                self._wake.set()
                 self._thread.join()
             if self.error is None:
                 self._writer.finish()
@@ -129,7 +139,11 @@ class ReplayLogWriter:
         self._raise_if_failed()
         if self._closed:
             raise ValueError(f"replay log {self.path} is closed")
-        self._queue.put(job)
+        if len(self._jobs) >= self._max_queued // 4:
+            self._wake.set()  # much is waiting: the writer looks now
+            while len(self._jobs) >= self._max_queued and self._thread.is_alive():
+                time.sleep(0.001)  # the disk is behind: the loop waits, nothing is dropped
+        self._jobs.append(job)
 
     def _raise_if_failed(self) -> None:
         if self.error is not None:
@@ -139,31 +153,42 @@ class ReplayLogWriter:
     def _drain(self) -> None:
         written = 0
         while True:
-            job = self._queue.get()
-            try:
+            self._wake.wait(WAKE_S)
+            self._wake.clear()
+            while self._jobs:
+                job = self._jobs.popleft()
                 if job is None:
                     return
-                if self.error is not None:
-                    continue  # failed: what was queued is let go, the loop hears it on its next call
                 kind = job[0]
+                if kind == "flush":
+                    if self.error is None:
+                        self._guarded(self._flush_now)
+                    job[1].set()
+                    continue
+                if self.error is not None:
+                    continue  # failed: what was handed over is let go, the loop hears it on its next call
                 if kind == "message":
-                    _, topic, ns, payload, closes_cycle = job
-                    data = payload() if callable(payload) else payload
-                    if not isinstance(data, (bytes, bytearray, memoryview)):
-                        data = self._serialize(data)
-                    self._writer.add_message(self._channels[topic], log_time=ns, publish_time=ns, data=bytes(data))
-                    if closes_cycle:
+                    if self._guarded(self._message, *job[1:4]) and job[4]:  # a cycle's last record
                         written += 1
                         if written % self.flush_every == 0:
-                            self._flush_now()
+                            self._guarded(self._flush_now)
                 elif kind == "channel":
-                    self._register(*job[1:])
-                elif kind == "flush":
-                    self._flush_now()
-            except Exception as exc:  # noqa: BLE001 - one boundary: the disk or a record, never the match
-                self.error = f"{type(exc).__name__}: {exc}"
-            finally:
-                self._queue.task_done()
+                    self._guarded(self._register, *job[1:])
+
+    def _guarded(self, work: Callable[..., Any], *args: Any) -> int:
+        """One boundary: the disk or a record, never the match (the error stops the writing)."""
+        try:
+            work(*args)
+            return 1
+        except Exception as exc:  # noqa: BLE001 - the boundary itself
+            self.error = f"{type(exc).__name__}: {exc}"
+            return 0
+
+    def _message(self, topic: str, ns: int, payload: Payload) -> None:
+        data = payload() if callable(payload) else payload
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            data = self._serialize(data)
+        self._writer.add_message(self._channels[topic], log_time=ns, publish_time=ns, data=bytes(data))
 
     def _register(self, topic: str, msg_type: str, qos: tuple[bool, bool, int]) -> None:
         schema = self._schemas.get(msg_type)

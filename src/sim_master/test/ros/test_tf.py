@@ -58,15 +58,15 @@ def test_tf_shows_every_robot_move_live_and_in_the_log(running_server: Callable[
         first = torsos(seen[-1])
         assert any(t.child_frame_id == "ball" for t in seen[-1].transforms)
         assert URDF.from_xml_string(descriptions[-1].data).get_root() == "torso"
-        joined_at = server.loop.engine.time  # the log draws every 0.1 s of sim time: let it draw them first
-        ros_caller.spin_until(lambda: server.loop.engine.time > joined_at + 0.3, "0.3 s more of the match")
+        joined_at = server.loop.engine.time  # the log draws every 0.4 s of sim time: let it draw them first
+        ros_caller.spin_until(lambda: server.loop.engine.time > joined_at + 0.5, "0.5 s more of the match")
         move = MoveEntity.Request(entity="Beta/p1", rotation=0.0)
         move.position.x, move.position.y = 4.0, -3.0
         assert ros_caller.call(MoveEntity, f"{ns}/soccer_referee/move_entity", move).success
         ros_caller.spin_until(lambda: abs(torsos(seen[-1])["Beta/p1"][0] - 4.0) < 0.1, "the moved robot on /tf")
         assert abs(torsos(seen[-1])["Beta/p1"][1] + 3.0) < 0.1 and first["Beta/p1"] != torsos(seen[-1])["Beta/p1"]
-        moved_at = server.loop.engine.time  # the log draws every 0.1 s of sim time: let it draw the move
-        ros_caller.spin_until(lambda: server.loop.engine.time > moved_at + 0.3, "0.3 s more of the match")
+        moved_at = server.loop.engine.time  # the log draws every 0.4 s of sim time: let it draw the move
+        ros_caller.spin_until(lambda: server.loop.engine.time > moved_at + 0.5, "0.5 s more of the match")
     logged = [msg for topic, _, msg in ReplayLogReader(str(log)).messages() if topic == "/tf"]
     positions = [torsos(m).get("Beta/p1") for m in logged]
     assert positions and positions[-1] is not None and abs(positions[-1][0] - 4.0) < 0.1
@@ -142,7 +142,7 @@ def test_the_match_as_markers_live_and_in_the_log(running_server: Callable[..., 
         lines = next(m for m in markers if m.ns == "field" and m.type == Marker.LINE_LIST)
         assert len(lines.points) >= 20
         assert any(m.ns == "ball" and m.type == Marker.SPHERE for m in markers)
-        seen_at = server.loop.engine.time  # the log draws every 0.1 s of sim time: let it draw these robots
-        ros_caller.spin_until(lambda: server.loop.engine.time > seen_at + 0.3, "0.3 s more of the match")
+        seen_at = server.loop.engine.time  # the log draws every 0.4 s of sim time: let it draw these robots
+        ros_caller.spin_until(lambda: server.loop.engine.time > seen_at + 0.5, "0.5 s more of the match")
     logged = [msg for topic, _, msg in ReplayLogReader(str(log)).messages() if topic == "/markers"]
     assert logged and any(sum(m.ns == "numbers" for m in msg.markers) == 2 for msg in logged)
