@@ -132,6 +132,7 @@ class SimulationLoop:
         self.transports: dict[Source, AgentTransport] = {}
         self.outlets: dict[Source, PerceptOutlet] = {"local": _LocalBrains(self)}
         self.adapters: list[LoopAdapter] = []
+        self._listeners: dict[str, list[LoopAdapter]] = {}  # hook -> the adapters that do something in it
         self.stop_event = threading.Event()
         self.control = SimulationControl(self)  # pause, step, settings, operator commands
         self._parked = 0
@@ -164,6 +165,15 @@ class SimulationLoop:
 
     def add_adapter(self, adapter: LoopAdapter) -> None:
         self.adapters.append(adapter)
+        self._listeners.clear()
+
+    def _listening(self, hook: str) -> list[LoopAdapter]:
+        """`_listening` of the adapters, found once per hook while the adapters stay the same
+        (the per-player hooks are asked 22 times a cycle)."""
+        found = self._listeners.get(hook)
+        if found is None:
+            found = self._listeners[hook] = _listening(self.adapters, hook)
+        return found
 
     def close(self) -> None:
         """Stop: pending calls fail, a pending step request is released (stop always wins),
@@ -227,7 +237,7 @@ class SimulationLoop:
             self._poll_services()
         finally:
             self._reading_between_cycles = False
-        for adapter in _listening(self.adapters, "before_cycle"):
+        for adapter in self._listening("before_cycle"):
             self._adapter_hook(adapter, "before_cycle", adapter.before_cycle, self)
         if self.config.wait_for_teams and not (self.referee.state.team_left and self.referee.state.team_right):
             self._poll_agents(0.0)
@@ -479,7 +489,7 @@ class SimulationLoop:
             self._say(player, command.message)
 
     def _tell_adapters_effector(self, player: Player, command: Command) -> None:
-        for adapter in _listening(self.adapters, "on_effector"):
+        for adapter in self._listening("on_effector"):
             self._adapter_hook(adapter, "on_effector", adapter.on_effector, self, player, command)
 
     def _report(self, player: Player, errors: list[str]) -> None:
@@ -671,7 +681,7 @@ class SimulationLoop:
         except Exception as exc:  # noqa: BLE001 - a fault boundary: percepts below compute their own
             self._log_fault("vision", exc)
         vision_s = time.perf_counter() - t0
-        percept_listeners = _listening(self.adapters, "on_percept")
+        percept_listeners = self._listening("on_percept")
         for player, outlet, vision, lines in plan:
             try:
                 percept = self.percept_for(player, vision, lines=lines)

@@ -217,6 +217,7 @@ class ServerNode(LoopAdapter):
         self.namespace = node.get_namespace()  # fixed for the node's life: asked of rcl once
         self.clock_topic = "/clock" if self.namespace == "/" else f"{self.namespace}/clock"
         self.audience = Audience()  # who listens, asked of DDS a few times a second
+        self._namespaces: dict[tuple[str, int], str] = {}  # (team, unum) -> the player's namespace
         self.clock_pub = node.create_publisher(Clock, self.clock_topic, 10)
         self._clock_checked_at = 0
         self._clock_warned = False
@@ -409,7 +410,11 @@ class ServerNode(LoopAdapter):
         self.server.calls.submit(leave)
 
     def _namespace(self, player: Player) -> str:
-        return player_namespace(player.team, player.unum, self.namespace)
+        key = (player.team, player.unum)
+        ns = self._namespaces.get(key)
+        if ns is None:  # asked twice a cycle per agent: made once
+            ns = self._namespaces[key] = player_namespace(player.team, player.unum, self.namespace)
+        return ns
 
     def wants_vision(self, agent_id: str) -> bool:
         """ROS players see every third cycle, each in its own phase (by unum), as SimSpark's."""
