@@ -18,6 +18,7 @@ from rclpy.publisher import Publisher
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from sim_bridge.ros.audience import REFRESH_S
+from sim_bridge.ros.lean_reader import NO_PUB_EVENTS
 from sim_bridge.ros.qos import PERCEPT_QOS
 from sim_msgs.msg import JointCommand
 from sim_msgs.msg import Percept as PerceptMsg
@@ -46,8 +47,12 @@ class BridgeNode:
         if pubs is None or pubs[0] != namespace:
             if pubs is not None:
                 self.forget(agent_id)
-            pubs = (namespace, self.node.create_publisher(PerceptMsg, f"{namespace}/percept", PERCEPT_QOS),
-                    self.node.create_publisher(JointCommand, f"{namespace}/effectors/joint_command", RELIABLE))
+            # no QoS event handlers (lean_reader.NO_PUB_EVENTS): 44 of them were walked in Python
+            # at every wake of the server's executor
+            pubs = (namespace, self.node.create_publisher(PerceptMsg, f"{namespace}/percept", PERCEPT_QOS,
+                                                          event_callbacks=NO_PUB_EVENTS),
+                    self.node.create_publisher(JointCommand, f"{namespace}/effectors/joint_command", RELIABLE,
+                                               event_callbacks=NO_PUB_EVENTS))
             self._mirrors[agent_id] = pubs
             self._looked = -1e9  # a new agent's topics: look at once
         return pubs[1], pubs[2]
