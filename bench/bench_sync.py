@@ -230,6 +230,11 @@ def start_rcssserver3d(prefix: str, port: int) -> subprocess.Popen[str]:
                                os.path.join(workdir, "rcssserver3d.rb"), "--agent-port", str(port),
                                "--server-port", str(free_port())], cwd=workdir, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+    return listening(server, port, f"rcssserver3d under {prefix}")
+
+
+def listening(server: subprocess.Popen[str], port: int, name: str) -> subprocess.Popen[str]:
+    """The reference server once its agent port takes a connection (killed after 60 s)."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and server.poll() is None:
         try:
@@ -238,7 +243,7 @@ def start_rcssserver3d(prefix: str, port: int) -> subprocess.Popen[str]:
         except OSError:
             time.sleep(0.2)
     server.kill()
-    raise RuntimeError(f"rcssserver3d under {prefix} did not start")
+    raise RuntimeError(f"{name} did not start")
 
 
 def reproduce(n_agents: int, threads: int, scenario: str, engine: str = "auto", move_from: float = 60.0,
@@ -303,15 +308,7 @@ def start_rcsssmj(port: int) -> subprocess.Popen[str]:
     server = subprocess.Popen([exe, "--no-render", "--no-realtime", "--sync", "--rules", "fifa", "--aport", str(port),
                                "--mport", str(free_port())], cwd=workdir, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return server
-        except OSError:
-            time.sleep(0.2)
-    server.kill()
-    raise RuntimeError("rcsssmj did not start")
+    return listening(server, port, "rcsssmj")
 
 
 def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: str = "simspark",
