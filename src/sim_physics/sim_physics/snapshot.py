@@ -63,19 +63,24 @@ class StateCapture:
         return Snapshot(self.step, self.time, True, {name: _entity_of(name, model, joints, vec)
                                                      for name, model, joints, vec in self.entities})
 
-    def delta(self, memory: dict[str, np.ndarray]) -> Snapshot:
-        """What changed since `memory` (updated here), as the engines' delta() reports it."""
-        changed, removed = self.changes(memory)
+    def delta(self, memory: dict[str, np.ndarray], only: set[str] | None = None) -> Snapshot:
+        """What changed since `memory` (updated here): the engines' delta()."""
+        changed, removed = self.changes(memory, only)
         return Snapshot(self.step, self.time, False, {name: _entity_of(name, model, joints, vec)
                                                       for name, model, joints, vec in changed}, removed)
 
-    def changes(self, memory: dict[str, np.ndarray]) -> tuple[list[EntityVector], tuple[str, ...]]:
-        """The entities whose vectors changed since `memory` (updated here), and those gone."""
+    def changes(self, memory: dict[str, np.ndarray],
+                only: set[str] | None = None) -> tuple[list[EntityVector], tuple[str, ...]]:
+        """The entities whose vectors moved by more than DELTA_TOLERANCE since `memory` (all
+        on the first; updated here), and those gone from the world since; `only` limits the
+        report to those entities (a distributed node's own assets)."""
         changed: list[EntityVector] = []
         names = set()
         for entity in self.entities:
             name, vec = entity[0], entity[3]
             names.add(name)
+            if only is not None and name not in only:
+                continue
             before = memory.get(name)
             if before is None or before.shape != vec.shape or np.max(np.abs(before - vec)) > DELTA_TOLERANCE:
                 changed.append(entity)

@@ -160,6 +160,15 @@ def _sim_axes(v: np.ndarray) -> list[tuple[float, float, float]]:
 ArticulatedState = tuple[np.ndarray, np.ndarray, np.ndarray]  # link poses, link twists, hinge states
 
 
+def _entity_vector(poses: np.ndarray, twists: np.ndarray, hinges: np.ndarray, root: int,
+                   rows: np.ndarray | None) -> np.ndarray:
+    """An entity's state vector (snapshot.py's order: root pose, root twist, joint positions,
+    joint velocities) from one state's arrays; `rows`: its hinges (None: no joints)."""
+    if rows is None:
+        return np.concatenate((poses[root], twists[root]))
+    return np.concatenate((poses[root], twists[root], hinges[rows].T.reshape(-1)))
+
+
 class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
     """Implements SimulationNode over a `PhysicsWorld` (see sim_physics.engine.node)."""
 
@@ -639,8 +648,7 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
                    self._bodies[name].hinges) for name, robot in self._robots.items()]
 
         def read() -> tuple[tuple[str, str, tuple[str, ...], np.ndarray], ...]:
-            return tuple((name, model, joints, np.concatenate((poses[root], twists[root])) if rows is None
-                          else np.concatenate((poses[root], twists[root], hinges[rows].T.reshape(-1))))
+            return tuple((name, model, joints, _entity_vector(poses, twists, hinges, root, rows))
                          for name, model, joints, root, rows in where)
 
         return StateCapture(self.cycle, self.time, read)
@@ -648,9 +656,9 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
     def _state_vector(self, name: str) -> np.ndarray:
         poses, twists, hinges = self._state_arrays()
         if name == "ball":
-            return np.concatenate((poses[self._ball_link], twists[self._ball_link]))
+            return _entity_vector(poses, twists, hinges, self._ball_link, None)
         body = self._bodies[name]
-        return np.concatenate((poses[body.root], twists[body.root], hinges[body.hinges].T.reshape(-1)))
+        return _entity_vector(poses, twists, hinges, body.root, body.hinges)
 
     def _set_ball_state(self, e: EntitySnapshot) -> None:
         self._physics.set_root_pose("ball", np.array([*e.position, *e.orientation]))

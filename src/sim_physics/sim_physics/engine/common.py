@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
 
-from sim_physics.snapshot import DELTA_TOLERANCE, EntitySnapshot, Snapshot
 from sim_physics.world.spec import ModelSpec, WorldSpec
 
 MODEL_ALIASES: dict[str, str] = {"nao": "nao0"}
@@ -89,24 +87,6 @@ def ball_drag_wrench(world: WorldSpec, v: np.ndarray, w: np.ndarray) -> tuple[np
     if linear == 0.0 and angular == 0.0:
         return None
     return -linear * v, -angular * w
-
-
-def delta_since(last: dict[str, np.ndarray], names: list[str], only: set[str] | None,
-                state_vector: Callable[[str], np.ndarray], entity: Callable[[str], EntitySnapshot],
-                cycle: int, time: float) -> Snapshot:
-    """Entities whose state changed since the previous report (all on the first), and those
-    gone since; `last` is the report's memory, updated here; `only` limits the report."""
-    changed: dict[str, EntitySnapshot] = {}
-    for name in names if only is None else [n for n in names if n in only]:
-        vec = state_vector(name)
-        before = last.get(name)
-        if before is None or before.shape != vec.shape or np.max(np.abs(before - vec)) > DELTA_TOLERANCE:
-            changed[name] = entity(name)
-            last[name] = vec
-    removed = tuple(n for n in list(last) if n not in changed and n not in names)
-    for n in removed:
-        last.pop(n, None)
-    return Snapshot(cycle, time, False, changed, removed)
 
 
 class _Robots(Protocol):

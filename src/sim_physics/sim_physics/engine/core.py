@@ -23,7 +23,6 @@ from sim_physics.engine.common import (
     SIMSPARK_BEAM_HEIGHT,
     EntityServices,
     check_robot_id,
-    delta_since,
     standing_height,
     yaw_of,
     yaw_quat,
@@ -616,9 +615,7 @@ class EngineCore(EntityServices, Generic[R, S]):
         """Entities whose state changed since the last report against `memory` (all on the
         first): a reader's own memory, or the engine's (a distributed node's); `only` limits the
         report to those entities (a distributed node's own assets)."""
-        self._ensure_built()
-        return delta_since(self._last_delta if memory is None else memory, self.entity_names(), only,
-                           self._state_vector, self._entity, self.cycle, self.time)
+        return self.capture().delta(self._last_delta if memory is None else memory, only)
 
     def capture(self) -> StateCapture:
         """This cycle's state as plain numbers (a snapshot or a delta made later, elsewhere)."""
