@@ -88,8 +88,8 @@ class ReplayLogRecorder(LoopAdapter):
 
         def snapshot_bytes() -> bytes:  # (the writer's thread, in the order of the cycles)
             # deltas against the log's own memory: the engine's is a distributed node's
-            changed, removed = (capture.entities, ()) if keyframe else capture.changes(self._delta_memory)
-            return snapshot_cdr(capture.step, capture.time, keyframe, vectors_for_log(changed), removed)
+            moved, removed = (capture.entities, ()) if keyframe else capture.changes(self._delta_memory)
+            return snapshot_cdr(capture.step, capture.time, keyframe, vectors_for_log(moved), removed)
 
         self.writer.write_cycle(engine.cycle, engine.time, snapshot_bytes, game if changed else None,
                                 [event_to_msg(e, t) for e in events], lambda: Clock(clock=t))
@@ -97,7 +97,7 @@ class ReplayLogRecorder(LoopAdapter):
         drawn = marker_view(self.drawing)  # agents' RoboViz drawings, drawn off this thread
         if drawn is not None and drawn[0] != self._drawn_version:
             self._drawn_version = drawn[0]
-            self.writer.write_serialized("/drawings", engine.time, drawn[1])
+            self.writer.write("/drawings", engine.time, drawn[1])
         if engine.cycle % FRAMES_EVERY == 0:  # frames for Foxglove's 3D panel
             names, poses = engine.frames()
             models = {rid: engine.robot_model(rid) for rid in engine.robot_ids()}

@@ -91,10 +91,6 @@ class ReplayLogWriter:
         """A message of `topic`'s type (or its bytes, or a callable making them)."""
         self._put(("message", topic, int(round(time * 1e9)), msg, False))
 
-    def write_serialized(self, topic: str, time: float, data: bytes) -> None:
-        """A message of `topic`'s type already in CDR."""
-        self.write(topic, time, data)
-
     def write_cycle(self, step: int, time: float, snapshot_msg: Payload, game_state_msg: Any | None,
                     event_msgs: list[Any], clock_msg: Any) -> None:
         # the cycle's game state and events before its snapshot, which closes the cycle for a
