@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE_DIRS = ("src/sim_contracts/sim_contracts", "src/sim_physics/sim_physics", "src/sim_master/sim_master",
                 "src/sim_bridge/sim_bridge", "src/soccer_referee/soccer_referee", "src/sim_distributed/sim_distributed",
-                "src/sim_tools/sim_tools")
+                "src/sim_tools/sim_tools", "src/soccersim_api/soccersim_api")
 
 # The ROS layer: nothing in a pure core may import these (module prefixes).
 ROS_MODULES = ("rclpy", "sim_msgs", "simulation_interfaces", "gazebo_msgs", "tf2_msgs", "rosgraph_msgs",
@@ -35,6 +35,8 @@ PURE_CORES = (
     "sim_physics",  # the whole package: engines, world files, scene, snapshots
     "sim_master.master",
     "sim_master.store",
+    "sim_master.api",  # the core API over gRPC: beside ROS, never through it
+    "soccersim_api",
     "sim_distributed.barrier", "sim_distributed.resp", "sim_distributed.redis_cache", "sim_distributed.cache_writer",
     "sim_contracts",
     "soccer_referee.commands", "soccer_referee.events",
@@ -59,6 +61,9 @@ FORBIDDEN = (
     ("sim_contracts", "sim_master", "contracts are below every engine and the loop"),
     ("sim_master.master", "sim_bridge", "the loop core knows no sockets: transports are registered with it"),
     ("sim_master.master", "sim_master.server", "the loop core does not know what is plugged into it"),
+    ("sim_master.master", "sim_master.api", "the loop core does not know what is plugged into it"),
+    ("soccersim_api", "sim_", "the API's proto and client need no server: users install them alone"),
+    ("soccersim_api", "soccer_referee", "the API's proto and client need no server: users install them alone"),
     ("sim_physics.scene", "mujoco", "monitors and replay draw from the engine contract, on any engine"),
     ("sim_physics.scene", "sim_physics.engine", "the scene reads specs and poses, never an engine"),
     ("sim_master.server", "mujoco", "what serves a world serves it on any engine"),

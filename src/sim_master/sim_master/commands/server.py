@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 from collections.abc import Callable
@@ -75,6 +76,18 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
                         help="text service port (default %(default)s; -1: off)")
     parser.add_argument("--web-port", type=port_number, default=8080,
                         help="browser monitor, HTTP + WebSocket (default %(default)s; -1: off)")
+    parser.add_argument("--grpc-port", type=port_number, default=50051,
+                        help="the core API over gRPC, soccersim.v1 (default %(default)s; 0: a free one; -1: off)")
+    parser.add_argument("--grpc-host", default="127.0.0.1",
+                        help="bind address of the gRPC API (default %(default)s; another needs TLS and a token, "
+                             "or --grpc-insecure)")
+    parser.add_argument("--grpc-tls-cert", default=None, metavar="PEM", help="the gRPC API's TLS certificate")
+    parser.add_argument("--grpc-tls-key", default=None, metavar="PEM", help="the gRPC API's TLS key")
+    parser.add_argument("--grpc-token-file", default=None, metavar="FILE",
+                        help="every gRPC call must carry this file's token (metadata authorization: Bearer "
+                             "<token>); also taken from $SOCCERSIM_GRPC_TOKEN")
+    parser.add_argument("--grpc-insecure", action="store_true",
+                        help="serve the gRPC API on a non-loopback --grpc-host without TLS and token")
     parser.add_argument("--draw-port", type=port_number, default=32769,
                         help="UDP port for agents' debug drawings in RoboViz's protocol, shown by the "
                              "browser monitor (default %(default)s, RoboViz's; -1: off)")
@@ -122,6 +135,22 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
                         help="/tf messages per second of sim time (0.5-50; ROS parameter tf_rate, may change live)")
 
 
+def grpc_token(path: str | None) -> str:
+    """The gRPC API's token: the file's first line, else $SOCCERSIM_GRPC_TOKEN, else none
+    (never a flag's value: the command line is visible to every user of the machine)."""
+    if path:
+        try:
+            with open(path, encoding="utf-8") as f:
+                token = f.readline(4096).strip()
+        except (OSError, UnicodeError) as exc:
+            reason = getattr(exc, "strerror", None) or exc
+            raise SystemExit(f"soccersim server: --grpc-token-file {path}: {reason}") from None
+        if not token:
+            raise SystemExit(f"soccersim server: --grpc-token-file {path}: the file holds no token")
+        return token
+    return os.environ.get("SOCCERSIM_GRPC_TOKEN", "").strip()
+
+
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
     def port(value: int) -> int | None:
         return None if value < 0 else value
@@ -136,6 +165,12 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         rcsssmj_monitor_port=port(args.rcsssmj_monitor_port),
         service_port=port(args.service_port),
         web_port=port(args.web_port),
+        grpc_port=port(args.grpc_port),
+        grpc_host=args.grpc_host,
+        grpc_tls_cert=args.grpc_tls_cert,
+        grpc_tls_key=args.grpc_tls_key,
+        grpc_token=grpc_token(args.grpc_token_file),
+        grpc_insecure=args.grpc_insecure,
         draw_port=port(args.draw_port),
         world=args.world,
         engine=args.engine,

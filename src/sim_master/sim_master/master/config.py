@@ -15,6 +15,13 @@ class ServerConfig:
     rcsssmj_monitor_port: int | None = 60001
     service_port: int | None = 4000
     web_port: int | None = None  # browser monitor (None: off)
+    # the core API over gRPC (soccersim.v1; `soccersim server` serves it on 50051; None: off)
+    grpc_port: int | None = None
+    grpc_host: str = "127.0.0.1"  # another address needs TLS and a token, or grpc_insecure
+    grpc_tls_cert: str | None = None  # PEM files
+    grpc_tls_key: str | None = None
+    grpc_token: str = ""  # every call but health and reflection carries it ("": none)
+    grpc_insecure: bool = False
     # agents' debug drawings (RoboViz's UDP protocol), drawn by the browser monitor (None: off)
     draw_port: int | None = None
     world: str = "simspark_field"

@@ -34,11 +34,17 @@ class SimulationControl:
         self.paused = False
         self._step_budget = 0  # cycles still to run while paused
         self._step_done: threading.Event | None = None
+        self.speed = 1.0  # real-time mode's pace: cycles per 20 ms of wall time (an operator's)
 
     # ------------------------------------------------------------------ the loop asks
     def holds(self) -> bool:
         """No cycle now: paused with no step requested."""
         return self.paused and self._step_budget == 0
+
+    @property
+    def stepping(self) -> bool:
+        """A step request (step_paused) has cycles still to run."""
+        return self._step_budget > 0
 
     def cycle_done(self) -> None:
         if self._step_budget > 0:

@@ -103,6 +103,7 @@ class CycleStats:
         return self.cycles / elapsed if elapsed > 0 else 0.0
 
 
+CYCLE_S = 0.02  # wall time of a cycle in real-time mode at speed 1 (both references')
 MAX_STEP_CYCLES = 1_000_000  # one step request runs at most this many cycles (5.5 h of sim time)
 
 
@@ -214,6 +215,7 @@ class SimulationLoop:
             if self.config.max_cycles is not None and self.stats.cycles >= self.config.max_cycles:
                 break
             if pacer is not None:
+                pacer.period = CYCLE_S / self.control.speed  # an operator may change the pace
                 self._idle_until(pacer, between_cycles=True)
                 self.stats.realtime_ratio = pacer.ratio
                 while pacer.said:

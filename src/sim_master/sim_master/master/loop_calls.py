@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -80,6 +81,21 @@ class LoopCalls:
         Inside a cycle (`at_boundary=False`) the calls that wait for a boundary stay queued."""
         count = self._run(self._queue)
         return count + self._run(self._at_boundary) if at_boundary else count
+
+    def run_for(self, seconds: float) -> int:
+        """Run what is pending until nothing is or `seconds` are spent: a surface's budget per
+        poll (what is left runs at the next)."""
+        deadline = time.perf_counter() + seconds
+        count = 0
+        for pending in (self._queue, self._at_boundary):
+            while time.perf_counter() < deadline:
+                try:
+                    item = pending.get_nowait()
+                except queue.Empty:
+                    break
+                self._execute(item)
+                count += 1
+        return count
 
     def wait_and_run(self, timeout: float) -> int:
         """Sleep until a call is submitted (at most `timeout`), then run what is pending, as

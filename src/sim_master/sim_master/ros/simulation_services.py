@@ -11,10 +11,8 @@ import functools
 import math
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-import re2
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.action.server import ServerGoalHandle
 from rclpy.callback_groups import ReentrantCallbackGroup
@@ -22,6 +20,7 @@ from rclpy.node import Node
 from sim_physics.snapshot import EntitySnapshot
 
 from sim_contracts import names
+from sim_master.master import entity_query
 from sim_master.master.entity_services import SpawnOutcome
 from sim_master.master.loop import MAX_STEP_CYCLES
 from sim_master.ros.convert import stamp
@@ -64,7 +63,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 STEP_TIMEOUT_S: Final = 120.0
 ACTION_CHUNK: Final = 10  # SimulateSteps steps this many cycles between feedbacks and cancel checks
-MAX_FILTER: Final = 1024  # characters of a get_entities name filter
 MAX_SPAWN_BATCH: Final = 64  # entities per spawn_entities call (each is built on the loop's thread)
 FEATURES: Final = (
     SimulatorFeatures.SPAWNING, SimulatorFeatures.DELETING, SimulatorFeatures.ENTITY_TAGS,
@@ -89,26 +87,10 @@ def result(code: int, message: str = "") -> Result:
     return Result(result=code, error_message=message)
 
 
-@dataclass(frozen=True, slots=True)
-class Described:
-    """What the standard says about an entity: its category, tags and a description."""
-
-    category: int
-    tags: tuple[str, ...]
-    description: str
-
-
-def describe(loop: SimulationLoop, name: str) -> Described:
-    """Loop thread. Tags: ball, player, the team and side of a player, spawned, the model."""
-    if name == names.BALL:
-        return Described(EntityCategory.CATEGORY_DYNAMIC_OBJECT, ("ball",), "the ball")
-    model = loop.engine.robot_model(name)
-    player = loop.players.by_robot(name)
-    if player is not None and player.registered:
-        return Described(EntityCategory.CATEGORY_ROBOT, ("player", player.team, player.side, model),
-                         f"{model} of {player.team} #{player.unum} ({player.side})")
-    tags = ("spawned", model) if name in loop.entities.spawned else ("agent", model)
-    return Described(EntityCategory.CATEGORY_ROBOT, tags, f"{model} ({tags[0]})")
+# the standard's categories of entity_query's
+CATEGORY: Final = {entity_query.ROBOT: EntityCategory.CATEGORY_ROBOT,
+                   entity_query.DYNAMIC_OBJECT: EntityCategory.CATEGORY_DYNAMIC_OBJECT}
+CATEGORY_NAME: Final = {v: k for k, v in CATEGORY.items()}
 
 
 def to_state(entity: EntitySnapshot, t: float) -> EntityState:
@@ -213,38 +195,23 @@ class SimulationServices:
 
     # ------------------------------------------------------------------ entities
     def _select(self, filters: EntityFilters) -> tuple[list[str], list[EntitySnapshot], float] | Result:
-        if len(filters.filter) > MAX_FILTER:
-            return result(Result.RESULT_OPERATION_FAILED, f"filter longer than {MAX_FILTER} characters")
-        try:
-            # RE2 matches in time linear in the name whatever the pattern: a filter such as
-            # ^(a+)+$ that backtracks for ever in Python's re would freeze the loop's thread
-            pattern = re2.compile(filters.filter) if filters.filter else None
-        except re2.error as exc:
-            return result(Result.RESULT_OPERATION_FAILED, f"bad filter: {exc}")
         bounds = filters.bounds
         if bounds.type not in (Bounds.TYPE_EMPTY, Bounds.TYPE_BOX, Bounds.TYPE_SPHERE):
             return result(Result.RESULT_FEATURE_UNSUPPORTED, "bounds: box and sphere only")
-        categories = {c.category for c in filters.categories}
-        wanted_tags = set(filters.tags.tags)
+        known = frozenset(CATEGORY_NAME[c.category] for c in filters.categories if c.category in CATEGORY_NAME)
+        query = entity_query.EntityQuery(
+            filters.filter, known, frozenset(filters.tags.tags), filters.tags.filter_mode == TagsFilter.FILTER_MODE_ALL,
+            functools.partial(_inside, bounds))
+        if filters.categories and not known:  # only categories no entity here has: nothing is picked
+            return [], [], self._call(lambda: self.loop.engine.time)
+        try:
+            pattern = query.compiled()
+        except entity_query.QueryError as exc:
+            return result(Result.RESULT_OPERATION_FAILED, str(exc))
 
         def pick() -> tuple[list[str], list[EntitySnapshot], float]:
-            snap = self.loop.engine.snapshot()
-            chosen = []
-            for name, entity in snap.entities.items():
-                if pattern is not None and not pattern.search(name):
-                    continue
-                if categories or wanted_tags:
-                    d = describe(self.loop, name)
-                    if categories and d.category not in categories:
-                        continue
-                    have = wanted_tags & set(d.tags)
-                    every = filters.tags.filter_mode == TagsFilter.FILTER_MODE_ALL
-                    if wanted_tags and not (have == wanted_tags if every else have):
-                        continue
-                if not _inside(bounds, entity.position):
-                    continue
-                chosen.append(entity)
-            return [e.name for e in chosen], chosen, snap.time
+            chosen, _, t = entity_query.select(self.loop, query, pattern)
+            return [e.name for e in chosen], chosen, t
 
         return self._call(pick)
 
@@ -267,17 +234,17 @@ class SimulationServices:
         return res
 
     def _info(self, req: GetEntityInfo.Request, res: GetEntityInfo.Response) -> GetEntityInfo.Response:
-        def look() -> Described | None:
+        def look() -> entity_query.Described | None:
             if req.entity != names.BALL and req.entity not in self.loop.engine.robot_ids():
                 return None
-            return describe(self.loop, req.entity)
+            return entity_query.describe(self.loop, req.entity)
 
         described = self._call(look)
         if described is None:
             res.result = result(Result.RESULT_NOT_FOUND, f"no entity named {req.entity!r}")
             return res
-        res.info = EntityInfo(category=EntityCategory(category=described.category), description=described.description,
-                              tags=list(described.tags))
+        res.info = EntityInfo(category=EntityCategory(category=CATEGORY[described.category]),
+                              description=described.description, tags=list(described.tags))
         res.result = result(Result.RESULT_OK)
         return res
 
@@ -436,6 +403,7 @@ class SimulationServices:
 
 
 def _inside(bounds: Bounds, position: tuple[float, float, float]) -> bool:
+    """The standard's bounds (empty, box, sphere) as entity_query's `inside`."""
     if bounds.type == Bounds.TYPE_EMPTY:
         return True
     points = [(v.x, v.y, v.z) for v in bounds.points]

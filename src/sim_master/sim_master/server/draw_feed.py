@@ -141,6 +141,11 @@ class DrawingView:
 class DrawingFeed(LoopAdapter):
     name = "drawing port"
 
+    def shown(self) -> tuple[int, dict[str, Any]]:
+        """(version, board) of what is shown now, from any thread (one view, read once)."""
+        view = self.view
+        return view.version, view.board
+
     def __init__(self, port: DrawingPort, *, budgets: SenderBudgets | None = None) -> None:
         self.port = port
         self.board = DrawingBoard()  # the reading thread's (under _board_lock); others read `view`

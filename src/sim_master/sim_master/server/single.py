@@ -33,6 +33,7 @@ from sim_master.server.services import register_services
 from sim_master.server.web_feed import WebMonitorFeed
 
 if TYPE_CHECKING:
+    from sim_master.api.feed import ApiFeed
     from sim_master.monitor_web.server import WebMonitor
     from sim_master.ros.remote_referee import RemoteReferee
     from sim_master.ros.replay_log import ReplayLogRecorder
@@ -66,6 +67,7 @@ class SingleModeServer:
         self.ros: ServerNode | None = None
         self.ros_context: Any = None
         self._remote_referee: RemoteReferee | None = None
+        self.api: ApiFeed | None = None  # the core API over gRPC, when it serves
 
     def _open_drawing_port(self) -> None:
         """Agents' RoboViz drawings (self.drawing) for the browser monitor and the log, unless the
@@ -129,6 +131,8 @@ class SingleModeServer:
             register_services(self.service_port, self.loop, drawing=self.drawing)
             _listen(self.service_port.start, "service_port", c.host, c.service_port)
             self.loop.add_adapter(ServicePortFeed(self.service_port))
+        if c.grpc_port is not None:
+            self._start_api()
         if c.log_path:
             from sim_master.ros.replay_log import ReplayLogRecorder
 
@@ -141,6 +145,29 @@ class SingleModeServer:
             self.loop.add_adapter(ModelsReadAhead(cast(ReadsModelsAhead, self.loop.engine), PRELOADED_MODELS))
         self.loop.calls.bind_to_current_thread()
         self.loop.stats = CycleStats()
+
+    def _start_api(self) -> None:
+        """The core API over gRPC (api/): a surface for tools, so a port that is taken is said
+        and the match goes on without it; a configuration that is unsafe is refused."""
+        from sim_master.api.feed import ApiFeed
+        from sim_master.api.server import Security, SetupError
+
+        c = self.config
+        try:
+            security = Security(c.grpc_token, _read(c.grpc_tls_cert, "--grpc-tls-cert"),
+                                _read(c.grpc_tls_key, "--grpc-tls-key"), c.grpc_insecure)
+            feed = ApiFeed(self.loop, c.grpc_host, c.grpc_port or 0, security,
+                           drawing=None if self.drawing is None else self.drawing.shown)
+        except SetupError as exc:
+            raise StartupError(str(exc)) from None
+        try:
+            feed.start()
+        except (RuntimeError, OSError) as exc:
+            self.log.warning("gRPC API: cannot listen on %s:%s (%s); going on without it (--grpc-port)",
+                             c.grpc_host, c.grpc_port, str(exc)[:120])
+            return
+        self.api = feed
+        self.loop.add_adapter(feed)
 
     def _start_ros(self, ros_args: list[str] | None) -> None:
         import rclpy
@@ -193,6 +220,8 @@ class SingleModeServer:
         mode = "sync" if self.config.sync else "real-time"
         if self.service_port is not None:
             lines.append(f"service port: {self.config.host}:{self.service_port.port}")
+        if self.api is not None:
+            lines.append(f"gRPC API (soccersim.v1): {self.api.server.address}")
         c = self.config
         threads = ""
         if c.engine in ("auto", "ode"):
@@ -211,6 +240,7 @@ class SingleModeServer:
         self.web_monitor = None
         self.drawing = None
         self.service_port = None
+        self.api = None
         self.log_writer = None
         self.ros = None
         if self.ros_context is not None:
@@ -267,6 +297,17 @@ def raise_open_files_limit(want: int = 65536) -> int:
         except (ValueError, OSError):
             pass
     return soft
+
+
+def _read(path: str | None, flag: str) -> bytes:
+    """A PEM file's bytes (b"" for none), or the flag's one-line error."""
+    if not path:
+        return b""
+    try:
+        with open(path, "rb") as f:
+            return f.read(1 << 20)
+    except OSError as exc:
+        raise StartupError(f"{flag} {path}: {exc.strerror or exc}") from None
 
 
 def _listen(start: Callable[[], None], setting: str, host: str, port: int) -> None:
