@@ -28,7 +28,8 @@ class ApiFeed(LoopAdapter):
         """`drawing`: (version, board) of the agents' drawings now, from any thread (None: no
         drawing port, no Drawings stream)."""
         self.calls = LoopCalls()
-        self.owner = Owner(SingleApi(loop), self.calls, capture=loop.engine.capture, drawing=drawing)
+        # asked at each use: the league's engine picks its physics when the first robot joins
+        self.owner = Owner(SingleApi(loop), self.calls, capture=lambda: loop.engine.capture(), drawing=drawing)
         self.server = ApiServer(self.owner, host, port, security)
 
     def start(self) -> None:

@@ -65,13 +65,13 @@ class Security:
         if _loopback(host) or self.insecure:
             return
         if not (self.cert and self.token):
-            raise SetupError(f"--grpc-port on {host}: another address than loopback needs --grpc-tls-cert/key "
-                             "and a token (--grpc-token-file), or --grpc-insecure")
+            raise SetupError(f"--grpc-host {host}: another address than loopback needs TLS (--grpc-tls-cert and "
+                             "--grpc-tls-key) and a token (--grpc-token-file), or --grpc-insecure")
 
 
 def _loopback(host: str) -> bool:
-    if host in ("localhost", ""):
-        return host == "localhost"
+    if host == "localhost":
+        return True
     try:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
@@ -106,6 +106,7 @@ class ApiServer:
         self.security.check(host)
         self.port = 0
         self.streams = 0
+        self.stream_messages = 0  # written to streams, all told (benches and tests read it)
         self._aio: asyncio.AbstractEventLoop | None = None
         self._server: grpc.aio.Server | None = None
         self._thread: threading.Thread | None = None
@@ -246,6 +247,7 @@ class ApiServer:
             try:
                 async for data in body(req, context):
                     yield data
+                    self.stream_messages += 1
             except ApiError as exc:
                 await context.abort(getattr(grpc.StatusCode, exc.code), exc.message)
             finally:

@@ -18,7 +18,15 @@ from sim_master.api.errors import ApiError, Code
 from sim_master.master import entity_query
 from sim_master.master.loop import MAX_STEP_CYCLES
 from soccer_referee.checks import command_problem
-from soccer_referee.commands import DropBall, KickOff, MoveBall, RefereeCommand, SetPlayMode, SetScore
+from soccer_referee.commands import (
+    DropBall,
+    KickOff,
+    MoveBall,
+    RefereeCommand,
+    SetPlayMode,
+    SetScore,
+    entity_move,
+)
 from soccersim_api.v1 import soccersim_pb2 as pb
 
 if TYPE_CHECKING:
@@ -186,16 +194,16 @@ class SingleApi:
         return self.referee(MoveBall((p.x, p.y, p.z), (v.x, v.y, v.z)))
 
     def move_player(self, req: pb.MovePlayerRequest) -> pb.GameState:
+        """The trainer's move (rcssserver3d's monitor agent command), as move_entity makes it."""
         team = short(req.team, "team")
-        finite(req.x, req.y, req.rotation_deg)
         side = self.loop.referee.registry.side_of(team)
         if not side or self.loop.players.by_player(side, req.unum) is None:
             raise ApiError("NOT_FOUND", f"no player {team[:64]} #{req.unum}")
-        error = self.loop.control.move_entity(names.player_entity(team, req.unum), (req.x, req.y, 0.0),
-                                              req.rotation_deg, (0.0, 0.0, 0.0))
-        if error is not None:
-            raise ApiError("FAILED_PRECONDITION", error)
-        return self.game_state()
+        command = entity_move(names.player_entity(team, req.unum), (req.x, req.y, 0.0), req.rotation_deg,
+                              (0.0, 0.0, 0.0), self.loop.referee.registry.side_of)
+        if isinstance(command, str):
+            raise ApiError("NOT_FOUND", command)
+        return self.referee(command)
 
     def set_score(self, left: int, right: int) -> pb.GameState:
         return self.referee(SetScore(left, right))
