@@ -29,6 +29,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 
 import psutil
 
@@ -188,7 +189,8 @@ def start_soccersim(port: int, dialect: str, engine: str = "auto", threads: int 
     env = dict(os.environ, ROS_DOMAIN_ID=str(free_domain_id()))  # the ROS node (when on) on a domain of its own
     server = subprocess.Popen([exe, "server", "--sync", *([] if ros else ["--no-ros"]), "--engine", engine,
                                "--physics-threads", str(threads) if threads else "auto", *ports,
-                               *(["--max-cycles", str(max_cycles)] if max_cycles else []), *extra,
+                               *(["--max-cycles", str(max_cycles)] if max_cycles else []),
+                               "--grpc-port", "0", *extra,  # the API on as by default, on a free port
                                "--simspark-monitor-port", str(monitor) if monitor_ports else "-1",
                                "--rcsssmj-monitor-port", str(free_port()) if monitor_ports else "-1",
                                "--service-port", str(service), "--web-port", "-1"],
@@ -314,7 +316,10 @@ def start_rcsssmj(port: int) -> subprocess.Popen[str]:
 def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: str = "simspark",
         model: str = "nao", engine: str = "auto", profile: str | None = None, threads: int = 1,
         monitor_ports: bool = False, monitor: bool = False, scenario: str = "standing", ros: bool = False,
-        rcss_prefix: str = "", log: bool = False) -> dict[str, object]:
+        rcss_prefix: str = "", log: bool = False, extra: tuple[str, ...] = (),
+        clients: Callable[[], Callable[[], dict[str, object]]] | None = None) -> dict[str, object]:
+    """`clients`: started once every agent joined (before the measured window), it returns
+    what stops them and says what they did (bench_grpc.py's API readers)."""
     port = free_port()
     log_path = os.path.join(tempfile.mkdtemp(prefix="bench-log-"), "match.mcap") if log else None
     if server_name == "rcsssmj":
@@ -324,7 +329,7 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
         time.sleep(1.0)  # its port opens before its scene is ready: agents that come at once may hang
     else:
         server = start_soccersim(port, dialect, engine, threads, monitor_ports or monitor, ros=ros,
-                                 extra=("--log", log_path) if log_path else ())
+                                 extra=(*(("--log", log_path) if log_path else ()), *extra))
     watching = threading.Event()
     if monitor and server_name == "soccersim":
         threading.Thread(target=drain_monitor, args=(server.monitor_port, watching), daemon=True).start()
@@ -350,6 +355,7 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
         for w in workers:
             w.kill()
         raise
+    stop_clients = clients() if clients is not None else None
     time.sleep(0.5)
     agent_procs = [psutil.Process(w.pid) for w in workers]
     agents0 = sum(sum(a.cpu_times()[:2]) for a in agent_procs)
@@ -364,6 +370,7 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
     stats1 = server_stats(counters) if counters else None
     agents1 = sum(sum(a.cpu_times()[:2]) for a in agent_procs)
     rss = proc.memory_info().rss / 2**20
+    clients_did = stop_clients() if stop_clients is not None else {}
     per_agent = [n for _ in workers for n in counts.get(timeout=60)]
     for w in workers:
         w.join(10)
@@ -402,6 +409,7 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
         **(engine_yardstick(stats0, stats1, cycles, 1000 * (cpu1 - cpu0)) if stats0 and stats1 else {}),
         **({"phase_ms_per_cycle": phase_ms(stats0, stats1)} if stats0 and stats1 else {}),
         **log_figures,
+        **clients_did,
         **({"profile": profile_summary(profile)} if spy is not None and profile else {}),
     }
 

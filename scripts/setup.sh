@@ -12,7 +12,7 @@ step() { printf '[setup %s] %s\n' "$(date +%T)" "$*"; }
 # 1. Debian packages (root only; otherwise report what is missing).
 DEBS=(cmake g++ make ccache redis-server libosmesa6 libgl1 libegl1 iproute2 nftables chromium fonts-dejavu-core
       libignition-physics-dev libignition-physics5-dartsim-plugin5 libsdformat-dev ignition-tools libode-dev
-      libgtest-dev)
+      libgtest-dev openssl)
 missing=()
 for p in "${DEBS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ "${#missing[@]}" -gt 0 ]; then

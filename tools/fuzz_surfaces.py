@@ -1,7 +1,8 @@
 """Generated hostile input on the surfaces added beside the TCP ports (issue 42), while a good
 agent plays: the RoboViz draw port (datagrams), the browser's WebSocket (frames), the
 server's DDS topics and services (a ROS player's effector topics, the join, beam, play-mode
-and move services) and replay log files (damaged copies of a real log).
+and move services), replay log files (damaged copies of a real log) and the gRPC core API
+(every method of soccersim.v1 with hostile fields, and bytes that are no message).
 
     python tools/fuzz_surfaces.py --inputs 100000 --seed 1
 
@@ -168,6 +169,104 @@ def dds_input(rng: random.Random, types: dict[str, Any]) -> tuple[str, Any]:
     return kind, req
 
 
+# ---------------------------------------------------------------------- the gRPC API
+def grpc_request(rng: random.Random, message_type: Any, depth: int = 0) -> Any:
+    """A request of `message_type` (a soccersim.v1 message class) with every field hostile or
+    left out: numbers from HOSTILE_NUMBERS, texts from the agents' ATOMS, out-of-range counts."""
+    msg = message_type()
+    for f in message_type.DESCRIPTOR.fields:
+        if rng.random() < 0.3:
+            continue
+        repeated = f.label == f.LABEL_REPEATED if hasattr(f, "label") else f.is_repeated
+        for _ in range(rng.choice([1, 1, 2, 5]) if repeated else 1):
+            if f.message_type is not None:
+                if depth >= 3:
+                    break
+                sub = grpc_request(rng, message_type_of(f.message_type), depth + 1)
+                if repeated:
+                    getattr(msg, f.name).append(sub)
+                else:
+                    getattr(msg, f.name).CopyFrom(sub)
+                continue
+            value: Any
+            if f.type == f.TYPE_DOUBLE:
+                value = _float(rng)
+            elif f.type == f.TYPE_BOOL:
+                value = rng.random() < 0.5
+            elif f.type in (f.TYPE_UINT32, f.TYPE_UINT64):
+                value = rng.choice([0, 1, 3, 11, 99, 2 ** 31, 2 ** 32 - 1]) if f.type == f.TYPE_UINT32 else \
+                    rng.choice([0, 1, 2 ** 63, 2 ** 64 - 1])
+            elif f.type == f.TYPE_ENUM:
+                value = rng.choice([0, 1, 2, 3, 77])
+            else:
+                value = _text(rng) if rng.random() < 0.8 else rng.choice(
+                    ["PlayOn", "GameOver", "^(a+)+$", "model://nao0", "<sdf><model name='x'>", "(", "left"])
+            if repeated:
+                getattr(msg, f.name).append(value)
+            else:
+                setattr(msg, f.name, value)
+    return msg
+
+
+def message_type_of(descriptor: Any) -> Any:
+    from soccersim_api.v1 import soccersim_pb2 as pb
+
+    return getattr(pb, descriptor.name)
+
+
+def _fuzz_grpc(server: Any, rng: random.Random, count: int, progress: bool) -> tuple[int, dict[str, int]]:
+    """Every method, called with generated requests (5 % raw bytes that are no message);
+    streams are read for one message and cancelled. Every answer must be a status the API
+    says (never INTERNAL or UNKNOWN); the match is played on afterwards."""
+    import grpc
+
+    from soccersim_api.v1 import soccersim_pb2 as pb
+
+    channel = grpc.insecure_channel(server.api.server.address)
+    methods = [(s.full_name, m) for s in pb.DESCRIPTOR.services_by_name.values() for m in s.methods]
+    codes: dict[str, int] = {}
+    sent = 0
+    try:
+        for i in range(count):
+            service, method = rng.choice(methods)
+            path = f"/{service}/{method.name}"
+            raw = rng.random() < 0.05
+            request = bytes(rng.getrandbits(8) for _ in range(rng.randrange(1, 64))) if raw else \
+                grpc_request(rng, message_type_of(method.input_type)).SerializeToString()
+            code = "OK"
+            try:
+                if method.server_streaming:
+                    call = channel.unary_stream(path, request_serializer=None, response_deserializer=None)(
+                        request, timeout=5)
+                    try:
+                        next(call)
+                    finally:
+                        call.cancel()
+                else:
+                    channel.unary_unary(path, request_serializer=None, response_deserializer=None)(request, timeout=5)
+            except grpc.RpcError as exc:
+                code = exc.code().name
+            except StopIteration:
+                code = "OK"
+            codes[code] = codes.get(code, 0) + 1
+            sent += 1
+            if progress and i % 1000 == 0:
+                print(f"grpc {i}/{count}", file=sys.stderr, flush=True)
+        # what a hostile operator changed is changed back, so the good agent plays on
+        stub_sim = channel.unary_unary("/soccersim.v1.Simulation/Resume", request_serializer=None,
+                                       response_deserializer=None)
+        stub_sim(b"", timeout=10)
+        channel.unary_unary("/soccersim.v1.Game/SetPlayMode", request_serializer=None, response_deserializer=None)(
+            pb.SetPlayModeRequest(play_mode="PlayOn").SerializeToString(), timeout=10)
+        if not server.config.sync:
+            channel.unary_unary("/soccersim.v1.Simulation/SetSpeed", request_serializer=None,
+                                response_deserializer=None)(
+                pb.SetSpeedRequest(real_time_factor=1.0).SerializeToString(), timeout=10)
+    finally:
+        channel.close()
+    return sent, codes
+
+
 # ---------------------------------------------------------------------- replay files
 def damaged(rng: random.Random, data: bytes) -> bytes:
     """A copy of a log with one kind of damage at a random place."""
@@ -194,7 +293,7 @@ def damaged(rng: random.Random, data: bytes) -> bytes:
 
 # ---------------------------------------------------------------------- the run
 def fuzz_surfaces(per_surface: int, seed: int, progress: bool = False,
-                  surfaces: tuple[str, ...] = ("draw", "web", "dds", "replay")) -> dict[str, Any]:
+                  surfaces: tuple[str, ...] = ("draw", "web", "dds", "replay", "grpc")) -> dict[str, Any]:
     """An in-process server (real time, ROS on, draw port and browser monitor open) with one
     good SimSpark agent playing; `per_surface` generated inputs on each surface."""
     from sim_bridge.clients import SimSparkAgent
@@ -207,7 +306,7 @@ def fuzz_surfaces(per_surface: int, seed: int, progress: bool = False,
     with watched_logs() as (errors, refusals):
         config = ServerConfig(sync=False, realtime=True, simspark_port=0, rcsssmj_port=None, simspark_monitor_port=None,
                               rcsssmj_monitor_port=None, service_port=None, web_port=0, draw_port=0, ros=True,
-                              vision_noise=False)
+                              vision_noise=False, grpc_port=0)
         with serving(config) as server:
             good = SimSparkAgent("127.0.0.1", server.agent_servers["simspark"].port, "Good", 1)
             good.join()
@@ -231,6 +330,8 @@ def fuzz_surfaces(per_surface: int, seed: int, progress: bool = False,
                 result["inputs"]["web"] = _fuzz_web(server, rng, per_surface, progress)
             if "dds" in surfaces:
                 result["inputs"]["dds"] = _fuzz_dds(server, rng, per_surface, progress)
+            if "grpc" in surfaces:
+                result["inputs"]["grpc"], result["grpc_codes"] = _fuzz_grpc(server, rng, per_surface, progress)
             if "replay" in surfaces:
                 escaped, count = _fuzz_replay(rng, per_surface, progress)
                 result["inputs"]["replay"] = count
@@ -414,8 +515,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--inputs", type=int, default=100_000, help="inputs per surface")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--surfaces", nargs="*", default=["draw", "web", "dds", "replay"],
-                        choices=["draw", "web", "dds", "replay"])
+    parser.add_argument("--surfaces", nargs="*", default=["draw", "web", "dds", "replay", "grpc"],
+                        choices=["draw", "web", "dds", "replay", "grpc"])
     args = parser.parse_args()
     if args.inputs < 1:
         parser.error("--inputs must be at least 1")

@@ -28,11 +28,15 @@ from sim_physics.snapshot import Snapshot
 
 from sim_contracts.logtext import clip
 from sim_distributed import topics
+from sim_distributed.api import API_BUDGET_S, LockstepControl
 from sim_distributed.barrier import NodeRecord, NodeRoster, StepBarrier, StepOutcome
 from sim_distributed.cache_writer import PipelinedCacheWriter
 from sim_distributed.redis_cache import SnapshotCache
 from sim_distributed.topic_reader import TopicReader
 from sim_distributed.world_config import WorldConfig
+from sim_master.api.hub import SnapshotHub
+from sim_master.api.server import ApiServer
+from sim_master.master.loop_calls import LoopCalls
 from sim_master.ros.convert import snapshot_from_msg, snapshot_to_msg, snapshot_to_packed_msg, stamp
 from sim_master.store.mcap_log import ReplayLogWriter
 from sim_msgs.msg import NodeStatus, StepDone, StepStart
@@ -70,6 +74,13 @@ class DistributedMaster:
         self.trace: dict[int, dict[str, list[float]]] = {}  # step -> entity -> x, y (--trace, for reports)
         self.keep_trace = False
         self.log_writer: ReplayLogWriter | None = None  # when --log
+        self.control = LockstepControl()  # pause, resume, step (the API's)
+        self.waiting_for: set[str] = set()  # the barrier holds the step for these nodes (policy pause)
+        self.steps_run = 0
+        self.node_info: dict[str, tuple[str, str]] = {}  # node -> (engine, host) it registered with
+        self.node_steps: dict[str, int] = {}  # node -> the last step its heartbeat said
+        self.api_calls = LoopCalls()  # the gRPC API's calls, run between steps
+        self.snapshot_hub: SnapshotHub | None = None  # fed while somebody streams (--grpc-port)
         n = self.node
         self.start_pub = self.data_node.create_publisher(StepStart, topics.STEP_START, topics.RELIABLE)
         self.done_reader = TopicReader(self.data_node, StepDone, topics.STEP_DONE, topics.RELIABLE)
@@ -109,6 +120,7 @@ class DistributedMaster:
             self.rejoins.append((req.node_id, self.step))
             log.warning("node %s registers again at step %d: resuming from the cache", req.node_id, self.step)
         self.writer.register_node(req.node_id, {"engine": req.engine, "host": req.host})
+        self.node_info[req.node_id] = (req.engine[:64], req.host[:128])
         res.success, res.world_config, res.bt_xml, res.current_step = (
             True,
             self.config.to_json(),
@@ -124,6 +136,7 @@ class DistributedMaster:
             return
         if self.roster.heard(msg.node_id, time.monotonic(), playing=msg.state != NodeStatus.STATE_REGISTERING):
             self.writer.heartbeat(msg.node_id, int(msg.last_step))
+            self.node_steps[msg.node_id] = int(msg.last_step)
 
     def _on_done(self, msg: StepDone) -> None:
         if msg.step != self.barrier.step:
@@ -142,6 +155,7 @@ class DistributedMaster:
 
     def serve_control(self, executor: rclpy.executors.Executor, *, force: bool = False) -> None:
         """Registrations and heartbeats, at most every CONTROL_EVERY_S unless forced."""
+        self.api_calls.run_for(API_BUDGET_S)
         now = time.monotonic()
         if force or now - self._control_at >= CONTROL_EVERY_S:
             self._control_at = now
@@ -190,8 +204,10 @@ class DistributedMaster:
             else:
                 self.serve_control(executor)
         if outcome is StepOutcome.PAUSED:
+            self.waiting_for = set(barrier.missing())
             log.warning("step %d: no answer from %s: paused", target, sorted(barrier.missing()))
             return False
+        self.waiting_for = set()
         if outcome is StepOutcome.CONTINUED:
             log.warning("step %d: continuing without %s", target, sorted(barrier.missing()))
         if want_hash:  # the world of step target-1 they stepped on
@@ -199,6 +215,8 @@ class DistributedMaster:
         delta = barrier.merged_delta(DT)
         self.world = self.world.merged(delta)
         self.step = target
+        self.steps_run += 1
+        self.control.step_done()
         self._changes = snapshot_to_packed_msg(delta)
         self._unrecorded = delta
         return True
@@ -222,6 +240,8 @@ class DistributedMaster:
             self.log_writer.write_cycle(target, target * DT, snapshot_to_msg(snap), None, [],
                                         Clock(clock=stamp(target * DT)))
         self.writer.put(self.world, delta, {"step": target}, delta_bytes=self._changes.packed)
+        if self.snapshot_hub is not None and self.snapshot_hub.wanted:
+            self.snapshot_hub.publish_delta(delta)
         if target % self.report_every == 0:
             self._publish_global()  # for tools and monitors; nodes follow the StepStart changes
 
@@ -241,6 +261,48 @@ def add_master_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--trace", action="store_true", help="keep every step's positions for the report")
     parser.add_argument("--fresh", action="store_true", help="ignore a previous run's state in Redis")
     parser.add_argument("--log", default=None, metavar="FILE.mcap", help="replay log (same format as single mode)")
+    parser.add_argument("--grpc-port", type=int, default=50051,
+                        help="the core API over gRPC, soccersim.v1 (default %(default)s; 0: a free one; -1: off)")
+    parser.add_argument("--grpc-host", default="127.0.0.1",
+                        help="its bind address (another than loopback needs TLS and a token, or --grpc-insecure)")
+    parser.add_argument("--grpc-tls-cert", default=None, metavar="PEM")
+    parser.add_argument("--grpc-tls-key", default=None, metavar="PEM")
+    parser.add_argument("--grpc-token-file", default=None, metavar="FILE",
+                        help="every call carries this token (also $SOCCERSIM_GRPC_TOKEN)")
+    parser.add_argument("--grpc-insecure", action="store_true")
+
+
+def serve_api(master: DistributedMaster, args: argparse.Namespace) -> ApiServer | None:
+    """The gRPC API of this run (None when off or its port is taken: said, and the run goes on)."""
+    if args.grpc_port < 0:
+        return None
+    from sim_distributed.api import DistributedApi
+    from sim_master.api.server import Owner, Security
+    from sim_master.commands.server import grpc_token
+
+    def pem(path: str | None) -> bytes:
+        if not path:
+            return b""
+        try:
+            with open(path, "rb") as f:
+                return f.read(1 << 20)
+        except OSError as exc:
+            raise ValueError(f"{path}: {exc.strerror or exc}") from None
+
+    owner = Owner(DistributedApi(master), master.api_calls, capture=lambda: master.world, mode="distributed")
+    master.snapshot_hub = owner.snapshots
+    security = Security(grpc_token(args.grpc_token_file), pem(args.grpc_tls_cert), pem(args.grpc_tls_key),
+                        args.grpc_insecure)
+    server = ApiServer(owner, args.grpc_host, args.grpc_port, security)
+    try:
+        server.start()
+    except (RuntimeError, OSError) as exc:
+        log.warning("gRPC API: cannot listen on %s:%s (%s); going on without it", args.grpc_host, args.grpc_port,
+                    str(exc)[:120])
+        master.snapshot_hub = None
+        return None
+    print(f"master: gRPC API (soccersim.v1): {server.address}", flush=True)
+    return server
 
 
 def run_master(args: argparse.Namespace) -> int:
@@ -275,6 +337,11 @@ def run_master(args: argparse.Namespace) -> int:
         master.log_writer = ReplayLogWriter(args.log, serialize_message)
     executor = rclpy.executors.SingleThreadedExecutor(context=context)
     executor.add_node(master.node)  # not data_node: its StepDone answers are taken by the loop
+    try:
+        api = serve_api(master, args)
+    except ValueError as exc:  # an unsafe or unreadable gRPC setup: one line
+        print(f"soccersim master: {exc}", file=sys.stderr)
+        return 2
     started = time.monotonic()
     first_step = master.step
     stepping_since = time.monotonic()
@@ -287,6 +354,10 @@ def run_master(args: argparse.Namespace) -> int:
         print(f"master: {len(master.nodes)} nodes, from step {master.step}", flush=True)
         stepping_since = time.monotonic()
         while master.step < args.steps and not stop["now"] and master.failed is None:
+            if master.control.holds():  # paused through the API: calls and heartbeats go on
+                master.serve_control(executor)
+                time.sleep(0.002)
+                continue
             master.run_step(executor)
             master.serve_control(executor)
             if master.step % 50 == 0:
@@ -320,6 +391,10 @@ def run_master(args: argparse.Namespace) -> int:
                     },
                     f,
                 )
+        master.control.release()
+        master.api_calls.fail_pending("master stopped")
+        if api is not None:
+            api.close()
         master.node.destroy_node()
         master.data_node.destroy_node()
         if context.ok():

@@ -13,7 +13,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import grpc
-from sim_physics.snapshot import Snapshot, StateCapture
 
 from sim_master.api import convert
 from sim_master.api.errors import ApiError
@@ -131,12 +130,7 @@ async def _snapshots(server: ApiServer, req: pb.SnapshotsRequest, context: Any) 
     hub = server.owner.snapshots
     hub.subscribers += 1
     try:
-        now = await server.on_owner(server.owner.capture)  # the world as it is: answered while paused
-        if isinstance(now, StateCapture):
-            if now.step > hub.step:
-                hub.take(lambda: now.delta(hub.memory))
-        elif isinstance(now, Snapshot) and now.step > hub.step:
-            hub.take(lambda: now)
+        hub.take_now(await server.on_owner(server.owner.capture))  # the world as it is: answered while paused
         have: int | None = None
         while True:
             if have is not None:

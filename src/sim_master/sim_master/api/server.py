@@ -45,6 +45,7 @@ MAX_RECEIVE: Final = (1 << 20) + (64 << 10)  # a request: an SDF model's text (1
 MAX_SEND: Final = 64 << 20  # a full snapshot of a crowded world
 CALL_TIMEOUT_S: Final = 10.0
 STEP_TIMEOUT_S: Final = 120.0
+MIN_RATE_HZ: Final = 0.01  # a stream's slowest asked rate (one message per 100 s)
 OPEN_TO_ALL: Final = ("/grpc.health.v1.Health/", "/grpc.reflection.")
 
 
@@ -226,6 +227,8 @@ class ApiServer:
                body: Callable[[Any], Awaitable[Any]]) -> grpc.RpcMethodHandler:
         async def handle(req: Any, context: grpc.aio.ServicerContext) -> Any:
             try:
+                if isinstance(req, Unreadable):
+                    raise ApiError("INVALID_ARGUMENT", req.why)
                 return await body(req)
             except ApiError as exc:
                 await context.abort(getattr(grpc.StatusCode, exc.code), exc.message)
@@ -235,7 +238,7 @@ class ApiServer:
                 self._internal(name, exc)
                 await context.abort(grpc.StatusCode.INTERNAL, f"{name} failed: {type(exc).__name__}")
 
-        return grpc.unary_unary_rpc_method_handler(handle, request_deserializer=request.FromString,
+        return grpc.unary_unary_rpc_method_handler(handle, request_deserializer=_reader(request),
                                                    response_serializer=response.SerializeToString)
 
     def _stream(self, name: str, request: Any, body: Callable[[Any, Any], AsyncIterator[bytes]]) -> Any:
@@ -245,6 +248,8 @@ class ApiServer:
                                     f"{MAX_STREAMS} streams are open: close one first")
             self.streams += 1
             try:
+                if isinstance(req, Unreadable):
+                    raise ApiError("INVALID_ARGUMENT", req.why)
                 async for data in body(req, context):
                     yield data
                     self.stream_messages += 1
@@ -253,7 +258,7 @@ class ApiServer:
             finally:
                 self.streams -= 1
 
-        return grpc.unary_stream_rpc_method_handler(handle, request_deserializer=request.FromString,
+        return grpc.unary_stream_rpc_method_handler(handle, request_deserializer=_reader(request),
                                                     response_serializer=None)  # bytes made once for all
 
     def _internal(self, name: str, exc: Exception) -> None:
@@ -286,6 +291,23 @@ class ApiServer:
                                                        _unimplemented(key, self.owner.mode))
             out[service.full_name] = methods
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A request's bytes that are not its message: answered INVALID_ARGUMENT by the handler
+    (grpc would answer INTERNAL and log a traceback)."""
+
+    why: str
+
+
+def _reader(request: Any) -> Callable[[bytes], Any]:
+    def read(data: bytes) -> Any:
+        try:
+            return request.FromString(data)
+        except Exception:  # noqa: BLE001 - protobuf's DecodeError and whatever bytes make of it
+            return Unreadable(f"not a {request.DESCRIPTOR.full_name} message ({len(data)} bytes)")
+    return read
 
 
 def _unimplemented(key: str, mode: str) -> Callable[[Any], Awaitable[Any]]:
@@ -330,6 +352,6 @@ class _TokenCheck(grpc.aio.ServerInterceptor):
 def rate_period(max_rate_hz: float) -> float:
     """Seconds between two messages of a stream (0: as they come); INVALID_ARGUMENT for a rate
     that is not a finite number >= 0."""
-    if not math.isfinite(max_rate_hz) or max_rate_hz < 0:
-        raise ApiError("INVALID_ARGUMENT", "max_rate_hz must be a finite number >= 0")
+    if not math.isfinite(max_rate_hz) or max_rate_hz < 0 or 0 < max_rate_hz < MIN_RATE_HZ:
+        raise ApiError("INVALID_ARGUMENT", f"max_rate_hz: 0 (no limit) or at least {MIN_RATE_HZ:g}")
     return 1.0 / max_rate_hz if max_rate_hz > 0 else 0.0

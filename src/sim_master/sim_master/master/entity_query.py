@@ -72,22 +72,26 @@ class EntityQuery:
             raise QueryError(f"bad filter: {exc}") from None
 
 
+def picks(query: EntityQuery, pattern: re2._Regexp | None, name: str, position: tuple[float, float, float],
+          described: Callable[[str], Described]) -> bool:
+    """Whether the query picks this entity (`described` is asked only when categories or tags
+    are part of the query)."""
+    if pattern is not None and not pattern.search(name):
+        return False
+    if query.categories or query.tags:
+        d = described(name)
+        if query.categories and d.category not in query.categories:
+            return False
+        have = query.tags & set(d.tags)
+        if query.tags and not (have == query.tags if query.all_tags else have):
+            return False
+    return query.inside(position)
+
+
 def select(loop: SimulationLoop, query: EntityQuery,
            pattern: re2._Regexp | None) -> tuple[list[EntitySnapshot], int, float]:
     """(the entities the query picks, in the world's order; the cycle; the time)."""
     snap = loop.engine.snapshot()
-    chosen = []
-    for name, entity in snap.entities.items():
-        if pattern is not None and not pattern.search(name):
-            continue
-        if query.categories or query.tags:
-            d = describe(loop, name)
-            if query.categories and d.category not in query.categories:
-                continue
-            have = query.tags & set(d.tags)
-            if query.tags and not (have == query.tags if query.all_tags else have):
-                continue
-        if not query.inside(entity.position):
-            continue
-        chosen.append(entity)
+    chosen = [e for e in snap.entities.values()
+              if picks(query, pattern, e.name, e.position, lambda n: describe(loop, n))]
     return chosen, snap.step, snap.time

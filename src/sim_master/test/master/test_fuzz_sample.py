@@ -33,14 +33,17 @@ def test_generator_is_reproducible_and_hostile() -> None:
 def test_generated_hostile_input_on_the_new_surfaces_leaves_the_match_playing() -> None:
     """A seeded sample of tools/fuzz_surfaces.py (issue 42): the draw port's datagrams, the
     page's WebSocket frames, a ROS player's effector topics and the join, beam, play-mode and
-    move services over DDS, and damaged replay logs, while a good agent plays."""
+    move services over DDS, every gRPC method, and damaged replay logs, while a good agent plays."""
     import fuzz_surfaces
 
     result = fuzz_surfaces.fuzz_surfaces(per_surface=600, seed=20261128)
     assert result["server_alive"]
     assert result["internal_errors"] == 0, result["internal_error_samples"]
     assert result["replay_escaped_count"] == 0, result["replay_escaped"]
-    assert result["inputs"] == {"draw": 600, "web": 600, "dds": 600, "replay": 600}
+    assert result["inputs"] == {"draw": 600, "web": 600, "dds": 600, "grpc": 600, "replay": 600}
+    codes = result["grpc_codes"]
+    assert "INTERNAL" not in codes and "UNKNOWN" not in codes, codes  # every refusal is the API's own
+    assert codes.get("INVALID_ARGUMENT", 0) > 50 and codes.get("OK", 0) > 50, codes
     assert result["refusals_logged"] > 20, "the inputs did not reach the checks"
     assert result["good_cycles_after_fuzz"] >= 10, result
 
