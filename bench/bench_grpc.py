@@ -5,7 +5,7 @@
   none            no client (the reference row);
   1 reader        one Snapshots stream, every cycle;
   20 readers      twenty Snapshots streams, every cycle;
-  20 at 10 Hz     twenty streams at max_rate_hz 10 (a GUI) and 200 unary calls kept in flight;
+  20 at 10 Hz     twenty streams at max_rate_hz 10 (a GUI) and 200 unary calls at once every second;
   20 stalled      twenty streams that read one message and then stop reading.
 One JSON line per row: the match's cycles/s and the server's CPU per cycle (bench_sync's
 figures), the ratio of each to the row without clients, and the readers' snapshots/s each
@@ -56,7 +56,8 @@ def reader(address: str, rate: float, stall: bool, stop: mp.Event, ready: mp.Que
 
 def caller(address: str, in_flight: int, stop: mp.Event, ready: mp.Queue,  # type: ignore[type-arg]
            out: mp.Queue) -> None:  # type: ignore[type-arg]
-    """Keeps `in_flight` unary calls (GetState, List, game GetState) going."""
+    """Once a second, `in_flight` unary calls at once (GetState, List, game GetState), all
+    awaited: a tool's poll of the match, not a flood (the text budget bounds a flood)."""
     import grpc
 
     from soccersim_api.v1 import soccersim_pb2 as pb
@@ -71,21 +72,18 @@ def caller(address: str, in_flight: int, stop: mp.Event, ready: mp.Queue,  # typ
     sim.GetState(pb.GetStateRequest(), timeout=30)
     ready.put(1)
     started = time.monotonic()
-    pending = [made[i % 3]() for i in range(in_flight)]
+    latencies = []
     while not stop.is_set():
-        still = []
-        for i, f in enumerate(pending):
-            if f.done():
-                if f.exception() is None:
-                    answered += 1
-                else:
-                    failed += 1
-                still.append(made[i % 3]())
+        burst = time.monotonic()
+        pending = [made[i % 3]() for i in range(in_flight)]
+        for f in pending:
+            if f.exception() is None:
+                answered += 1
             else:
-                still.append(f)
-        pending = still
-        time.sleep(0.002)
-    out.put((answered, failed, time.monotonic() - started))
+                failed += 1
+        latencies.append(time.monotonic() - burst)
+        stop.wait(max(0.0, 1.0 - (time.monotonic() - burst)))
+    out.put((answered, failed, time.monotonic() - started, max(latencies, default=0.0)))
     channel.close()
 
 
@@ -103,7 +101,7 @@ def clients_for(grpc_port: int, readers: int, rate: float, stall: bool,
             p.start()
         for _ in procs:  # every client started (imports take a while) and served once
             ready.get(timeout=120)
-        time.sleep(2.0 if stall else 0.5)  # stalled readers: the transport's buffers fill up first
+        time.sleep(8.0 if stall else 0.5)  # stalled readers: the transport's buffers (a few MB each) fill first
 
         def finish() -> dict[str, object]:
             stop.set()
@@ -114,8 +112,9 @@ def clients_for(grpc_port: int, readers: int, rate: float, stall: bool,
                 did["stream_mb_per_s"] = round(sum(b / s for _, b, s in got) / 2**20, 2)
                 did["messages_each"] = round(sum(m for m, _, _ in got) / len(got), 1)
             if calls:
-                answered, failed, seconds = calls_out.get(timeout=60)
-                did.update(calls_per_s=round(answered / seconds, 1), calls_failed=failed)
+                answered, failed, seconds, slowest = calls_out.get(timeout=60)
+                did.update(calls_per_s=round(answered / seconds, 1), calls_failed=failed,
+                           slowest_burst_s=round(slowest, 3))
             for p in procs:
                 p.join(10)
             return did
@@ -142,7 +141,7 @@ def main() -> None:
                              clients=clients_for(port, readers, rate, stall, calls) if readers or calls else None)
         figures = {k: row[k] for k in ("agents", "cycles_per_s", "cpu_ms_per_cycle", "rss_mb")}
         extra = {k: v for k, v in row.items() if k in ("snapshots_per_s_each", "stream_mb_per_s", "messages_each",
-                                                         "calls_per_s", "calls_failed")}
+                                                         "calls_per_s", "calls_failed", "slowest_burst_s")}
         if base is None:
             base = figures
         ratios = {"cycles_per_s_ratio": round(float(row["cycles_per_s"]) / float(base["cycles_per_s"]), 3),  # type: ignore[arg-type]

@@ -240,8 +240,8 @@ class DistributedMaster:
             self.log_writer.write_cycle(target, target * DT, snapshot_to_msg(snap), None, [],
                                         Clock(clock=stamp(target * DT)))
         self.writer.put(self.world, delta, {"step": target}, delta_bytes=self._changes.packed)
-        if self.snapshot_hub is not None and self.snapshot_hub.wanted:
-            self.snapshot_hub.publish_delta(delta)
+        if self.snapshot_hub is not None and self.snapshot_hub.subscribers:
+            self.snapshot_hub.publish_delta(delta)  # every step while streamed: the master's are deltas
         if target % self.report_every == 0:
             self._publish_global()  # for tools and monitors; nodes follow the StepStart changes
 

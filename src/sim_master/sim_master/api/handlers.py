@@ -17,6 +17,7 @@ import grpc
 from sim_master.api import convert
 from sim_master.api.errors import ApiError
 from sim_master.api.server import STEP_TIMEOUT_S, rate_period
+from sim_master.api.world_view import WorldViews
 from sim_master.master import entity_query
 from soccersim_api.v1 import soccersim_pb2 as pb
 
@@ -83,10 +84,20 @@ def table(server: ApiServer) -> dict[str, grpc.RpcMethodHandler]:
             pattern = query.compiled()
         except entity_query.QueryError as exc:
             raise ApiError("INVALID_ARGUMENT", str(exc)) from None
+        if hasattr(api, "read_world"):  # read on the loop, listed here
+            return views.listing(await on(api.read_world), query, pattern)
         return await on(functools.partial(api.list_entities, query, pattern))
 
-    add("Entities.List", pb.ListEntitiesRequest, pb.ListEntitiesResponse, "list_entities", list_entities)
-    add("Entities.Get", pb.GetEntityRequest, pb.Entity, "get_entity", with_req("get_entity", lambda r: (r.name,)))
+    async def get_entity(req: pb.GetEntityRequest) -> pb.Entity:
+        if len(req.name) > 256:
+            raise ApiError("INVALID_ARGUMENT", "name longer than 256 characters")
+        if hasattr(api, "read_world"):
+            return views.one(await on(api.read_world), req.name)
+        return await on(functools.partial(api.get_entity, req.name))
+
+    views = WorldViews()
+    add("Entities.List", pb.ListEntitiesRequest, pb.ListEntitiesResponse, "get_entity", list_entities)
+    add("Entities.Get", pb.GetEntityRequest, pb.Entity, "get_entity", get_entity)
     add("Entities.SetState", pb.SetEntityStateRequest, pb.Entity, "set_entity_state",
         with_req("set_entity_state", lambda r: (r,)))
     add("Entities.Spawn", pb.SpawnEntityRequest, pb.Entity, "spawn", with_req("spawn", lambda r: (r,)))
@@ -131,13 +142,14 @@ async def _snapshots(server: ApiServer, req: pb.SnapshotsRequest, context: Any) 
     hub.subscribers += 1
     try:
         hub.take_now(await server.on_owner(server.owner.capture))  # the world as it is: answered while paused
-        have: int | None = None
+        have: int | None = None  # the hand-in this client has
+        sent_step = -1
         while True:
             if have is not None:
-                await hub.wait_beyond(have + every - 1)
-            step, data = hub.since(have, full=req.full_only)
+                await hub.wait_for_step(sent_step + every)
+            have, data = hub.since(have, full=req.full_only)
+            sent_step = hub.step
             yield data
-            have = step
             if period:
                 await asyncio.sleep(period)
     finally:
@@ -148,28 +160,18 @@ async def _game_updates(server: ApiServer, req: pb.GameEventsRequest, context: A
     hub = server.owner.game
     hub.subscribers += 1
     try:
-        api = server.owner.api
         if hub.state is None:
-            state = await server.on_owner(api.game_state)
-            hub.step, hub.state = 0, state
+            hub.take_now(0, await server.on_owner(server.owner.api.game_state))
         seen, update = hub.since(None)
+        taken = hub.seq
         yield update.SerializeToString()
-        said, last_step = _game_key(update.state), hub.step
         while True:  # an update when something happened: events, or the game changed (not its clock)
-            await hub.wait_beyond(last_step)
+            await hub.wait_beyond(taken)
+            taken = hub.seq
             seen, update = hub.since(seen)
-            last_step = hub.step
-            key = _game_key(update.state)
-            if update.events or key != said:
-                said = key
-                yield update.SerializeToString()
+            yield update.SerializeToString()
     finally:
         hub.subscribers -= 1
-
-
-def _game_key(s: pb.GameState) -> tuple[object, ...]:
-    return (s.play_mode, s.half, s.team_left, s.team_right, s.score_left, s.score_right, s.last_touch_team,
-            s.last_touch_unum)
 
 
 async def _drawings(server: ApiServer, req: pb.DrawingsRequest, context: Any) -> AsyncIterator[bytes]:

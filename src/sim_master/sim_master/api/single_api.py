@@ -15,6 +15,7 @@ from sim_physics.snapshot import EntitySnapshot
 from sim_contracts import names
 from sim_master.api import convert
 from sim_master.api.errors import ApiError, Code
+from sim_master.api.world_view import WorldRead
 from sim_master.master import entity_query
 from sim_master.master.loop import MAX_STEP_CYCLES
 from soccer_referee.checks import command_problem
@@ -114,9 +115,11 @@ class SingleApi:
         return pb.Entity(state=convert.entity_state(entity),
                          info=pb.EntityInfo(category=d.category, tags=d.tags, description=d.description))
 
-    def list_entities(self, query: entity_query.EntityQuery, pattern: object) -> pb.ListEntitiesResponse:
-        chosen, step, t = entity_query.select(self.loop, query, pattern)
-        return pb.ListEntitiesResponse(step=step, stamp=t, entities=[self.entity(e) for e in chosen])
+    def read_world(self) -> WorldRead:
+        """The state and what each entity is, for world_view.py to list off this thread."""
+        loop = self.loop
+        entities = [names.BALL, *loop.engine.robot_ids()]
+        return WorldRead(loop.engine.capture(), {n: entity_query.describe(loop, n) for n in entities})
 
     def get_entity(self, name: str) -> pb.Entity:
         found = self.loop.engine.snapshot().entities.get(short(name, "name"))

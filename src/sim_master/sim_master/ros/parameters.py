@@ -48,6 +48,12 @@ SETTINGS: Final = (
     Setting("rcsssmj_monitor_port", int, f"rcsssmj monitors' {PORT}", -1, -1, 65535),
     Setting("service_port", int, f"text service port: {PORT}", -1, -1, 65535),
     Setting("web_port", int, f"browser monitor: {PORT}", -1, -1, 65535),
+    Setting("grpc_port", int, f"the core API over gRPC (soccersim.v1): {PORT}", -1, -1, 65535),
+    Setting("grpc_host", str, "bind address of the gRPC API (another than loopback needs TLS and a token, or "
+            "grpc_insecure)"),
+    Setting("grpc_tls_cert", str, "the gRPC API's TLS certificate (PEM file); empty: none", ""),
+    Setting("grpc_tls_key", str, "the gRPC API's TLS key (PEM file); empty: none", ""),
+    Setting("grpc_insecure", bool, "serve the gRPC API off loopback without TLS and token"),
     Setting("draw_port", int, "agents' debug drawings (RoboViz's protocol) for the browser monitor: UDP port; "
             "0 picks a free one, -1 disables it", -1, -1, 65535),
     Setting("world", str, "world name in worlds/ or an .sdf file"),
@@ -77,7 +83,8 @@ SETTINGS: Final = (
             items=GROUND_TRUTH),
     Setting("tf_rate", float, "/tf messages per second of sim time", None, 0.5, 50.0, dynamic=True),
 )
-NOT_PARAMETERS: Final = ("ros", "node_name")
+# the gRPC token is a secret: a parameter is readable by every participant of the domain
+NOT_PARAMETERS: Final = ("ros", "node_name", "grpc_token")
 ROS_OWN: Final = ("use_sim_time", "start_type_description_service")  # every rclpy node declares these
 
 
