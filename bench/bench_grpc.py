@@ -21,12 +21,12 @@ import json
 import multiprocessing as mp
 import time
 from collections.abc import Callable
+from typing import Any
 
 import bench_sync
 
 
-def reader(address: str, rate: float, stall: bool, stop: mp.Event, ready: mp.Queue,  # type: ignore[type-arg]
-           out: mp.Queue) -> None:  # type: ignore[type-arg]
+def reader(address: str, rate: float, stall: bool, stop: Any, ready: Any, out: Any) -> None:
     import grpc
 
     from soccersim_api.v1 import soccersim_pb2 as pb
@@ -54,8 +54,7 @@ def reader(address: str, rate: float, stall: bool, stop: mp.Event, ready: mp.Que
     channel.close()
 
 
-def caller(address: str, in_flight: int, stop: mp.Event, ready: mp.Queue,  # type: ignore[type-arg]
-           out: mp.Queue) -> None:  # type: ignore[type-arg]
+def caller(address: str, in_flight: int, stop: Any, ready: Any, out: Any) -> None:
     """Once a second, `in_flight` unary calls at once (GetState, List, game GetState), all
     awaited: a tool's poll of the match, not a flood (the text budget bounds a flood)."""
     import grpc
@@ -144,8 +143,8 @@ def main() -> None:
                                                          "calls_per_s", "calls_failed", "slowest_burst_s")}
         if base is None:
             base = figures
-        ratios = {"cycles_per_s_ratio": round(float(row["cycles_per_s"]) / float(base["cycles_per_s"]), 3),  # type: ignore[arg-type]
-                  "cpu_per_cycle_ratio": round(float(row["cpu_ms_per_cycle"]) / float(base["cpu_ms_per_cycle"]), 3)}  # type: ignore[arg-type]
+        ratios = {f"{k}_ratio": round(float(str(row[k])) / float(str(base[k])), 3)
+                  for k in ("cycles_per_s", "cpu_ms_per_cycle")}
         print(json.dumps({"bench": "grpc", "clients": name, **figures, **ratios, **extra,
                           "phase_ms_per_cycle": row.get("phase_ms_per_cycle")}), flush=True)
 

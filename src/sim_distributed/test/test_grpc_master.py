@@ -9,6 +9,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 import grpc
 from lockstep_helpers import Launch, master, node, wait_for_line
@@ -19,7 +20,7 @@ from soccersim_api.v1 import soccersim_pb2 as pb
 from soccersim_api.v1 import soccersim_pb2_grpc as rpc
 
 
-def _code(call, request) -> grpc.StatusCode:  # type: ignore[no-untyped-def]
+def _code(call: Any, request: Any) -> grpc.StatusCode:
     try:
         call(request, timeout=20)
     except grpc.RpcError as exc:

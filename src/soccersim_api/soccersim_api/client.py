@@ -12,7 +12,7 @@ A call the server refuses raises CallError with the status code and the server's
 Needs grpcio and protobuf only."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, TypeVar
@@ -171,7 +171,7 @@ class SoccerSimClient:
         return self._stream(self._streams.Snapshots, pb.SnapshotsRequest(
             every_cycles=every_cycles, max_rate_hz=max_rate_hz, full_only=full_only))
 
-    def worlds(self, *, every_cycles: int = 1, max_rate_hz: float = 0.0) -> Iterator[World]:
+    def worlds(self, *, every_cycles: int = 1, max_rate_hz: float = 0.0) -> Generator[World, None, None]:
         """The whole world after each message (one World object, updated in place)."""
         world = World()
         for msg in self.snapshots(every_cycles=every_cycles, max_rate_hz=max_rate_hz):

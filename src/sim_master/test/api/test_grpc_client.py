@@ -37,7 +37,7 @@ def test_the_typed_client(running_server: Callable[..., Any]) -> None:
             if world.step >= start + 5:
                 break
         assert world.entities["ball"].pose.position.z < 0.2  # it fell: the deltas were merged in
-        worlds.close()  # type: ignore[attr-defined]
+        worlds.close()
         sim.pause()
         assert sim.step(3).cycle == sim.state().cycle
 
