@@ -18,46 +18,12 @@ from sim_contracts import names
 from sim_distributed.barrier import NodeRecord
 from sim_master.api import convert
 from sim_master.api.errors import ApiError
+from sim_master.api.single_api import check_steps, start_steps
 from sim_master.master import entity_query
-from sim_master.master.loop import MAX_STEP_CYCLES
+from sim_master.master.stepping import PausedStepping
 from soccersim_api.v1 import soccersim_pb2 as pb
 
 API_BUDGET_S: Final = 0.002  # of the master's thread per serve_control for API calls
-
-
-class LockstepControl:
-    """Pause, resume and step requests for the master's loop (its thread only)."""
-
-    def __init__(self) -> None:
-        self.paused = False
-        self._budget = 0
-        self._done: threading.Event | None = None
-
-    def holds(self) -> bool:
-        return self.paused and self._budget == 0
-
-    @property
-    def stepping(self) -> bool:
-        return self._budget > 0
-
-    def step_paused(self, cycles: int) -> threading.Event:
-        done = threading.Event()
-        self._budget, self._done = cycles, done
-        return done
-
-    def step_done(self) -> None:
-        if self._budget > 0:
-            self._budget -= 1
-            if self._budget == 0 and self._done is not None:
-                self._done.set()
-                self._done = None
-
-    def release(self) -> None:
-        """Stop: a caller waiting for steps is let go."""
-        self._budget = 0
-        if self._done is not None:
-            self._done.set()
-            self._done = None
 
 
 class LockstepHost(Protocol):
@@ -66,7 +32,7 @@ class LockstepHost(Protocol):
     world: Snapshot
     step: int
     steps_run: int
-    control: LockstepControl
+    control: PausedStepping
     waiting_for: set[str]
     expected: set[str]
     node_info: dict[str, tuple[str, str]]
@@ -115,18 +81,11 @@ class DistributedApi:
         return self.state()
 
     def check_steps(self, cycles: int) -> None:
-        if not 1 <= cycles <= MAX_STEP_CYCLES:
-            raise ApiError("INVALID_ARGUMENT", f"cycles must be in 1..{MAX_STEP_CYCLES}")
+        check_steps(cycles)
 
     def start_steps(self, cycles: int) -> threading.Event:
-        self.check_steps(cycles)
-        control = self.master.control
-        if not control.paused:
-            raise ApiError("FAILED_PRECONDITION", "the run is not paused")
-        if control.stepping:
-            raise ApiError("FAILED_PRECONDITION", "a step request is still running")
         self._not_waiting()
-        return control.step_paused(cycles)
+        return start_steps(self.master.control, cycles, "the run")
 
     # ------------------------------------------------------------------ entities (the merged world)
     @staticmethod

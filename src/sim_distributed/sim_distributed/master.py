@@ -28,7 +28,7 @@ from sim_physics.snapshot import Snapshot
 
 from sim_contracts.logtext import clip
 from sim_distributed import topics
-from sim_distributed.api import API_BUDGET_S, LockstepControl
+from sim_distributed.api import API_BUDGET_S
 from sim_distributed.barrier import NodeRecord, NodeRoster, StepBarrier, StepOutcome
 from sim_distributed.cache_writer import PipelinedCacheWriter
 from sim_distributed.redis_cache import SnapshotCache
@@ -37,6 +37,7 @@ from sim_distributed.world_config import WorldConfig
 from sim_master.api.hub import SnapshotHub
 from sim_master.api.server import ApiServer
 from sim_master.master.loop_calls import LoopCalls
+from sim_master.master.stepping import PausedStepping
 from sim_master.ros.convert import snapshot_from_msg, snapshot_to_msg, snapshot_to_packed_msg, stamp
 from sim_master.store.mcap_log import ReplayLogWriter
 from sim_msgs.msg import NodeStatus, StepDone, StepStart
@@ -74,7 +75,7 @@ class DistributedMaster:
         self.trace: dict[int, dict[str, list[float]]] = {}  # step -> entity -> x, y (--trace, for reports)
         self.keep_trace = False
         self.log_writer: ReplayLogWriter | None = None  # when --log
-        self.control = LockstepControl()  # pause, resume, step (the API's)
+        self.control = PausedStepping()  # pause, resume, step (the API's)
         self.waiting_for: set[str] = set()  # the barrier holds the step for these nodes (policy pause)
         self.steps_run = 0
         self.node_info: dict[str, tuple[str, str]] = {}  # node -> (engine, host) it registered with
@@ -216,7 +217,7 @@ class DistributedMaster:
         self.world = self.world.merged(delta)
         self.step = target
         self.steps_run += 1
-        self.control.step_done()
+        self.control.cycle_done()
         self._changes = snapshot_to_packed_msg(delta)
         self._unrecorded = delta
         return True
@@ -277,22 +278,13 @@ def serve_api(master: DistributedMaster, args: argparse.Namespace) -> ApiServer 
     if args.grpc_port < 0:
         return None
     from sim_distributed.api import DistributedApi
-    from sim_master.api.server import Owner, Security
+    from sim_master.api.server import Owner, Security, read_pem
     from sim_master.commands.server import grpc_token
-
-    def pem(path: str | None) -> bytes:
-        if not path:
-            return b""
-        try:
-            with open(path, "rb") as f:
-                return f.read(1 << 20)
-        except OSError as exc:
-            raise ValueError(f"{path}: {exc.strerror or exc}") from None
 
     owner = Owner(DistributedApi(master), master.api_calls, capture=lambda: master.world, mode="distributed")
     master.snapshot_hub = owner.snapshots
-    security = Security(grpc_token(args.grpc_token_file), pem(args.grpc_tls_cert), pem(args.grpc_tls_key),
-                        args.grpc_insecure)
+    security = Security(grpc_token(args.grpc_token_file), read_pem(args.grpc_tls_cert, "--grpc-tls-cert"),
+                        read_pem(args.grpc_tls_key, "--grpc-tls-key"), args.grpc_insecure)
     server = ApiServer(owner, args.grpc_host, args.grpc_port, security)
     try:
         server.start()
@@ -391,7 +383,7 @@ def run_master(args: argparse.Namespace) -> int:
                     },
                     f,
                 )
-        master.control.release()
+        master.control.cancel_steps()
         master.api_calls.fail_pending("master stopped")
         if api is not None:
             api.close()

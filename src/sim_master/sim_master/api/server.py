@@ -70,6 +70,17 @@ class Security:
                              "--grpc-tls-key) and a token (--grpc-token-file), or --grpc-insecure")
 
 
+def read_pem(path: str | None, flag: str) -> bytes:
+    """A PEM file's bytes (b"" for none), or SetupError naming the flag."""
+    if not path:
+        return b""
+    try:
+        with open(path, "rb") as f:
+            return f.read(1 << 20)
+    except OSError as exc:
+        raise SetupError(f"{flag} {path}: {exc.strerror or exc}") from None
+
+
 def _loopback(host: str) -> bool:
     if host == "localhost":
         return True

@@ -8,6 +8,7 @@ words; this module only picks the status code."""
 from __future__ import annotations
 
 import math
+import threading
 from typing import TYPE_CHECKING, Final
 
 from sim_physics.snapshot import EntitySnapshot
@@ -18,6 +19,7 @@ from sim_master.api.errors import ApiError, Code
 from sim_master.api.world_view import WorldRead
 from sim_master.master import entity_query
 from sim_master.master.loop import MAX_STEP_CYCLES
+from sim_master.master.stepping import PausedStepping
 from soccer_referee.checks import command_problem
 from soccer_referee.commands import (
     DropBall,
@@ -39,6 +41,22 @@ MIN_SPEED, MAX_SPEED = 0.1, 10.0  # real-time factors SetSpeed takes
 # (name_invalid, invalid_pose, parse_error, unsupported_format) are INVALID_ARGUMENT
 SPAWN_CODES: Final[dict[str, Code]] = {"name_not_unique": "ALREADY_EXISTS", "no_resource": "NOT_FOUND",
                                        "failed": "FAILED_PRECONDITION"}
+
+
+def check_steps(cycles: int) -> None:
+    if not 1 <= cycles <= MAX_STEP_CYCLES:
+        raise ApiError("INVALID_ARGUMENT", f"cycles must be in 1..{MAX_STEP_CYCLES}")
+
+
+def start_steps(control: PausedStepping, cycles: int, what: str) -> threading.Event:
+    """Step while paused (the single loop's or a distributed lockstep's): the event is set
+    when the cycles ran."""
+    check_steps(cycles)
+    if not control.paused:
+        raise ApiError("FAILED_PRECONDITION", f"{what} is not paused")
+    if control.stepping:
+        raise ApiError("FAILED_PRECONDITION", "a step request is still running")
+    return control.step_paused(cycles)
 
 
 def finite(*values: float) -> None:
@@ -78,18 +96,11 @@ class SingleApi:
         return self.state()
 
     def check_steps(self, cycles: int) -> None:
-        if not 1 <= cycles <= MAX_STEP_CYCLES:
-            raise ApiError("INVALID_ARGUMENT", f"cycles must be in 1..{MAX_STEP_CYCLES}")
+        check_steps(cycles)
 
-    def start_steps(self, cycles: int) -> object:
+    def start_steps(self, cycles: int) -> threading.Event:
         """The event set when they ran (the caller waits off the loop's thread)."""
-        self.check_steps(cycles)
-        control = self.loop.control
-        if not control.paused:
-            raise ApiError("FAILED_PRECONDITION", "simulation is not paused")
-        if control.stepping:
-            raise ApiError("FAILED_PRECONDITION", "a step request is still running")
-        return control.step_paused(cycles)
+        return start_steps(self.loop.control, cycles, "simulation")
 
     def reset(self, state: bool, spawned: bool) -> pb.SimulationState:
         if not state and not spawned:

@@ -7,11 +7,11 @@ asks it whether to cycle (`holds`) and tells it a cycle is done. Everything here
 loop's thread (other threads come through LoopCalls)."""
 from __future__ import annotations
 
-import threading
 from typing import Protocol
 
 from sim_master.master.config import ServerConfig
 from sim_master.master.loop_parts import LoopParts
+from sim_master.master.stepping import PausedStepping
 from soccer_referee.commands import RefereeCommand, SetPlayMode, entity_move
 
 
@@ -26,39 +26,13 @@ class ControlHost(LoopParts, Protocol):
     def request_stop(self) -> None: ...
 
 
-class SimulationControl:
+class SimulationControl(PausedStepping):
     """Owned by the loop (`loop.control`); the adapters' `LoopCommands`."""
 
     def __init__(self, host: ControlHost) -> None:
+        super().__init__()  # paused, step requests (master/stepping.py)
         self._host = host
-        self.paused = False
-        self._step_budget = 0  # cycles still to run while paused
-        self._step_done: threading.Event | None = None
         self.speed = 1.0  # real-time mode's pace: cycles per 20 ms of wall time (an operator's)
-
-    # ------------------------------------------------------------------ the loop asks
-    def holds(self) -> bool:
-        """No cycle now: paused with no step requested."""
-        return self.paused and self._step_budget == 0
-
-    @property
-    def stepping(self) -> bool:
-        """A step request (step_paused) has cycles still to run."""
-        return self._step_budget > 0
-
-    def cycle_done(self) -> None:
-        if self._step_budget > 0:
-            self._step_budget -= 1
-            if self._step_budget == 0 and self._step_done is not None:
-                self._step_done.set()
-                self._step_done = None
-
-    def cancel_steps(self) -> None:
-        """A pending step request ends (its caller is released): pause and stop always win."""
-        self._step_budget = 0
-        if self._step_done is not None:
-            self._step_done.set()
-            self._step_done = None
 
     # ------------------------------------------------------------------ operators
     def pause(self) -> None:
@@ -70,16 +44,6 @@ class SimulationControl:
 
     def request_stop(self) -> None:
         self._host.request_stop()
-
-    def step_paused(self, cycles: int) -> threading.Event:
-        """While paused: run `cycles` cycles; the event is set when they are done."""
-        done = threading.Event()
-        if cycles <= 0:
-            done.set()
-            return done
-        self._step_budget = cycles
-        self._step_done = done
-        return done
 
     def change_setting(self, name: str, value: object) -> None:
         """A setting changed while running (a dynamic ROS parameter, already checked): the

@@ -150,12 +150,12 @@ class SingleModeServer:
         """The core API over gRPC (api/): a surface for tools, so a port that is taken is said
         and the match goes on without it; a configuration that is unsafe is refused."""
         from sim_master.api.feed import ApiFeed
-        from sim_master.api.server import Security, SetupError
+        from sim_master.api.server import Security, SetupError, read_pem
 
         c = self.config
         try:
-            security = Security(c.grpc_token, _read(c.grpc_tls_cert, "--grpc-tls-cert"),
-                                _read(c.grpc_tls_key, "--grpc-tls-key"), c.grpc_insecure)
+            security = Security(c.grpc_token, read_pem(c.grpc_tls_cert, "--grpc-tls-cert"),
+                                read_pem(c.grpc_tls_key, "--grpc-tls-key"), c.grpc_insecure)
             feed = ApiFeed(self.loop, c.grpc_host, c.grpc_port or 0, security,
                            drawing=None if self.drawing is None else self.drawing.shown)
         except SetupError as exc:
@@ -297,17 +297,6 @@ def raise_open_files_limit(want: int = 65536) -> int:
         except (ValueError, OSError):
             pass
     return soft
-
-
-def _read(path: str | None, flag: str) -> bytes:
-    """A PEM file's bytes (b"" for none), or the flag's one-line error."""
-    if not path:
-        return b""
-    try:
-        with open(path, "rb") as f:
-            return f.read(1 << 20)
-    except OSError as exc:
-        raise StartupError(f"{flag} {path}: {exc.strerror or exc}") from None
 
 
 def _listen(start: Callable[[], None], setting: str, host: str, port: int) -> None:
