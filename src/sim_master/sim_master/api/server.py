@@ -21,10 +21,15 @@ import hmac
 import ipaddress
 import logging
 import math
+import os
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
+
+# grpc's C core prints its own lines (a bind that failed, every failed TLS handshake of a
+# stranger) before ours; the server says what failed, once, so the core keeps quiet
+os.environ.setdefault("GRPC_VERBOSITY", "NONE")
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
