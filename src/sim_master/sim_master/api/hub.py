@@ -87,7 +87,6 @@ class SnapshotHub:
         self.stamp = 0.0
         self.world: dict[str, EntityVector] = {}
         self.owners: dict[str, str] = {}  # entity -> its node (distributed runs)
-        self.published = 0  # cycles taken in
         self.writer = SnapshotWriter()
         self._ring: deque[_Cycle] = deque(maxlen=RING)
         self._memory: dict[str, np.ndarray] = {}  # what the last capture's delta was taken against
@@ -155,7 +154,6 @@ class SnapshotHub:
         data = self.writer.snapshot(step, stamp, full, changed, removed, self.owners)
         self._ring.append(_Cycle(self.seq, full, changed, removed, data))
         self.step, self.stamp = step, stamp
-        self.published += 1
         self.waiters.woken()
 
     # ------------------------------------------------------------------ clients' side
