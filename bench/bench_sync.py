@@ -16,6 +16,7 @@ cycle is printed too (agents_cpu_ms_per_cycle), with the machine's core count.""
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import multiprocessing as mp
 import os
@@ -528,6 +529,9 @@ def main() -> None:
     parser.add_argument("--ros", choices=("off", "on", "both"), default="off",
                         help="our server's ROS node: off (--no-ros, default), on (the server's default), or a run "
                              "of each")
+    parser.add_argument("--step-order", choices=("overlapped", "sequential", "both"), default="overlapped",
+                        help="our server perceives sync agents while ODE steps (overlapped, the default) or "
+                             "after it (--sequential-step), or a run of each")
     parser.add_argument("--log", action="store_true",
                         help="our server writes a replay log (--log FILE.mcap); its size per minute of play is printed")
     parser.add_argument("--profile", metavar="DIR",
@@ -546,15 +550,20 @@ def main() -> None:
             if reference:
                 print(json.dumps(reference), flush=True)
             for threads in args.physics_threads:
-                for ros in {"off": (False,), "on": (True,), "both": (False, True)}[args.ros]:
-                    name = f"sync-{args.engine}-{n}-{threads}{'-ros' if ros else ''}.txt"
+                orders = {"both": ("overlapped", "sequential")}.get(args.step_order, (args.step_order,))
+                for ros, order in itertools.product({"off": (False,), "on": (True,), "both": (False, True)}[args.ros],
+                                                    orders):
+                    name = f"sync-{args.engine}-{n}-{threads}{'-ros' if ros else ''}-{order}.txt"
                     profile = os.path.join(args.profile, name) if args.profile else None
                     result = run(n, args.seconds, engine=args.engine, profile=profile, threads=threads,
                                  monitor_ports=args.monitor_ports, monitor=args.monitor, scenario=args.scenario,
-                                 ros=ros, log=args.log)
+                                 ros=ros, log=args.log,
+                                 extra=("--sequential-step",) if order == "sequential" else ())
+                    result["step_order"] = order
                     print(json.dumps(result), flush=True)
                     if reference:
-                        print(json.dumps(ratios(result, reference, "rcssserver3d")), flush=True)
+                        print(json.dumps({**ratios(result, reference, "rcssserver3d"), "step_order": order}),
+                              flush=True)
             continue
         ours = run(n, args.seconds, "soccersim", "rcsssmj", "T1")  # the same robot on both servers
         theirs = run(n, args.seconds, "rcsssmj", "rcsssmj", "T1")

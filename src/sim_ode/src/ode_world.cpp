@@ -2,6 +2,8 @@
 // its scene on ODE (see ode_world.hpp).
 #include "ode_world.hpp"
 
+#include <chrono>
+
 #include <sdf/Box.hh>
 #include <sdf/Capsule.hh>
 #include <sdf/Collision.hh>
@@ -400,6 +402,7 @@ void OdeWorld::SetStepThreads(int n) {
 }
 
 OdeWorld::~OdeWorld() {
+  worker_.reset();  // a step in hand ends before the world it steps
   SetStepThreads(1);
   dJointGroupDestroy(contact_group_);
   dSpaceDestroy(space_);  // destroys the geoms and the robots' spaces in it
@@ -752,8 +755,28 @@ void OdeWorld::Collide(dGeomID a, dGeomID b) {
   }
 }
 
+void OdeWorld::StepStart(int n) {
+  if (n < 1 || n > 1000) throw std::invalid_argument("steps: 1..1000");
+  if (!worker_) worker_ = std::make_unique<StepWorker>();
+  worker_->Start([this, n] { Step(n); });
+}
+
+void OdeWorld::StepFinish() {
+  if (worker_) worker_->Finish();
+}
+
+void OdeWorld::Settle() const {
+  if (worker_) worker_->Settle();
+}
+
 void OdeWorld::Step(int n) {
   if (n < 1 || n > 1000) throw std::invalid_argument("steps: 1..1000");
+  const auto started = std::chrono::steady_clock::now();
+  struct Timer {  // the step's wall time, also when it throws
+    const std::chrono::steady_clock::time_point started;
+    double& out;
+    ~Timer() { out = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); }
+  } timer{started, last_step_s_};
   dAllocateODEDataForThread(dAllocateMaskAll);
   SaveBodies();
   std::string fault;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "island_threading.hpp"
+#include "step_worker.hpp"
 
 namespace sim_ode {
 
@@ -121,6 +122,14 @@ class OdeWorld {
   // Every body back to where it was when the last Step was called (after a step whose result
   // the caller refuses, e.g. exploding speeds); false when there is nothing saved.
   bool Rollback();
+  // Step(n) on the world's step worker: StepStart returns at once, StepFinish waits and throws
+  // what Step threw. In between the caller must not touch the world (the Python module's
+  // methods wait for the step first: Settle).
+  void StepStart(int n);
+  void StepFinish();
+  void Settle() const;
+  bool Stepping() const { return worker_ && worker_->Busy(); }
+  double LastStepSeconds() const { return last_step_s_; }  // wall time of the last Step
   // Geom pairs whose collision ODE failed on (e.g. two boxes at one spot, no contact normal):
   // that pair has no contact in that step, everything else steps.
   long CollisionFaults() const { return collision_faults_; }
@@ -172,7 +181,9 @@ class OdeWorld {
   dSpaceID space_ = nullptr;
   dJointGroupID contact_group_ = nullptr;
   std::vector<std::unique_ptr<Model>> models_;
-  std::map<std::string, std::shared_ptr<const ModelTemplate>> templates_;  // parsed SDF, by file or text
+  std::map<std::string, std::shared_ptr<const ModelTemplate>> templates_;
+  double last_step_s_ = 0.0;
+  std::unique_ptr<StepWorker> worker_;  // made by the first StepStart  // parsed SDF, by file or text
   std::shared_ptr<const ModelTemplate> Template(const std::string& sdf, bool is_text);
   struct LinkRef { Model* model; int link; };
   struct HingeRef { Model* model; int joint; int hinge; };  // joint template index, hinge within the model

@@ -2,7 +2,8 @@
 // written. A ball falls as ODE's integrator moves it (v += g h; x += v h) and comes to rest on
 // the field; a hinge's velocity motor turns it at the commanded speed; Rollback puts every body
 // back where the last Step began; bad worlds, timesteps and commands are refused with an
-// exception, never a crash. Run by make test (src/sim_hotpath/test/test_cpp_units.py).
+// exception, never a crash; a step on the step worker ends in the very state a step on the
+// calling thread does, and a fault on the worker is thrown by StepFinish. Run by make test (src/sim_hotpath/test/test_cpp_units.py).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -114,6 +115,45 @@ TEST(OdeWorld, BadInputIsRefusedWithAnError) {
   EXPECT_ANY_THROW(world.RemoveModel("nobody"));
   world.Step(1);  // the world steps on after every refusal
   EXPECT_EQ(world.HingeCount(), 1);
+}
+
+TEST(OdeWorld, AStepOnTheWorkerEndsWhereAStepHereDoes) {
+  sim_ode::OdeWorld here(WorldFile(kGravity), kStep, sim_ode::Settings{});
+  sim_ode::OdeWorld there(WorldFile(kGravity), kStep, sim_ode::Settings{});
+  for (sim_ode::OdeWorld* world : {&here, &there}) {
+    world->AddModel(kBall, true, "ball", At(0.1, 0.2, 0.3));
+    world->AddModel(kArm, true, "arm", At(1, 0, 1.0));
+  }
+  Eigen::VectorXd speeds(1);
+  speeds << 2.0;
+  for (int n = 0; n < 60; ++n) {  // the ball lands and bounces, the arm turns
+    here.SetHingeVelocities(speeds);
+    there.SetHingeVelocities(speeds);
+    here.Step(1);
+    there.StepStart(1);
+    there.StepFinish();
+    ASSERT_FALSE(there.Stepping());
+  }
+  EXPECT_EQ((here.LinkPoses() - there.LinkPoses()).norm(), 0.0);  // bit for bit
+  EXPECT_EQ((here.LinkVelocities() - there.LinkVelocities()).norm(), 0.0);
+  EXPECT_GT(there.LastStepSeconds(), 0.0);
+}
+
+TEST(OdeWorld, AFaultOnTheWorkerIsThrownByStepFinishAndTheWorldStepsOn) {
+  sim_ode::OdeWorld world(WorldFile(kGravity), kStep, sim_ode::Settings{});
+  world.AddModel(kBall, true, "ball", At(0, 0, 1.0));
+  world.StepStart(1);
+  world.StepFinish();
+  const sim_ode::RowMatrix before = world.LinkPoses();
+  // a spin of 1e150 rad/s: ODE cannot normalize the rotation (its assertion, thrown)
+  world.SetRootVelocity("ball", Eigen::Vector3d::Zero(), Eigen::Vector3d::Constant(1e150));
+  world.StepStart(1);
+  EXPECT_THROW(world.StepFinish(), sim_ode::PhysicsFault);
+  world.StepFinish();  // said once
+  EXPECT_EQ((world.LinkPoses() - before).norm(), 0.0);  // rolled back to where the step began
+  world.SetRootVelocity("ball", Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+  world.StepStart(1);
+  EXPECT_NO_THROW(world.StepFinish());
 }
 
 }  // namespace

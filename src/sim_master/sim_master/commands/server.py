@@ -99,6 +99,9 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
                         help="step ODE's islands (robots apart) on N threads, the same results on any "
                              "number (default auto: one per core this process may use, up to 4); ODE only "
                              "(engine auto or ode)")
+    parser.add_argument("--sequential-step", action="store_true",
+                        help="sync mode: perceive the agents after each physics step, not while it runs "
+                             "(the same percepts and timing; slower; immediate commands act a step earlier)")
     parser.add_argument("--rules", default="simspark",
                         help="rule book: simspark (default; as rcssserver3d: sides kept all match), rcssserver3d, "
                              "simspark-swap (ends change at half time; players are told their new side), fifa, ssim")
@@ -175,6 +178,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         world=args.world,
         engine=args.engine,
         physics_threads=args.physics_threads,
+        overlap_step=not args.sequential_step,
         rules=args.rules,
         referee=args.referee,
         log_path=args.log_path,

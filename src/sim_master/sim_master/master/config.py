@@ -27,6 +27,9 @@ class ServerConfig:
     world: str = "simspark_field"
     # physics: auto (each league's: ODE for SimSpark robots, MuJoCo for rcsssmj), mujoco, ode, gazebo
     engine: str = "auto"
+    # sync mode: the agent ports' players are perceived while the physics steps (rcssserver3d's
+    # order; sim_master/master/loop.py); False: after it, as in real time
+    overlap_step: bool = True
     physics_threads: int = 0  # ODE's islands on this many threads, same results on any; 0: one per core, up to 4
     rules: str = "simspark"
     log_path: str | None = None

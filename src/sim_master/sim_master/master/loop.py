@@ -11,6 +11,15 @@ and post-update:
 6. perceive: every player's percept goes to its outlet (TCP port, ROS topic, local brain);
 7. publish: adapters see the finished cycle (monitors, replay log, ROS topics).
 
+In sync mode on an engine that steps on a thread of its own (Feature.OVERLAPPED_STEP: ODE),
+the agent ports' players are perceived as rcssserver3d perceives them: their percepts go out
+while the physics steps, so the step runs while they think. Their percept of a cycle's state is
+sent in the next cycle's step (6 moves into 3) and their answers, read in that cycle's collect,
+act in its step; every percept, answer and its effect come in the same order and at the same
+cycle as in the order above, only sooner. What acts at once (a scene, an init, an operator's
+command) acts on the state after the step in progress rather than before it. Players in this
+process (ROS players, local brains) are perceived after the step as above.
+
 This core knows no ROS, no sockets and no file formats: transports, outlets and adapters
 (`sim_master.master.adapters`) are registered by whoever starts the server
 (`sim_master.server.single`). The engine is any `SimulationNode`. Everything here runs on
@@ -26,11 +35,11 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import ParamSpec
+from typing import ParamSpec, cast
 
 from sim_physics.engine.common import MODEL_ALIASES
 from sim_physics.engine.league import off_league
-from sim_physics.engine.node import SimulationNode
+from sim_physics.engine.node import Feature, OverlapsSteps, SimulationNode
 
 from sim_contracts import names
 from sim_contracts.agent_log import AgentLog
@@ -146,6 +155,7 @@ class SimulationLoop:
         # both references): (cycles still to wait, player, command).
         self._delayed: list[tuple[int, Player, Command]] = []
         self._reading_between_cycles = False  # real time: polling while waiting for the tick
+        self._overlapped_now = False  # this cycle perceives the agent ports' players while it steps
         # Inits of players whose robot enters the world after the cycle's step (rcsssmj's rules).
         self._joining: list[tuple[Player, InitPlayer]] = []
         self.cycle_hooks: list[Callable[[SimulationLoop, list[GameEvent]], None]] = []
@@ -254,17 +264,18 @@ class SimulationLoop:
         phase = self.stats.phase_s
         t0 = clock()
         due = self._take_due_effectors()
+        self._overlapped_now = self._overlapping()
         self._collect_agents()  # 1. collect (in sync mode: waiting for the agents)
         self.calls.run_pending(at_boundary=False)
+        # the league engine may have changed with the first robot of an empty world, nobody owed
+        self._overlapped_now = self._overlapping()
+        if self._overlapped_now:
+            self._cycle_overlapped(due + self._take_answers(), t0, clock())
+            return True
         t1 = clock()
-        for player, command in due:  # 2. apply
-            if self.players.get(player.agent_id) is player:
-                self._guarded(player, self._apply_effector, command)
+        self._apply_due(due)  # 2. apply
         t2 = clock()
-        try:
-            self.engine.step()  # 3. step physics (engines roll back their own faults: engine/recovery.py)
-        except Exception as exc:  # noqa: BLE001 - the last boundary: a step no engine foresaw
-            self._log_fault("physics step", exc)
+        self._step_engine()  # 3. step physics
         t3 = clock()
         self._join_waiting()  # 3b. robots that enter the world unstepped (rcsssmj)
         t3b = clock()
@@ -272,7 +283,7 @@ class SimulationLoop:
         t4 = clock()
         heard = self._hear()  # 5. hear
         t5 = clock()
-        vision_s = self._perceive(heard)  # 6. perceive: vision, then percepts built, encoded and sent
+        vision_s, _ = self._perceive(heard)  # 6. perceive: vision, then percepts built, encoded and sent
         t6 = clock()
         self._publish(events)  # 7. publish
         t7 = clock()
@@ -287,6 +298,75 @@ class SimulationLoop:
         self.stats.cycles += 1
         self.control.cycle_done()
         return True
+
+    def _overlapping(self) -> bool:
+        """Whether this cycle perceives the agent ports' players while the engine steps: sync
+        mode, on an engine that steps on its own thread (the league engine's choice may change
+        while no robot is in the world), unless the run asks for the plain order."""
+        return self.config.sync and self.config.overlap_step and Feature.OVERLAPPED_STEP in self.engine.features
+
+    def _cycle_overlapped(self, due: list[tuple[Player, Command]], t0: float, t1: float) -> None:
+        """The rest of a cycle whose step runs while the agent ports' players are perceived
+        (the state before it, as they would have been at the end of the last cycle)."""
+        clock = time.perf_counter
+        phase = self.stats.phase_s
+        heard = self._hear()  # what was said in the last cycle's step
+        t2 = clock()
+        window = self._perceived_in_step
+        if any(type(command) is Beam for _, command in due):
+            # a beam moves a robot before the step: the percepts of the state before it first
+            vision_s, perceive_s = self._perceive(heard, window)
+            applied = clock()
+            self._apply_due(due)
+            apply_s = clock() - applied
+            self._step_engine()
+        else:
+            applied = clock()
+            self._apply_due(due)
+            apply_s = clock() - applied
+            try:
+                cast(OverlapsSteps, self.engine).begin_step()
+            except Exception as exc:  # noqa: BLE001 - the last boundary, as for step
+                self._log_fault("physics step", exc)
+            vision_s, perceive_s = self._perceive(heard, window)
+            try:
+                cast(OverlapsSteps, self.engine).finish_step()
+            except Exception as exc:  # noqa: BLE001 - the last boundary, as for step
+                self._log_fault("physics step", exc)
+        t3 = clock()
+        self._join_waiting()
+        t4 = clock()
+        events = self._judge()
+        t5 = clock()
+        end_vision_s, end_perceive_s = self._perceive(heard, lambda player: not window(player))
+        t6 = clock()
+        self._publish(events)
+        t7 = clock()
+        phase["collect"] += t1 - t0
+        phase["hear"] += t2 - t1
+        phase["apply"] += apply_s + t4 - t3
+        phase["physics"] += t3 - t2 - apply_s - vision_s - perceive_s  # what the percepts did not hide
+        phase["vision"] += vision_s + end_vision_s
+        phase["perceive"] += perceive_s + end_perceive_s
+        phase["judge"] += t5 - t4
+        phase["publish"] += t7 - t6
+        self.stats.cycles += 1
+        self.control.cycle_done()
+
+    def _perceived_in_step(self, player: Player) -> bool:
+        """An agent port's player: perceived while the step runs (others after it)."""
+        return player.source in self.transports
+
+    def _apply_due(self, due: list[tuple[Player, Command]]) -> None:
+        for player, command in due:
+            if self.players.get(player.agent_id) is player:
+                self._guarded(player, self._apply_effector, command)
+
+    def _step_engine(self) -> None:
+        try:
+            self.engine.step()  # engines roll back their own faults: engine/recovery.py
+        except Exception as exc:  # noqa: BLE001 - the last boundary: a step no engine foresaw
+            self._log_fault("physics step", exc)
 
     def _judge(self) -> list[GameEvent]:
         events = self.referee.step(self.engine.cycle_dt)
@@ -447,6 +527,15 @@ class SimulationLoop:
             self.remove_player(player.agent_id)
             return False
 
+    def _take_answers(self) -> list[tuple[Player, Command]]:
+        """The effector commands read in this cycle's collect that act in its step: those of
+        players perceived while the last step ran (their wait 0, `_apply_command`)."""
+        joining = {id(p) for p, _ in self._joining}
+        due = [(p, c) for wait, p, c in self._delayed if wait == 0 and id(p) not in joining]
+        if due:
+            self._delayed = [e for e in self._delayed if e[0] != 0 or id(e[1]) in joining]
+        return due
+
     def _take_due_effectors(self) -> list[tuple[Player, Command]]:
         # a player whose robot joins after this cycle's step keeps its commands for the next
         joining = {id(p) for p, _ in self._joining}
@@ -466,6 +555,8 @@ class SimulationLoop:
             # goes out at the end of ours), which threw FC Portugal and magmaOffenburg over.
             delay += 1
         if delay > 0 and isinstance(command, self._EFFECTORS):
+            if self._overlapped_now and self._perceived_in_step(player):
+                delay -= 1  # it answers the percept sent in the last step: acts in this cycle's
             self._delayed.append((delay, player, command))
             return
         self._apply_effector(player, command)
@@ -667,16 +758,23 @@ class SimulationLoop:
         self._utterances = []
         return heard
 
-    def _perceive(self, heard: dict[str, list[Heard]]) -> float:
-        """Percepts to every player; returns the seconds spent on vision."""
+    def _perceive(self, heard: dict[str, list[Heard]],
+                  which: Callable[[Player], bool] | None = None) -> tuple[float, float]:
+        """Percepts to every player (or those `which` picks); returns the seconds spent on
+        vision, and on the rest."""
+        started = time.perf_counter()
         # Who sees this cycle (each agent's own vision phase), computed for all at once.
         plan: list[tuple[Player, PerceptOutlet, bool, bool]] = []  # player, outlet, vision, with lines
         for player in self.players.with_robots():
             outlet = self.outlets.get(player.source)
             if outlet is None or (not player.rules.perceives_before_joining and not player.registered):
                 continue
+            if which is not None and not which(player):
+                continue
             # only perceptions that carry field lines compute them
             plan.append((player, outlet, outlet.wants_vision(player.agent_id), player.rules.field_lines))
+        if not plan:
+            return 0.0, time.perf_counter() - started
         t0 = time.perf_counter()
         try:
             self.engine.prepare_vision([(p.robot_id, lines) for p, _, vision, lines in plan if vision])
@@ -694,7 +792,7 @@ class SimulationLoop:
                 continue
             for adapter in percept_listeners:
                 self._adapter_hook(adapter, "on_percept", adapter.on_percept, self, player, percept)
-        return vision_s
+        return vision_s, time.perf_counter() - started - vision_s
 
     def _log_fault(self, what: str, exc: Exception) -> None:
         """A server-side failure the match survives: logged once per kind, with its traceback."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, Protocol
+from typing import ClassVar, Protocol, cast
 
 import numpy as np
 
@@ -92,6 +92,17 @@ class PhysicsWorld(Protocol):
     def set_hinge_velocities(self, speeds: np.ndarray) -> None: ...
     def set_hinge_pd(self, q: np.ndarray, dq: np.ndarray, kp: np.ndarray, kd: np.ndarray, tau: np.ndarray) -> None: ...
     def set_link_wrench(self, link: int, force: np.ndarray, torque: np.ndarray) -> None: ...
+
+
+class OverlappingWorld(PhysicsWorld, Protocol):
+    """A backend world whose step runs on a thread of its own (Feature.OVERLAPPED_STEP: the
+    ODE module): step_start returns at once, step_finish waits and raises what step would;
+    any other call in between waits for the step."""
+
+    @property
+    def last_step_seconds(self) -> float: ...
+    def step_start(self, substeps: int) -> None: ...
+    def step_finish(self) -> None: ...
 
 
 class TemplateReader(Protocol):
@@ -200,6 +211,7 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
         self._layout_version = 0
         self._had_pd = False
         self._slow_steps = 0  # steps in a row over SLOW_STEP
+        self._physics_started = False  # the library's step runs on its thread (_start_update)
         self._reindex()
 
     def _default_step(self, world: WorldSpec) -> tuple[int, float]:
@@ -452,7 +464,24 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
 
     # ------------------------------------------------------------------ stepping
     def _update(self) -> tuple[str | None, list[str]]:
+        self._start_update()
+        return self._end_update()
+
+    def _start_update(self) -> None:
+        if Feature.OVERLAPPED_STEP in self.features:
+            self._physics_started = True
+            self._overlapping_world().step_start(self.substeps)
+
+    def _end_update(self) -> tuple[str | None, list[str]]:
         return self._physics_step()
+
+    def _overlapping_world(self) -> OverlappingWorld:
+        """The backend's world as one that steps on its own thread (Feature.OVERLAPPED_STEP)."""
+        return cast(OverlappingWorld, self._physics)
+
+    def _hold_readings(self) -> None:
+        if Feature.OVERLAPPED_STEP in self.features and self._robot_list:
+            self._sensor_table()
 
     def _saved_state(self) -> ArticulatedState:
         return self._state_arrays()
@@ -479,11 +508,15 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
         links exploded) or (None, []) (engine/recovery.py)."""
         started = time.perf_counter()
         fault: str | None = None
+        overlapped, self._physics_started = self._physics_started, False
         try:
-            self._physics.step(self.substeps)
+            if overlapped:  # begun on the library's thread (_start_update)
+                self._overlapping_world().step_finish()
+            else:
+                self._physics.step(self.substeps)
         except RuntimeError as exc:  # the library gave up on the step (and ODE rolled back)
             fault = str(exc) or type(exc).__name__
-        took = time.perf_counter() - started
+        took = self._overlapping_world().last_step_seconds if overlapped else time.perf_counter() - started
         self.library_step_s += took
         self._contact_cache = None
         self._state_changed()

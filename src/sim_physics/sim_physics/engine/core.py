@@ -171,6 +171,8 @@ class EngineCore(EntityServices, Generic[R, S]):
         self._frames_key: object = None
         self._frame_names: list[str] = []
         self._frame_indices = np.zeros(0, dtype=np.intp)
+        self._stepping = False  # between begin_step and finish_step
+        self._before: S | None = None  # the state the step in progress began from
 
     def _ensure_built(self) -> None:
         """The library's world is up to date with the robot table (a backend that builds lazily)."""
@@ -253,6 +255,7 @@ class EngineCore(EntityServices, Generic[R, S]):
         """A robot of `model` standing at (x, y) facing yaw_deg, beside any robot already there
         (engine/recovery.py's free_spot); its name must be free and usable as an entity name."""
         check_robot_id(robot_id)  # it names elements of generated model files too
+        self._settle()
         if robot_id in self._robots or robot_id == "ball":
             raise ValueError(f"an entity named {robot_id!r} already exists")
         if not all(math.isfinite(v) for v in (x, y, yaw_deg)):
@@ -270,6 +273,7 @@ class EngineCore(EntityServices, Generic[R, S]):
     def remove_robot(self, robot_id: str) -> None:
         """The robot leaves the world; the next delta reports it removed."""
         robot = self._robot(robot_id)
+        self._settle()
         del self._robots[robot_id]
         self._removed(robot)
 
@@ -281,6 +285,7 @@ class EngineCore(EntityServices, Generic[R, S]):
         """A beam: the robot upright at (x, y), facing yaw_deg, dropped as its reference drops
         it (beam_drop), beside any robot already there (engine/recovery.py)."""
         check_move(x, y, yaw_deg)
+        self._settle()
         z, zero_joints = beam_drop(self._robot(robot_id))
         self._put_root(robot_id, x, y, z, yaw_quat(yaw_deg), zero_joints=zero_joints, beside=True, yaw_deg=yaw_deg)
 
@@ -294,6 +299,7 @@ class EngineCore(EntityServices, Generic[R, S]):
         root's height `z`, set it `upright` at the heading (MoveAndRotateAgent), give its
         `orientation` outright, or zero its joints (rcsssmj)."""
         check_move(x, y, yaw_deg, z)
+        self._settle()
         root = self._root_now(robot_id)
         if root is None:  # not in the library's world yet: it will stand there when built
             self._put_root(robot_id, x, y, None, None, zero_joints=zero_joints, beside=beside, yaw_deg=yaw_deg)
@@ -328,6 +334,7 @@ class EngineCore(EntityServices, Generic[R, S]):
         """The ball at `position` (its orientation reset) moving at `velocity`, not spinning."""
         if not all(math.isfinite(v) for v in (*position, *velocity)):
             raise ValueError("ball position and velocity must be finite")
+        self._settle()
         self._put_ball(position, velocity)
 
     def _put_ball(self, position: tuple[float, float, float], velocity: tuple[float, float, float]) -> None:
@@ -427,11 +434,33 @@ class EngineCore(EntityServices, Generic[R, S]):
     # ------------------------------------------------------------------ the cycle
     def step(self, dt: float | None = None) -> None:
         """One cycle (the backend's substeps). dt, if given, must be the cycle length."""
+        self.begin_step(dt)
+        self.finish_step()
+
+    def begin_step(self, dt: float | None = None) -> None:
+        """The first half of `step`: the motors take the cycle's commands and the library's step
+        starts. An engine with Feature.OVERLAPPED_STEP steps on the library's own thread until
+        `finish_step`; until then it still reports the state before the step (percepts,
+        vision, frames, captures, poses) and takes effector commands for the next cycle;
+        whatever moves the world (a robot placed, the ball set) finishes the step first."""
         self._ensure_built()
         if dt is not None and abs(dt - self.cycle_dt) > 1e-9:
             raise ValueError(f"this engine steps {self.cycle_dt} s per cycle, not {dt}")
-        before = self._pre_update()
-        fault, suspects = self._update()
+        self._settle()
+        self._hold_readings()
+        self._before = self._pre_update()
+        self._stepping = True
+        self._start_update()
+
+    def finish_step(self) -> None:
+        """The second half of `step`: the library's result taken (or recovered from), what it
+        leaves to read, the clock. Nothing when no step was begun."""
+        if not self._stepping:
+            return
+        self._stepping = False
+        before, self._before = self._before, None
+        assert before is not None
+        fault, suspects = self._end_update()
         if fault is not None:
             self._recover(fault, before, suspects)
             # the world steps on with the crowd apart; should that fail too, it holds still
@@ -444,6 +473,28 @@ class EngineCore(EntityServices, Generic[R, S]):
         self._post_update()
         self.cycle += 1
         self.time = self.cycle * self.cycle_dt
+
+    @property
+    def stepping(self) -> bool:
+        """Between begin_step and finish_step."""
+        return self._stepping
+
+    def _settle(self) -> None:
+        """A step begun is finished before anything moves the world."""
+        if self._stepping:
+            self.finish_step()
+
+    def _hold_readings(self) -> None:
+        """What the readers of this state derive from values the pre-update changes (the
+        lagged ACC) is computed now, so a percept read while the step runs is this state's."""
+
+    def _start_update(self) -> None:
+        """The library's step started (an engine with Feature.OVERLAPPED_STEP: on its thread);
+        the others step in `_end_update`."""
+
+    def _end_update(self) -> tuple[str | None, list[str]]:
+        """The library's step taken: what `_update` returns."""
+        return self._update()
 
     def _recover(self, why: str, before: S, suspects: list[str]) -> None:
         """The step failed or left a state no match produces: the world as it was before it,
@@ -546,6 +597,7 @@ class EngineCore(EntityServices, Generic[R, S]):
         if new_id == robot_id:
             return
         check_robot_id(new_id)
+        self._settle()
         if new_id in self._robots or new_id == "ball":
             raise ValueError(f"an entity named {new_id!r} already exists")
         robot = self._robot(robot_id)
@@ -633,6 +685,7 @@ class EngineCore(EntityServices, Generic[R, S]):
         model spawned from SDF text elsewhere is not known here: that entity is left out);
         joints are matched by name. forward=False: the backend may skip recomputing what a
         following step recomputes anyway."""
+        self._settle()
         entities = [(name, e) for name, e in snapshot.entities.items() if only is None or name in only]
         for name, e in entities:
             if name != "ball" and name not in self._robots and e.model and self.has_model(e.model):

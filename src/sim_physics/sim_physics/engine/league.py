@@ -51,8 +51,13 @@ def robots_physics(engine: SimulationNode) -> dict[str, dict[str, str]]:
     return out
 # Called for every robot every cycle: bound to the chosen engine's methods, not looked up
 # through __getattr__ each time.
-_HOT_METHODS = ("step", "percept", "prepare_vision", "set_joint_velocities", "set_joint_pd", "robot_pose",
-                "robot_ids", "ball_position", "ball_velocity", "ball_touchers", "robot_contacts")
+_HOT_METHODS = ("step", "begin_step", "finish_step", "percept", "prepare_vision", "set_joint_velocities",
+                "set_joint_pd", "robot_pose", "robot_ids", "ball_position", "ball_velocity", "ball_touchers",
+                "robot_contacts")
+
+
+_ALWAYS = frozenset({Feature.MODELS_READ_AHEAD, Feature.LIBRARY_STEP_TIME})
+_OF_THE_CHOSEN = frozenset({Feature.OVERLAPPED_STEP})
 
 
 class LeagueEngine:
@@ -66,8 +71,6 @@ class LeagueEngine:
         self._engines: dict[str, SimulationNode] = {}
         self._registered: dict[str, ModelSpec] = {}
         self.kind = "mujoco"
-        # what it offers: models read ahead by the engines that do (prepare_models below)
-        self.features = frozenset({Feature.MODELS_READ_AHEAD, Feature.LIBRARY_STEP_TIME})
         self._engine = self._engine_of("mujoco")
         self._bind_hot_methods()
 
@@ -104,6 +107,12 @@ class LeagueEngine:
             self._on_switch(kind)
 
     # ------------------------------------------------------------------ what picks or carries over
+    @property
+    def features(self) -> frozenset[Feature]:
+        """Models read ahead by the engines that do (prepare_models below); the chosen
+        engine's overlapped step."""
+        return _ALWAYS | (self._engine.features & _OF_THE_CHOSEN)
+
     @property
     def physics(self) -> str:
         """The physics every robot runs on now (ode, mujoco)."""

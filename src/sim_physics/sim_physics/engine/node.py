@@ -33,6 +33,20 @@ class Feature(StrEnum):
     MODELS_READ_AHEAD = "models_read_ahead"
     # library_step_s counts the seconds inside the physics library's own step (the benches' yardstick)
     LIBRARY_STEP_TIME = "library_step_time"
+    # begin_step() starts the library's step on a thread of its own, finish_step() takes it: in
+    # between the engine reports the state before the step (the loop perceives while it steps)
+    OVERLAPPED_STEP = "overlapped_step"
+
+
+class OverlapsSteps(Protocol):
+    """step() in two halves (Feature.OVERLAPPED_STEP): between them, readers see the state the
+    step began from and effector commands are for the next cycle; a call that moves the world
+    finishes the step first."""
+
+    @property
+    def stepping(self) -> bool: ...
+    def begin_step(self, dt: float | None = None) -> None: ...
+    def finish_step(self) -> None: ...
 
 
 class ReadsModelsAhead(Protocol):

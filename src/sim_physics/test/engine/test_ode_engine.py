@@ -201,3 +201,35 @@ def test_a_pile_steps_the_same_way_whatever_ran_before_in_the_process() -> None:
     assert piled > 0
     _pile_run(60)  # another pile in between draws from the generator
     assert _pile_run()[0] == first
+
+
+def test_a_step_in_two_halves_is_the_step_and_readers_between_see_the_state_before_it() -> None:
+    """Feature.OVERLAPPED_STEP: begin_step starts ODE on its own thread and returns; until
+    finish_step every percept, pose and capture is the state the step began from (what the loop
+    sends the agents meanwhile), and a call that moves the world finishes the step first."""
+    from sim_physics.engine.node import Feature
+
+    halves, whole = OdeEngine(vision_noise=False), OdeEngine(vision_noise=False)
+    assert Feature.OVERLAPPED_STEP in halves.features
+    for engine in (halves, whole):
+        engine.add_robot("a", "nao", -1.0, 0.5, 0.0)
+        engine.set_ball((0.3, 0.0, 0.5))  # falling: the ball moves every step
+        run(engine, 3)
+    for i in range(60):  # the twin steps whole: what it reads before its step is the state
+        speeds = {"he1": 2.0 if i % 20 < 10 else -2.0, "lle3": 1.0 if i % 30 < 15 else -1.0}
+        whole.set_joint_velocities("a", speeds)
+        before = (whole.percept("a", vision=True), whole.ball_position(), whole.capture().entities, whole.cycle)
+        whole.step()
+        halves.set_joint_velocities("a", speeds)
+        halves.begin_step()
+        assert halves.stepping
+        during = (halves.percept("a", vision=True), halves.ball_position(), halves.capture().entities,
+                  halves.cycle)
+        assert repr(during) == repr(before)
+        halves.finish_step()
+        assert not halves.stepping and halves.cycle == whole.cycle
+    assert halves.exact_digest() == whole.exact_digest()  # bit for bit
+    halves.begin_step()
+    halves.set_ball((0.0, 0.0, 1.0))  # moves the world: the step finishes first, then the ball is placed
+    assert not halves.stepping and halves.cycle == whole.cycle + 1
+    assert halves.ball_position() == pytest.approx((0.0, 0.0, 1.0))

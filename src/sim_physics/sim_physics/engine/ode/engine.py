@@ -73,10 +73,12 @@ class OdeEngine(ArticulatedEngine):
 
     physics = "ode"
 
-    FEATURES: ClassVar[frozenset[Feature]] = frozenset({Feature.LIBRARY_STEP_TIME, Feature.MODELS_READ_AHEAD})
+    FEATURES: ClassVar[frozenset[Feature]] = frozenset({Feature.LIBRARY_STEP_TIME, Feature.MODELS_READ_AHEAD,
+                                                        Feature.OVERLAPPED_STEP})
 
     def __init__(self, world: str = "simspark_field", *, step_threads: int = 1, **kwargs: Any) -> None:
         self._step_threads = island_threads(step_threads)  # the module refuses a count above 16 (ValueError)
+        self._failed_pairs = 0  # ODE's collision faults when the step in progress began
         super().__init__(world, **kwargs)
 
     @property
@@ -111,10 +113,14 @@ class OdeEngine(ArticulatedEngine):
     def _template_reader(self) -> TemplateReader:
         return self._ode
 
+    def _start_update(self) -> None:
+        self._failed_pairs = self._ode.collision_faults  # before the step, which may run on ODE's thread
+        super()._start_update()
+
     def _physics_step(self) -> tuple[str | None, list[str]]:
         """The step, and ODE's collision faults: a geom pair ODE could not collide (two boxes at
         one spot have no contact normal) had no contact; the robots crowding are taken apart."""
-        failed_pairs = self._ode.collision_faults
+        failed_pairs = self._failed_pairs
         result = super()._physics_step()
         if result[0] is None and self._ode.collision_faults > failed_pairs:
             self._record_contacts()
