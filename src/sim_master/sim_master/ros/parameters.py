@@ -61,6 +61,8 @@ SETTINGS: Final = (
             "mujoco, ode or gazebo"),
     Setting("physics_threads", int, "ODE's islands on this many threads (the same results on any number); "
             "0: one per core, up to 4", None, 0, 16),
+    Setting("overlap_step", bool, "sync mode: perceive the agent ports' players while ODE steps (false: after "
+            "each step, the same percepts, slower)"),
     Setting("rules", str, "rule book: simspark (as rcssserver3d), rcssserver3d, "
             "simspark-swap (ends change at half time), fifa, ssim"),
     Setting("log_path", str, "replay log (MCAP) to write; empty: none", ""),
