@@ -16,7 +16,7 @@ def _beamed_poses(running_server: Callable[..., Any], **settings: Any) -> list[t
     """(x, y, yaw deg) of each robot right after its agent's beam to SPOTS."""
     with running_server(**settings) as server:
         port = server.agent_servers["simspark"].port
-        agents, poses = [], []
+        agents = []
         for unum, (x, y, rot) in enumerate(SPOTS, start=1):
             agent = LegacyClient("127.0.0.1", port)
             agent.send("(scene rsg/agent/nao/nao_hetero.rsg 0)")
@@ -26,10 +26,18 @@ def _beamed_poses(running_server: Callable[..., Any], **settings: Any) -> list[t
             agent.send("(syn)")
             agent.receive()
             agents.append(agent)
-        for unum in range(1, len(SPOTS) + 1):
-            robot = server.loop.players.by_player("left", unum).robot_id
-            (x, y, _), _ = server.loop.engine.robot_pose(robot)
-            poses.append((x, y, server.loop.engine.robot_yaw(robot)))
+        loop = server.loop
+
+        def read() -> list[tuple[float, float, float]]:
+            out = []
+            for unum in range(1, len(SPOTS) + 1):
+                robot = loop.players.by_player("left", unum).robot_id
+                (x, y, _), _ = loop.engine.robot_pose(robot)
+                out.append((x, y, loop.engine.robot_yaw(robot)))
+            return out
+
+        # on the loop's thread, between its phases: the agents' percepts go out while ODE steps
+        poses = loop.calls.call(read)
         for agent in agents:
             agent.close()
     return poses
