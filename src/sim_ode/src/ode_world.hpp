@@ -181,9 +181,9 @@ class OdeWorld {
   dSpaceID space_ = nullptr;
   dJointGroupID contact_group_ = nullptr;
   std::vector<std::unique_ptr<Model>> models_;
-  std::map<std::string, std::shared_ptr<const ModelTemplate>> templates_;
+  std::map<std::string, std::shared_ptr<const ModelTemplate>> templates_;  // parsed SDF, by file or text
   double last_step_s_ = 0.0;
-  std::unique_ptr<StepWorker> worker_;  // made by the first StepStart  // parsed SDF, by file or text
+  std::unique_ptr<StepWorker> worker_;  // made by the first StepStart
   std::shared_ptr<const ModelTemplate> Template(const std::string& sdf, bool is_text);
   struct LinkRef { Model* model; int link; };
   struct HingeRef { Model* model; int joint; int hinge; };  // joint template index, hinge within the model

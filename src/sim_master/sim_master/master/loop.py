@@ -156,6 +156,8 @@ class SimulationLoop:
         self._delayed: list[tuple[int, Player, Command]] = []
         self._reading_between_cycles = False  # real time: polling while waiting for the tick
         self._overlapped_now = False  # this cycle perceives the agent ports' players while it steps
+        # what the agent ports' players heard in the last cycle, told with its state in this one's step
+        self._heard_in_last_cycle: dict[str, list[Heard]] = {}
         # Inits of players whose robot enters the world after the cycle's step (rcsssmj's rules).
         self._joining: list[tuple[Player, InitPlayer]] = []
         self.cycle_hooks: list[Callable[[SimulationLoop, list[GameEvent]], None]] = []
@@ -307,15 +309,16 @@ class SimulationLoop:
 
     def _cycle_overlapped(self, due: list[tuple[Player, Command]], t0: float, t1: float) -> None:
         """The rest of a cycle whose step runs while the agent ports' players are perceived
-        (the state before it, as they would have been at the end of the last cycle)."""
+        (the state before it, with what was heard in it: as they would have been at the end of
+        the last cycle)."""
         clock = time.perf_counter
         phase = self.stats.phase_s
-        heard = self._hear()  # what was said in the last cycle's step
+        window, heard_before = self._perceived_in_step, self._heard_in_last_cycle
+        self._heard_in_last_cycle = {}
         t2 = clock()
-        window = self._perceived_in_step
         if any(type(command) is Beam for _, command in due):
             # a beam moves a robot before the step: the percepts of the state before it first
-            vision_s, perceive_s = self._perceive(heard, window)
+            vision_s, perceive_s = self._perceive(heard_before, window)
             applied = clock()
             self._apply_due(due)
             apply_s = clock() - applied
@@ -328,28 +331,33 @@ class SimulationLoop:
                 cast(OverlapsSteps, self.engine).begin_step()
             except Exception as exc:  # noqa: BLE001 - the last boundary, as for step
                 self._log_fault("physics step", exc)
-            vision_s, perceive_s = self._perceive(heard, window)
             try:
-                cast(OverlapsSteps, self.engine).finish_step()
-            except Exception as exc:  # noqa: BLE001 - the last boundary, as for step
-                self._log_fault("physics step", exc)
+                vision_s, perceive_s = self._perceive(heard_before, window)
+            finally:  # the step is taken whatever happened meanwhile
+                try:
+                    cast(OverlapsSteps, self.engine).finish_step()
+                except Exception as exc:  # noqa: BLE001 - the last boundary, as for step
+                    self._log_fault("physics step", exc)
         t3 = clock()
         self._join_waiting()
         t4 = clock()
         events = self._judge()
         t5 = clock()
-        end_vision_s, end_perceive_s = self._perceive(heard, lambda player: not window(player))
+        heard = self._hear()  # as in the plain order: who hears this cycle's says, where they stand now
+        self._heard_in_last_cycle = heard  # for the agent ports' players, with this state, next cycle
         t6 = clock()
-        self._publish(events)
+        end_vision_s, end_perceive_s = self._perceive(heard, lambda player: not window(player))
         t7 = clock()
+        self._publish(events)
+        t8 = clock()
         phase["collect"] += t1 - t0
-        phase["hear"] += t2 - t1
         phase["apply"] += apply_s + t4 - t3
         phase["physics"] += t3 - t2 - apply_s - vision_s - perceive_s  # what the percepts did not hide
         phase["vision"] += vision_s + end_vision_s
         phase["perceive"] += perceive_s + end_perceive_s
         phase["judge"] += t5 - t4
-        phase["publish"] += t7 - t6
+        phase["hear"] += t6 - t5
+        phase["publish"] += t8 - t7
         self.stats.cycles += 1
         self.control.cycle_done()
 

@@ -469,8 +469,8 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
 
     def _start_update(self) -> None:
         if Feature.OVERLAPPED_STEP in self.features:
-            self._physics_started = True
             self._overlapping_world().step_start(self.substeps)
+            self._physics_started = True
 
     def _end_update(self) -> tuple[str | None, list[str]]:
         return self._physics_step()
@@ -480,8 +480,12 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
         return cast(OverlappingWorld, self._physics)
 
     def _hold_readings(self) -> None:
+        """The sensor table and the feet's readings (a robot that left since the last step
+        dropped them) of this state, before the library's thread changes what they read."""
         if Feature.OVERLAPPED_STEP in self.features and self._robot_list:
             self._sensor_table()
+            if self._foot_keys:
+                self._foot_readings()
 
     def _saved_state(self) -> ArticulatedState:
         return self._state_arrays()

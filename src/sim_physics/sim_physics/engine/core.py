@@ -449,8 +449,8 @@ class EngineCore(EntityServices, Generic[R, S]):
         self._settle()
         self._hold_readings()
         self._before = self._pre_update()
+        self._start_update()  # should it raise, no step is in progress
         self._stepping = True
-        self._start_update()
 
     def finish_step(self) -> None:
         """The second half of `step`: the library's result taken (or recovered from), what it

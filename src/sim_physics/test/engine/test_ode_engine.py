@@ -206,7 +206,8 @@ def test_a_pile_steps_the_same_way_whatever_ran_before_in_the_process() -> None:
 def test_a_step_in_two_halves_is_the_step_and_readers_between_see_the_state_before_it() -> None:
     """Feature.OVERLAPPED_STEP: begin_step starts ODE on its own thread and returns; until
     finish_step every percept, pose and capture is the state the step began from (what the loop
-    sends the agents meanwhile), and a call that moves the world finishes the step first."""
+    sends the agents meanwhile, also the feet's readings after a robot left), and a call that
+    moves the world finishes the step first."""
     from sim_physics.engine.node import Feature
 
     halves, whole = OdeEngine(vision_noise=False), OdeEngine(vision_noise=False)
@@ -229,6 +230,17 @@ def test_a_step_in_two_halves_is_the_step_and_readers_between_see_the_state_befo
         halves.finish_step()
         assert not halves.stepping and halves.cycle == whole.cycle
     assert halves.exact_digest() == whole.exact_digest()  # bit for bit
+    for engine in (halves, whole):  # a robot leaves: the feet's readings are dropped, read again
+        engine.add_robot("b", "nao", 2.0, 0.5, 0.0)
+        engine.add_robot("c", "nao", 2.0, -1.5, 0.0)
+        run(engine, 5)
+        engine.remove_robot("b")
+    before = (whole.percept("a", vision=True), whole.capture().entities)
+    whole.step()
+    halves.begin_step()
+    assert repr((halves.percept("a", vision=True), halves.capture().entities)) == repr(before)
+    halves.finish_step()
+    assert halves.exact_digest() == whole.exact_digest()
     halves.begin_step()
     halves.set_ball((0.0, 0.0, 1.0))  # moves the world: the step finishes first, then the ball is placed
     assert not halves.stepping and halves.cycle == whole.cycle + 1
