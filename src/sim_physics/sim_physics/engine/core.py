@@ -434,7 +434,7 @@ class EngineCore(EntityServices, Generic[R, S]):
     # ------------------------------------------------------------------ the cycle
     def step(self, dt: float | None = None) -> None:
         """One cycle (the backend's substeps). dt, if given, must be the cycle length."""
-        self.begin_step(dt)
+        self._begin_step(dt, hold=False)  # nobody reads between the halves
         self.finish_step()
 
     def begin_step(self, dt: float | None = None) -> None:
@@ -443,11 +443,15 @@ class EngineCore(EntityServices, Generic[R, S]):
         `finish_step`; until then it still reports the state before the step (percepts,
         vision, frames, captures, poses) and takes effector commands for the next cycle;
         whatever moves the world (a robot placed, the ball set) finishes the step first."""
+        self._begin_step(dt, hold=True)
+
+    def _begin_step(self, dt: float | None, *, hold: bool) -> None:
         self._ensure_built()
         if dt is not None and abs(dt - self.cycle_dt) > 1e-9:
             raise ValueError(f"this engine steps {self.cycle_dt} s per cycle, not {dt}")
         self._settle()
-        self._hold_readings()
+        if hold:
+            self._hold_readings()
         self._before = self._pre_update()
         self._start_update()  # should it raise, no step is in progress
         self._stepping = True
