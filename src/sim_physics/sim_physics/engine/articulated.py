@@ -468,7 +468,7 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
         return self._end_update()
 
     def _start_update(self) -> None:
-        if Feature.OVERLAPPED_STEP in self.features:
+        if self._overlapping and Feature.OVERLAPPED_STEP in self.features:
             self._overlapping_world().step_start(self.substeps)
             self._physics_started = True
 
@@ -482,7 +482,7 @@ class ArticulatedEngine(EngineCore[Robot, ArticulatedState]):
     def _hold_readings(self) -> None:
         """The sensor table and the feet's readings (a robot that left since the last step
         dropped them) of this state, before the library's thread changes what they read."""
-        if Feature.OVERLAPPED_STEP in self.features and self._robot_list:
+        if self._robot_list:
             self._sensor_table()
             if self._foot_keys:
                 self._foot_readings()

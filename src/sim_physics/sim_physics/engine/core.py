@@ -172,6 +172,7 @@ class EngineCore(EntityServices, Generic[R, S]):
         self._frame_names: list[str] = []
         self._frame_indices = np.zeros(0, dtype=np.intp)
         self._stepping = False  # between begin_step and finish_step
+        self._overlapping = False  # this step's library step runs on the library's thread
         self._before: S | None = None  # the state the step in progress began from
 
     def _ensure_built(self) -> None:
@@ -453,6 +454,7 @@ class EngineCore(EntityServices, Generic[R, S]):
         if hold:
             self._hold_readings()
         self._before = self._pre_update()
+        self._overlapping = hold  # a whole step() keeps to the calling thread, as before
         self._start_update()  # should it raise, no step is in progress
         self._stepping = True
 
@@ -462,6 +464,7 @@ class EngineCore(EntityServices, Generic[R, S]):
         if not self._stepping:
             return
         self._stepping = False
+        self._overlapping = False  # a retry after a recovery steps on the calling thread
         before, self._before = self._before, None
         assert before is not None
         fault, suspects = self._end_update()
