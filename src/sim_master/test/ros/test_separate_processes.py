@@ -174,6 +174,9 @@ def test_bridged_agents_joint_commands_move_their_joints(ros_caller: Any, tmp_pa
         port = int(_line(tmp_path / "bridge_node.log", r"simspark agents: [\d.]+:(\d+)").group(1))
         agent = SimSparkAgent("127.0.0.1", port, "Alpha", 1)
         agent.join()
+        # the bridge sends joint-less perceptions until the simulation answers the init (on a
+        # loaded machine, more than 20 of them): then 20 cycles for the robot to settle
+        _play([agent], 1000, until=lambda perception: b"(HJ (n hj1)" in perception)
         _play([agent], 20)
         start = _angle(agent.act(), "hj1")
         seen = [_angle(agent.act({"he1": 1.0}), "hj1") for _ in range(25)]  # 1 rad/s, 0.02 s a cycle
