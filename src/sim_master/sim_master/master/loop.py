@@ -327,17 +327,12 @@ class SimulationLoop:
             applied = clock()
             self._apply_due(due)
             apply_s = clock() - applied
-            try:
-                cast(OverlapsSteps, self.engine).begin_step()
-            except Exception as exc:  # noqa: BLE001 - the last boundary, as for step
-                self._log_fault("physics step", exc)
+            halves = cast(OverlapsSteps, self.engine)
+            self._step_engine(halves.begin_step)
             try:
                 vision_s, perceive_s = self._perceive(heard_before, window)
             finally:  # the step is taken whatever happened meanwhile
-                try:
-                    cast(OverlapsSteps, self.engine).finish_step()
-                except Exception as exc:  # noqa: BLE001 - the last boundary, as for step
-                    self._log_fault("physics step", exc)
+                self._step_engine(halves.finish_step)
         t3 = clock()
         self._join_waiting()
         t4 = clock()
@@ -370,9 +365,10 @@ class SimulationLoop:
             if self.players.get(player.agent_id) is player:
                 self._guarded(player, self._apply_effector, command)
 
-    def _step_engine(self) -> None:
+    def _step_engine(self, step: Callable[[], None] | None = None) -> None:
+        """The engine's step (or one of its halves) inside the loop's last fault boundary."""
         try:
-            self.engine.step()  # engines roll back their own faults: engine/recovery.py
+            (step or self.engine.step)()  # engines roll back their own faults: engine/recovery.py
         except Exception as exc:  # noqa: BLE001 - the last boundary: a step no engine foresaw
             self._log_fault("physics step", exc)
 
