@@ -1,0 +1,95 @@
+"""Motions tried on a real engine, one robot, no server: how fast a walk goes, whether it falls,
+how far a kick sends the ball. The player's timing is the server's in sync mode: the percept of
+a cycle's state is answered with speeds that act in the next step.
+
+Why here and not in a test only: the walk's figures are tuned by running these trials many
+times (bench/tune_walk.py), and the tests and the docs quote the same trials.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sim_contracts.percept import Percept
+
+Brain = Callable[[Percept], dict[str, float]]
+
+
+@dataclass(frozen=True, slots=True)
+class TrialResult:
+    seconds: float
+    forward: float  # m travelled along the robot's first heading
+    sideways: float  # m to its left
+    turned: float  # rad, counter-clockwise
+    fell: bool
+    fell_at: float  # s, or -1
+
+    @property
+    def speeds(self) -> tuple[float, float, float]:
+        s = max(self.seconds, 1e-9)
+        return self.forward / s, self.sideways / s, self.turned / s
+
+
+def make_engine(engine: str = "ode") -> Any:
+    if engine == "ode":
+        from sim_physics.engine.ode.engine import OdeEngine
+        return OdeEngine(vision_noise=False, seed=1)
+    from sim_physics.engine.factory import make_engine as factory
+    return factory(engine)
+
+
+def torso_up(quaternion: tuple[float, float, float, float]) -> float:
+    """The z of the torso's up axis (1 upright, 0 lying)."""
+    w, x, y, z = quaternion
+    return 1.0 - 2.0 * (x * x + y * y)
+
+
+def yaw_of(quaternion: tuple[float, float, float, float]) -> float:
+    w, x, y, z = quaternion
+    return math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))
+
+
+def run_robot(engine: Any, robot: str, brain: Brain, cycles: int, *, fallen_z: float = 0.22,
+              stop_on_fall: bool = True, each: Callable[[int], None] | None = None) -> tuple[bool, int]:
+    """Drive `robot` with `brain` for `cycles`; (fell, cycle it fell at or -1)."""
+    for cycle in range(cycles):
+        percept = engine.percept(robot, vision=False)
+        engine.set_joint_velocities(robot, brain(percept))
+        engine.step()
+        if each is not None:
+            each(cycle)
+        (_, _, z), q = engine.robot_pose(robot)
+        if z < fallen_z or torso_up(q) < 0.6:
+            if stop_on_fall:
+                return True, cycle
+    return False, -1
+
+
+def walk_trial(brain_factory: Callable[[], Any], command: tuple[float, float, float], seconds: float,
+               engine_name: str = "ode", settle: float = 1.0) -> TrialResult:
+    """A robot stands for `settle` s, then walks at `command` for `seconds`."""
+    engine = make_engine(engine_name)
+    engine.add_robot("a", "nao", 0.0, 0.0, 0.0)
+    brain = brain_factory()
+    fell, at = run_robot(engine, "a", brain.act, int(settle / 0.02))
+    (x0, y0, _), q0 = engine.robot_pose("a")
+    yaw0 = yaw_of(q0)
+    turned = 0.0
+    last = yaw0
+
+    def count_turn(_: int) -> None:
+        nonlocal turned, last
+        yaw = yaw_of(engine.robot_pose("a")[1])
+        turned += math.atan2(math.sin(yaw - last), math.cos(yaw - last))
+        last = yaw
+
+    if not fell:
+        brain.walk.set_command(*command)
+        fell, at = run_robot(engine, "a", brain.act, int(seconds / 0.02), each=count_turn)
+    (x1, y1, _), _ = engine.robot_pose("a")
+    dx, dy = x1 - x0, y1 - y0
+    c, s = math.cos(yaw0), math.sin(yaw0)
+    done = (at + 1) * 0.02 if fell else seconds
+    return TrialResult(done, c * dx + s * dy, -s * dx + c * dy, turned, fell, at * 0.02 if fell else -1.0)
