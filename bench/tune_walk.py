@@ -45,7 +45,7 @@ def score(args: tuple[dict[str, float], str, float, str]) -> tuple[float, dict[s
         gain, drift = side * command[1], abs(fwd) + 0.3 * abs(turn)
     else:
         gain, drift = turn * command[2] * 0.25, 0.5 * (abs(fwd) + abs(side))
-    value = gain - 0.5 * drift
+    value = gain - drift
     if result.fell:
         value -= 1.0 + (seconds - result.seconds) * 0.2
     return value, {"forward": round(fwd / seconds, 3), "sideways": round(side / seconds, 3),

@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE_DIRS = ("src/sim_contracts/sim_contracts", "src/sim_physics/sim_physics", "src/sim_master/sim_master",
                 "src/sim_bridge/sim_bridge", "src/soccer_referee/soccer_referee", "src/sim_distributed/sim_distributed",
-                "src/sim_tools/sim_tools", "src/soccersim_api/soccersim_api")
+                "src/sim_tools/sim_tools", "src/soccersim_api/soccersim_api", "src/soccer_team/soccer_team")
 
 # The ROS layer: nothing in a pure core may import these (module prefixes).
 ROS_MODULES = ("rclpy", "sim_msgs", "simulation_interfaces", "gazebo_msgs", "tf2_msgs", "rosgraph_msgs",
@@ -43,6 +43,7 @@ PURE_CORES = (
     "soccer_referee.play_modes", "soccer_referee.referee", "soccer_referee.registry",
     "soccer_referee.rules", "soccer_referee.world",
     "sim_bridge.dialects", "sim_bridge.sexp", "sim_bridge.framing",
+    "soccer_team",  # the base team's motion, senses and strategy: the ROS runner is sim_tools' team command
 )
 
 # (importer prefix, forbidden imported prefix, why)
@@ -69,6 +70,8 @@ FORBIDDEN = (
     ("sim_master.server", "mujoco", "what serves a world serves it on any engine"),
     ("sim_physics.engine.gazebo", "sim_physics.engine.mujoco", "sibling engines do not lean on each other"),
     ("sim_physics.engine.ode", "sim_physics.engine.mujoco", "sibling engines do not lean on each other"),
+    ("soccer_team", "sim_tools", "the base team is what the tools run, not the other way round"),
+    ("soccer_team", "sim_master.master", "a player knows its percepts, not the server's loop"),
 )
 
 

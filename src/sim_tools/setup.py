@@ -10,7 +10,6 @@ setup(
         ("share/ament_index/resource_index/packages", ["resource/" + PACKAGE]),
         ("share/" + PACKAGE, ["package.xml"]),
     ],
-    package_data={"sim_tools.demo": ["*.xml"]},
     install_requires=["setuptools"],
     zip_safe=False,
     maintainer="soccersim developers",

@@ -1,29 +1,72 @@
-"""The motion layer of one player: the walk and the arms' posture turned into joint speeds, each
-cycle, from the percept's joint angles and gyro. The behaviour above it only says where to walk
-(`walk.set_command`)."""
+"""The motion layer of one player: the walk, the get-ups and the kicks turned into joint speeds
+each cycle, from the percept's joint angles, gyro and accelerometer. The behaviour above it says
+where to walk (`walk.set_command`) and when to kick (`kick`); getting up is the motion layer's
+own business: a robot found lying gets up before it does anything else.
+"""
 from __future__ import annotations
 
 import math
 
 from sim_contracts.percept import Percept
+from soccer_team.getup import getup_motion, lying
 from soccer_team.joints import speeds_toward
+from soccer_team.keyframes import KeyframeMotion
 from soccer_team.walk import Walk, WalkParams
 
-# arms hang beside the body, elbows slightly bent (rad, by perceptor name)
+# arms hang beside the body, elbows slightly bent; head straight (rad, by perceptor name)
 ARMS = {"laj1": -1.6, "laj2": 0.15, "laj3": -1.4, "laj4": -0.4,
         "raj1": -1.6, "raj2": -0.15, "raj3": 1.4, "raj4": 0.4, "hj1": 0.0, "hj2": 0.0}
+LYING_CYCLES = 5  # cycles in a row the accelerometer must say "lying" before a get-up starts
+
+
+def body_rates(gyro_deg: tuple[float, float, float]) -> tuple[float, float, float]:
+    """The GYR perceptor's rates (deg/s about SimSpark's torso axes: x right, y forward, z up)
+    as rad/s about the model's axes (x forward, y left, z up): roll, pitch, yaw rates."""
+    return math.radians(gyro_deg[1]), -math.radians(gyro_deg[0]), math.radians(gyro_deg[2])
+
+
+def body_accel(acc: tuple[float, float, float]) -> tuple[float, float, float]:
+    """The ACC perceptor's reading in the model's axes (upright at rest: (0, 0, 9.81))."""
+    return acc[1], -acc[0], acc[2]
 
 
 class MotionBrain:
-    """Walks where it is told; the smallest player (no vision, no strategy)."""
+    """Walks where it is told, gets up when it lies, kicks when asked. Every joint is commanded
+    every cycle (a joint left out would keep its last speed)."""
 
-    def __init__(self, params: WalkParams | None = None) -> None:
+    def __init__(self, params: WalkParams | None = None, *, get_up: bool = True) -> None:
         self.walk = Walk(params or WalkParams())
         self.posture = dict(ARMS)
+        self.motion: KeyframeMotion | None = None
+        self.get_up = get_up
+        self.getups = 0  # get-ups started
+        self._lying_for = 0
+        self._held: dict[str, float] = {}
+
+    @property
+    def busy(self) -> bool:
+        """A get-up or kick is playing: walking commands wait."""
+        return self.motion is not None
+
+    def play(self, motion: KeyframeMotion) -> None:
+        self.motion = motion
+        self.walk.reset()
 
     def act(self, percept: Percept) -> dict[str, float]:
         angles = dict(zip(percept.joint_names, percept.joint_angles, strict=True))
-        gyro = tuple(math.radians(g) for g in percept.gyro)
-        targets = self.walk.tick((gyro[0], gyro[1], gyro[2]))
-        targets.update(self.posture)
-        return speeds_toward(targets, angles)
+        if self.get_up and (self.motion is None or not self.motion.name.startswith("getup")):
+            side = lying(body_accel(percept.accel))
+            self._lying_for = self._lying_for + 1 if side else 0
+            if self._lying_for >= LYING_CYCLES:
+                self.play(getup_motion("front" if side == "front" else "back"))
+                self.getups += 1
+                self._lying_for = 0
+        if self.motion is not None:
+            targets = self.motion.targets(angles)
+            if self.motion.done:
+                self.motion = None
+        else:
+            targets = self.walk.tick(body_rates(percept.gyro))
+            targets.update(self.posture)
+        self._held.update(targets)
+        return speeds_toward(self._held, angles)

@@ -33,11 +33,10 @@ class TrialResult:
 
 
 def make_engine(engine: str = "ode") -> Any:
-    if engine == "ode":
-        from sim_physics.engine.ode.engine import OdeEngine
-        return OdeEngine(vision_noise=False, seed=1)
-    from sim_physics.engine.factory import make_engine as factory
-    return factory(engine)
+    """A world with the SimSpark field and no robot yet, on `engine` (ode, gazebo, mujoco)."""
+    from sim_physics.engine.factory import physics_engine
+
+    return physics_engine(engine, "simspark_field", vision_noise=False, seed=1, physics_threads=1)
 
 
 def torso_up(quaternion: tuple[float, float, float, float]) -> float:
@@ -93,3 +92,31 @@ def walk_trial(brain_factory: Callable[[], Any], command: tuple[float, float, fl
     c, s = math.cos(yaw0), math.sin(yaw0)
     done = (at + 1) * 0.02 if fell else seconds
     return TrialResult(done, c * dx + s * dy, -s * dx + c * dy, turned, fell, at * 0.02 if fell else -1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class KickResult:
+    distance: float  # m the ball went forward (along the robot's heading)
+    sideways: float  # m it went to the robot's left
+    fell: bool
+
+
+def kick_trial(foot: str, table: Any = None, ball_at: tuple[float, float] = (0.17, 0.055),
+               engine_name: str = "ode", roll_for: float = 4.0) -> KickResult:
+    """A robot stands for a second, then kicks a ball lying `ball_at` (ahead, to the side of
+    the kicking foot, m); how far did the ball go by the time it stopped (or `roll_for` s)?"""
+    from soccer_team.kick import RIGHT_KICK, kick_motion
+    from soccer_team.motion import MotionBrain
+
+    engine = make_engine(engine_name)
+    engine.add_robot("a", "nao", 0.0, 0.0, 0.0)
+    brain = MotionBrain()
+    run_robot(engine, "a", brain.act, 50)
+    (x0, y0, _), _ = engine.robot_pose("a")
+    side = 1.0 if foot == "l" else -1.0
+    engine.set_ball((x0 + ball_at[0], y0 + side * ball_at[1], 0.042))
+    brain.play(kick_motion(foot, table or RIGHT_KICK))
+    fell, _ = run_robot(engine, "a", brain.act, int(roll_for / 0.02), stop_on_fall=False)
+    bx, by, _ = engine.ball_position()
+    (_, _, z), q = engine.robot_pose("a")
+    return KickResult(bx - x0 - ball_at[0], by - y0 - side * ball_at[1], z < 0.22 or torso_up(q) < 0.6)

@@ -25,20 +25,20 @@ CYCLE = 0.02  # s, the server's step
 class WalkParams:
     """The walk's figures (m, s, rad). The defaults are the tuned ones (docs/team.md)."""
 
-    step_time: float = 0.2  # one step: one foot's swing, s
-    height: float = 0.185  # ankle below the hip while standing in the walk, m
-    step_height: float = 0.03  # how high the swing foot is lifted, m
-    sway: float = 0.012  # the torso's sideways swing over the support foot, m
-    width: float = 0.005  # each foot's extra sideways offset beyond its hip, m
-    lean: float = 0.08  # the torso's forward lean, rad
-    x_offset: float = -0.01  # the feet's place ahead of the hips, m
-    max_x: float = 0.08  # m per step forward (backward: half)
+    step_time: float = 0.2132  # one step: one foot's swing, s
+    height: float = 0.181  # ankle below the hip while standing in the walk, m
+    step_height: float = 0.0238  # how high the swing foot is lifted, m
+    sway: float = 0.0179  # the torso's sideways swing over the support foot, m
+    width: float = 0.0053  # each foot's extra sideways offset beyond its hip, m
+    lean: float = 0.0745  # the torso's forward lean, rad
+    x_offset: float = -0.0146  # the feet's place ahead of the hips, m
+    max_x: float = 0.0977  # m per step forward (backward: half)
     max_y: float = 0.035  # m per step sideways
     max_turn: float = 0.3  # rad per step
-    gyro_pitch: float = 0.0  # ankle pitch per torso pitch rate (rad per rad/s)
-    gyro_roll: float = 0.0  # hip roll per torso roll rate (rad per rad/s)
-    swing_shape: float = 1.0  # >1 lifts early and lands late
-    accel: float = 0.5  # how much of a new command a step takes on (0..1]
+    gyro_pitch: float = -0.0091  # ankle pitch per torso pitch rate (rad per rad/s)
+    gyro_roll: float = -0.0021  # hip roll per torso roll rate (rad per rad/s)
+    swing_shape: float = 0.8974  # >1 lifts early and lands late
+    accel: float = 0.4497  # how much of a new command a step takes on (0..1]
 
     def vector(self) -> np.ndarray:
         return np.array([getattr(self, f.name) for f in fields(self)])
@@ -79,6 +79,25 @@ class Walk:
             self.phase = 0.0
             self._begin_step()
 
+    def reset(self) -> None:
+        """Stand still at once, feet in their standing place (after a fall or a kick)."""
+        self.command = (0.0, 0.0, 0.0)
+        self._speed = (0.0, 0.0, 0.0)
+        self._start = {"l": _Foot(), "r": _Foot()}
+        self._end = {"l": _Foot(), "r": _Foot()}
+        self.walking = False
+        self.phase = 0.0
+
+    def odometry(self) -> tuple[float, float, float]:
+        """The body's speed (m/s, m/s, rad/s) the current steps walk, as far as the walk knows."""
+        if not self.walking:
+            return 0.0, 0.0, 0.0
+        p = self.params
+        sx, sy, st = self._speed
+        return (max(-p.max_x / 2, min(p.max_x, sx * p.step_time)) / p.step_time,
+                max(-p.max_y, min(p.max_y, sy * p.step_time)) / p.step_time,
+                max(-p.max_turn, min(p.max_turn, st * p.step_time)) / p.step_time)
+
     def max_speed(self) -> tuple[float, float, float]:
         p = self.params
         return p.max_x / p.step_time, p.max_y / p.step_time, p.max_turn / p.step_time
@@ -100,6 +119,8 @@ class Walk:
         dy = max(-p.max_y, min(p.max_y, sy * t)) * 2 if swing == lateral_lead else 0.0
         dt = max(-p.max_turn, min(p.max_turn, st * t)) * 2 if swing != turn_lead else 0.0
         s = self._end[support]
+        if dt:  # the body turns over the leading foot, taking back its toe-out, never toeing it in
+            dt = min(dt, s.yaw) if dt > 0 else max(dt, s.yaw)
         self._start = {"l": _Foot(self._end["l"].x, self._end["l"].y, self._end["l"].yaw),
                        "r": _Foot(self._end["r"].x, self._end["r"].y, self._end["r"].yaw)}
         c, sn = math.cos(-dt), math.sin(-dt)
@@ -111,7 +132,7 @@ class Walk:
 
     def tick(self, gyro: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> dict[str, float]:
         """Advance one cycle; the legs' joint targets (rad, by perceptor name) for its end.
-        `gyro` is the torso's rate (rad/s, about x, y, z as the GYR perceptor gives it)."""
+        `gyro` is the torso's rate (rad/s about the model's x forward, y left, z up: motion.body_rates)."""
         p = self.params
         if self.walking:
             self.phase += CYCLE / p.step_time

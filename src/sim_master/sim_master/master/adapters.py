@@ -54,6 +54,11 @@ class LocalBrain(Protocol):
         """Its team now plays on `side` (half time)."""
         ...
 
+    def beam_request(self) -> tuple[float, float, float] | None:
+        """A beam it sends with its last answer (x, y in m, heading in deg; the team's frame),
+        checked by the referee as any player's beam; None: no beam."""
+        ...
+
 
 class AgentTransport(PerceptOutlet, Protocol):
     """A port agents connect to and command through (collect phase), e.g. a dialect's TCP port."""

@@ -896,5 +896,9 @@ class _LocalBrains:
         player = loop.players.get(agent_id)
         if player is None:
             return
-        speeds = loop.local_brains[agent_id].act(percept)
+        brain = loop.local_brains[agent_id]
+        speeds = brain.act(percept)
         loop._report(player, loop.engine.set_joint_velocities(player.robot_id, speeds))
+        beam = brain.beam_request()
+        if beam is not None:
+            loop.player_beam(agent_id, *beam)

@@ -20,12 +20,13 @@ if TYPE_CHECKING:
     from sim_master.master.loop import SimulationLoop
     from soccer_referee.events import GameEvent
 
-TEAMS = ("demo",)
+TEAMS = ("base", "demo")  # sim_tools.demo.teams
 
 
 def add_match_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--left", default="demo", choices=TEAMS, help="left team behaviour")
-    parser.add_argument("--right", default="demo", choices=TEAMS, help="right team behaviour")
+    parser.add_argument("--left", default="base", choices=TEAMS,
+                        help="left team: base (Nao humanoids, the default) or demo (light wheeled pushers)")
+    parser.add_argument("--right", default="base", choices=TEAMS, help="right team, as --left")
     parser.add_argument("--left-name", default="Lions")
     parser.add_argument("--right-name", default="Tigers")
     parser.add_argument("--players", type=int, default=11, help="players per team")
@@ -62,7 +63,7 @@ def _serving(args: argparse.Namespace, port: int) -> int | None:
 
 def run_match(args: argparse.Namespace) -> int:
     from sim_master.server.single import SingleModeServer
-    from sim_tools.demo.brain import PusherBrain
+    from sim_tools.demo.teams import TEAMS as BUILT_IN
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -87,10 +88,11 @@ def run_match(args: argparse.Namespace) -> int:
         print(f"soccersim match: {exc}", file=sys.stderr)
         return 2
     field = server.loop.engine.field
-    for team, side_name in ((args.left_name, "left"), (args.right_name, "right")):
+    for team, side_name, kind in ((args.left_name, "left", args.left), (args.right_name, "right", args.right)):
+        built_in = BUILT_IN[kind]
         for unum in range(1, args.players + 1):
-            brain = PusherBrain(side_name, unum, field.length, field.width, field.goal_width)
-            outcome = server.loop.add_local_player(team, unum, "pusher", brain)
+            brain = built_in.make(side_name, unum, field.length, field.width, field.goal_width)
+            outcome = server.loop.add_local_player(team, unum, built_in.model, brain)
             if isinstance(outcome, str):
                 print(f"soccersim match: cannot add {team} #{unum}: {outcome}", file=sys.stderr)
                 return 2

@@ -10,13 +10,14 @@ import signal
 import sys
 import time
 
-TEAM_MODELS = {"demo": "pusher"}
+TEAM_KINDS = ("base", "demo")  # sim_tools.demo.teams
 
 
 def add_team_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--team", required=True, help="team name")
     parser.add_argument("--players", type=int, default=11)
-    parser.add_argument("--behaviour", default="demo", choices=sorted(TEAM_MODELS))
+    parser.add_argument("--behaviour", default="base", choices=TEAM_KINDS,
+                        help="base (Nao humanoids: walk, kick, get up; the default) or demo (light pushers)")
     parser.add_argument("--referee-node", default="soccer_referee",
                         help="name of the referee's ROS node, whose init_agent players join through")
     parser.add_argument("--wait", type=float, default=30.0, help="seconds to wait for the server")
@@ -52,10 +53,11 @@ def run_team(args: argparse.Namespace) -> int:
 
     from sim_bridge.ros.lean_reader import LeanReader
     from sim_bridge.ros.qos import PERCEPT_QOS
+    from sim_master.master.adapters import LocalBrain
     from sim_master.ros.convert import percept_from_msg
     from sim_msgs.msg import Beam, JointCommand, Percept
     from sim_msgs.srv import InitAgent
-    from sim_tools.demo.brain import PusherBrain
+    from sim_tools.demo.teams import TEAMS
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
     log = logging.getLogger(f"team.{args.team}")
@@ -85,11 +87,12 @@ def run_team(args: argparse.Namespace) -> int:
             return 0
         log.error("team %s did not join within %.0f s", args.join_after, args.wait)
         return 1
+    built_in = TEAMS[args.behaviour]
     players = []
     reader = LeanReader(node)  # percepts without the executor's per-wake cost (docs/speed.md)
     for unum in range(1, args.players + 1):
         future = client.call_async(
-            InitAgent.Request(team=args.team, unum=unum, robot_model=TEAM_MODELS[args.behaviour])
+            InitAgent.Request(team=args.team, unum=unum, robot_model=built_in.model)
         )
         executor.spin_until_future_complete(future, timeout_sec=10)
         reply = future.result()
@@ -97,14 +100,18 @@ def run_team(args: argparse.Namespace) -> int:
             log.error("player %d refused: %s", unum, reply.error if reply else "no answer")
             continue
         ns = reply.player_namespace
-        brain = PusherBrain(reply.side, reply.unum)
+        brain = built_in.make(reply.side, reply.unum, 30.0, 20.0, 2.1)
         joints = node.create_publisher(JointCommand, f"{ns}/effectors/joint_command", reliable)
         beam = node.create_publisher(Beam, f"{ns}/effectors/beam", reliable)
 
-        def on_percept(msg: Percept, brain: PusherBrain = brain, joints=joints) -> None:
+        def on_percept(msg: Percept, brain: LocalBrain = brain, joints=joints, beam=beam) -> None:
             percept = percept_from_msg(msg)
-            brain.model.side = msg.side or brain.model.side  # sides change at half time
+            if msg.side:
+                brain.set_side(msg.side)  # sides change at half time
             speeds = brain.act(percept)
+            wanted = brain.beam_request()
+            if wanted is not None:  # before the speeds' synchronize: it acts in the same cycle
+                beam.publish(Beam(x=wanted[0], y=wanted[1], rotation=wanted[2]))
             joints.publish(JointCommand(mode=JointCommand.MODE_VELOCITY, names=list(speeds),
                                         velocities=list(speeds.values()), synchronize=True))
 

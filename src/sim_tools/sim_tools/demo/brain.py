@@ -1,18 +1,13 @@
 """One demo player: percept in, wheel speeds out, thinking at 10 Hz (every 5th cycle)."""
 from __future__ import annotations
 
-from importlib import resources
+from soccer_team.strategy import HOME, factory_for, strategy_xml
 
 from sim_contracts.percept import Percept
 from sim_master.bt.loader import tick
-from sim_tools.demo.nodes import HOME, factory_for
 from sim_tools.demo.world_model import WorldModel
 
 THINK_EVERY = 5
-
-
-def demo_tree_xml() -> str:
-    return resources.files("sim_tools.demo").joinpath("demo_team.xml").read_text()
 
 
 class PusherBrain:
@@ -20,7 +15,7 @@ class PusherBrain:
                  goal_width: float = 2.1, xml: str | None = None) -> None:
         self.model = WorldModel(side, unum, field_length, field_width, goal_width)
         self.tree = factory_for(self.model).create_tree(
-            xml or demo_tree_xml(), "Goalie" if unum == 1 else "FieldPlayer"
+            xml or strategy_xml(), "Goalie" if unum == 1 else "FieldPlayer"
         )
         self.cycle = 0
         self.speeds = {"lwe": 0.0, "rwe": 0.0}
@@ -32,6 +27,9 @@ class PusherBrain:
 
     def set_side(self, side: str) -> None:
         self.model.side = side
+
+    def beam_request(self) -> tuple[float, float, float] | None:
+        return None  # pushers drive home
 
     def wants_vision(self) -> bool:
         return (self.cycle + self.model.unum) % THINK_EVERY == 0

@@ -4,7 +4,9 @@ Everything is in the team's own frame (own goal at -x), so both sides play the s
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from soccer_team.beliefs import Beliefs
 
 from sim_contracts.percept import Percept
 
@@ -14,27 +16,8 @@ AXLE = 0.28
 
 
 @dataclass(slots=True)
-class WorldModel:
-    side: str
-    unum: int
-    field_length: float = 30.0
-    field_width: float = 20.0
-    goal_width: float = 2.1
-    x: float = 0.0
-    y: float = 0.0
-    yaw: float = 0.0  # rad, team frame
-    ball: tuple[float, float] | None = None
-    ball_age: float = 1e9  # s since last seen
-    mates: dict[int, tuple[float, float]] = field(default_factory=dict)
-    play_mode: str = "BeforeKickOff"
-    time: float = 0.0
-    target: tuple[float, float] | None = None  # where the motion layer drives to
-    face: tuple[float, float] | None = None  # point to face while/after arriving
-    push: bool = False  # drive through the target (pushing the ball)
-
-    @property
-    def flip(self) -> float:
-        return -1.0 if self.side == "right" else 1.0
+class WorldModel(Beliefs):
+    """A pusher's beliefs, from rcsssmj's global torso pose and its vision."""
 
     def update(self, p: Percept) -> None:
         f = self.flip
@@ -50,22 +33,14 @@ class WorldModel:
         if p.vision is not None:
             ball = p.vision.objects.get("B")
             if ball is not None:
-                self.ball = self._to_field(ball.distance, ball.azimuth, ball.elevation)
+                self.ball = self.to_field(ball.distance, ball.azimuth, ball.elevation)
                 self.ball_age = 0.0
             self.mates = {}
             team = p.game.team_left if self.side == "left" else p.game.team_right
             for seen in p.vision.players:
                 if seen.team == team and seen.parts:
                     part = next(iter(seen.parts.values()))
-                    self.mates[seen.unum] = self._to_field(part.distance, part.azimuth, part.elevation)
-
-    def _to_field(self, distance: float, azimuth: float, elevation: float) -> tuple[float, float]:
-        flat = distance * math.cos(math.radians(elevation))
-        a = self.yaw + math.radians(azimuth)
-        return (self.x + flat * math.cos(a), self.y + flat * math.sin(a))
-
-    def distance_to(self, point: tuple[float, float]) -> float:
-        return math.hypot(point[0] - self.x, point[1] - self.y)
+                    self.mates[seen.unum] = self.to_field(part.distance, part.azimuth, part.elevation)
 
     def wheel_speeds(self) -> dict[str, float]:
         """Differential drive toward the target (turn first when facing away)."""

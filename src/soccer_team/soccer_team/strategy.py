@@ -1,21 +1,25 @@
-"""The demo team's behaviour-tree leaves: conditions read the world model, actions set the
-motion target. Registered under the tag names used in demo_team.xml."""
+"""The teams' strategy as behaviour-tree leaves: conditions read what a player believes
+(beliefs.Beliefs), actions set its motion target (where to go, what to face, whether to drive
+through the ball). Registered under the tag names used in strategy.xml. The same tree plays
+the base team's Naos (which walk and kick to the target) and the light wheeled pushers of
+sim_tools.demo (which drive to it): the strategy knows no body."""
 from __future__ import annotations
 
 import math
+from importlib import resources
 
 from py_trees.behaviour import Behaviour
 from py_trees.common import Status
 
 from sim_master.bt.loader import BehaviorTreeFactory, LeafFactory
-from sim_tools.demo.world_model import WorldModel
+from soccer_team.beliefs import Beliefs
 
 HOME = {1: (-14.0, 0.0), 2: (-10.0, 4.0), 3: (-10.0, -4.0), 4: (-9.0, 0.0), 5: (-6.0, 6.0),
         6: (-6.0, -6.0), 7: (-5.0, 2.0), 8: (-5.0, -2.0), 9: (-2.5, 0.0), 10: (-2.0, 5.0), 11: (-2.0, -5.0)}
 
 
 class _Leaf(Behaviour):
-    def __init__(self, name: str, model: WorldModel, attrs: dict[str, str]) -> None:
+    def __init__(self, name: str, model: Beliefs, attrs: dict[str, str]) -> None:
         super().__init__(name)
         self.m = model
         self.attrs = attrs
@@ -85,7 +89,7 @@ class PushBallToGoal(_Leaf):
     STUCK_AFTER = 2.5  # s of pushing without the ball moving 0.3 m
     SIDESTEP = 1.5  # s
 
-    def __init__(self, name: str, model: WorldModel, attrs: dict[str, str]) -> None:
+    def __init__(self, name: str, model: Beliefs, attrs: dict[str, str]) -> None:
         super().__init__(name, model, attrs)
         self._anchor: tuple[float, float, float] | None = None  # ball x, y and time when pushing began
         self._sidestep_until = -1.0
@@ -148,17 +152,21 @@ class GuardGoalLine(_Leaf):
         return Status.RUNNING
 
 
+def strategy_xml() -> str:
+    return resources.files("soccer_team").joinpath("strategy.xml").read_text()
+
+
 LEAVES = {cls.__name__: cls for cls in (IsPlayMode, IsOpponentSetPlay, IsClosestToBall, IsBallNearOwnGoal,
                                         GoHome, KeepAwayFromBall, PushBallToGoal, Support, GuardGoalLine)}
 
 
-def _leaf_maker(cls: type[_Leaf], model: WorldModel) -> LeafFactory:
+def _leaf_maker(cls: type[_Leaf], model: Beliefs) -> LeafFactory:
     def make(name: str, attrs: dict[str, str]) -> Behaviour:
         return cls(name, model, attrs)
     return make
 
 
-def factory_for(model: WorldModel) -> BehaviorTreeFactory:
+def factory_for(model: Beliefs) -> BehaviorTreeFactory:
     factory = BehaviorTreeFactory()
     for tag, cls in LEAVES.items():
         factory.register(tag, _leaf_maker(cls, model))

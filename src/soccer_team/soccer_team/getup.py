@@ -1,0 +1,55 @@
+"""Getting up: knowing that the robot lies, on which side, and the key poses that stand it up.
+
+Why from the accelerometer: the ACC perceptor is what every robot has (no ground-truth
+perceptors); lying, gravity's reaction points along the torso's front (face up) or back (face
+down) instead of up. The poses are mirror-symmetric (keyframes.mirrored) and were tuned on the
+engine (bench/tune_motion.py); the walk's standing pose ends each get-up.
+"""
+from __future__ import annotations
+
+import math
+
+from soccer_team.keyframes import KeyframeMotion, KeyPose, mirrored
+
+# the left side's joints a get-up pose sets (the right mirrors them), in the tuner's order
+GETUP_JOINTS = ("llj3", "llj4", "llj5", "llj2", "laj1", "laj2", "laj4")
+
+# tuned poses: (seconds, angles in GETUP_JOINTS' order, degrees)
+FRONT: tuple[tuple[float, tuple[float, ...]], ...] = (
+    (0.4, (0.0, 0.0, 0.0, 0.0, -30.0, 20.0, 0.0)),
+    (0.4, (90.0, -120.0, 40.0, 0.0, -30.0, 20.0, 0.0)),
+    (0.6, (90.0, -125.0, 60.0, 0.0, -110.0, 20.0, 0.0)),
+    (0.6, (40.0, -70.0, 30.0, 0.0, -90.0, 10.0, -20.0)),
+)
+BACK: tuple[tuple[float, tuple[float, ...]], ...] = (
+    (0.4, (90.0, 0.0, 0.0, 0.0, -110.0, 20.0, 0.0)),
+    (0.3, (0.0, 0.0, 0.0, 0.0, -110.0, 20.0, 0.0)),
+    (0.6, (90.0, -125.0, 60.0, 0.0, -110.0, 20.0, 0.0)),
+    (0.6, (40.0, -70.0, 30.0, 0.0, -90.0, 10.0, -20.0)),
+)
+
+
+def lying(accel_body: tuple[float, float, float]) -> str:
+    """"front" (face down), "back", "side" or "" (upright), from the ACC reading in the
+    model's axes (x forward, z up). Falling or jolted readings can mislead for a cycle: the
+    caller asks for a few cycles in a row."""
+    ax, ay, az = accel_body
+    g = math.sqrt(ax * ax + ay * ay + az * az)
+    if g < 3.0 or az > 0.6 * g:
+        return ""
+    if ax < -0.6 * g:
+        return "front"
+    if ax > 0.6 * g:
+        return "back"
+    return "side"
+
+
+def motion_from(name: str, table: tuple[tuple[float, tuple[float, ...]], ...]) -> KeyframeMotion:
+    poses = [KeyPose(seconds, mirrored(dict(zip(GETUP_JOINTS, angles, strict=True)))) for seconds, angles in table]
+    return KeyframeMotion(name, poses)
+
+
+def getup_motion(side: str) -> KeyframeMotion:
+    """The get-up for a robot lying on `side` ("front", "back"; a robot on its side rolls
+    with the back's motion first)."""
+    return motion_from(f"getup_{side}", FRONT if side == "front" else BACK)

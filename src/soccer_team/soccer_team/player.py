@@ -1,0 +1,195 @@
+"""One base-team player: percepts in, joint speeds (and now and then a beam) out.
+
+Each cycle: the walk's odometry and what the camera saw update the particle filter and the
+beliefs (own pose, ball, team-mates, play mode); every few cycles the strategy tree (shared
+with the light team, strategy.xml) sets a motion target; the motion layer walks to it, goes
+through the ball to dribble it, kicks when the ball lies right, and gets up when the robot lies.
+Nothing here knows ROS or a socket: `soccersim team --behaviour base` plays it over the player
+topics, and `NaoBrain` also fits the server's in-process LocalBrain protocol.
+"""
+from __future__ import annotations
+
+import math
+
+from sim_contracts.percept import Percept
+from sim_master.bt.loader import tick
+from soccer_team.beliefs import Beliefs
+from soccer_team.kick import kick_motion
+from soccer_team.localisation import ParticleFilter, Sighting, team_frame_landmarks
+from soccer_team.motion import MotionBrain
+from soccer_team.strategy import HOME, factory_for, strategy_xml
+from soccer_team.walk import CYCLE, WalkParams
+
+THINK_EVERY = 3  # cycles between ticks of the strategy tree (as often as the camera sees)
+BEAM_MODES = ("BeforeKickOff", "Goal_Left", "Goal_Right")
+HEAD_SCAN_PERIOD = 4.0  # s for the head's sweep left and right while the ball is not in view
+HEAD_SCAN = 1.2  # rad either side
+
+
+def _wrap(a: float) -> float:
+    return math.atan2(math.sin(a), math.cos(a))
+
+
+class NaoBrain:
+    """A base-team player (any shirt number; 1 plays the goalie)."""
+
+    def __init__(self, side: str, unum: int, field_length: float = 30.0, field_width: float = 20.0,
+                 goal_width: float = 2.1, xml: str | None = None, params: WalkParams | None = None,
+                 kicks: bool = True) -> None:
+        self.beliefs = Beliefs(side, unum, field_length, field_width, goal_width)
+        self.motion = MotionBrain(params)
+        self.filter = ParticleFilter(seed=unum, landmarks=team_frame_landmarks(side),
+                                     field_half=(field_length / 2, field_width / 2))
+        role = "Goalie" if unum == 1 else "FieldPlayer"
+        self.tree = factory_for(self.beliefs).create_tree(xml or strategy_xml(), role)
+        self.kicks = kicks
+        self.cycle = 0
+        self.ball_relative: tuple[float, float] | None = None  # m, body frame, as last seen
+        self._beamed_in: str = ""
+        self._beam: tuple[float, float, float] | None = None
+        x, y, rot = self.home()
+        self.filter.reset(x, y, math.radians(rot))
+
+    # --- the LocalBrain protocol
+    def home(self) -> tuple[float, float, float]:
+        """Beam target in the team frame (x, y, rotation deg)."""
+        x, y = HOME.get(self.beliefs.unum, (-5.0, 0.0))
+        return x, y, 0.0
+
+    def set_side(self, side: str) -> None:
+        self.beliefs.side = side
+        self.filter.landmarks = team_frame_landmarks(side)
+
+    def wants_vision(self) -> bool:
+        return True
+
+    def beam_request(self) -> tuple[float, float, float] | None:
+        """A beam to send with this cycle's answer (x, y, rotation deg), once per stoppage."""
+        beam, self._beam = self._beam, None
+        return beam
+
+    def act(self, percept: Percept) -> dict[str, float]:
+        b = self.beliefs
+        angles = dict(zip(percept.joint_names, percept.joint_angles, strict=True))
+        dt = percept.time - b.time if b.time else 0.0
+        b.time = percept.time
+        b.play_mode = percept.game.play_mode
+        if percept.game.side:
+            self.set_side(percept.game.side)
+        b.ball_age += max(dt, 0.0)
+        self._odometry()
+        if percept.vision is not None:
+            self._see(percept, math.radians(angles.get("hj1", 0.0)))
+        b.x, b.y, b.yaw = self.filter.estimate()
+        if b.play_mode in BEAM_MODES and self._beamed_in != b.play_mode:
+            self._beamed_in = b.play_mode
+            self._beam = self.home()
+            x, y, rot = self._beam
+            self.filter.reset(x, y, math.radians(rot))
+        elif b.play_mode not in BEAM_MODES:
+            self._beamed_in = ""
+        if (self.cycle + b.unum) % THINK_EVERY == 0:
+            tick(self.tree)
+            self._command_motion()
+        self._point_head()
+        self.cycle += 1
+        return self.motion.act(percept)
+
+    # --- senses
+    def _odometry(self) -> None:
+        walk = self.motion.walk
+        if walk.walking and not self.motion.busy:
+            vx, vy, vt = walk.odometry()
+            fx, fy, ft = vx * CYCLE, vy * CYCLE, vt * CYCLE
+            self.filter.move(fx, fy, ft)
+            if self.ball_relative is not None:  # the ball as it now lies from the moved body
+                bx, by = self.ball_relative[0] - fx, self.ball_relative[1] - fy
+                c, s = math.cos(-ft), math.sin(-ft)
+                self.ball_relative = (c * bx - s * by, s * bx + c * by)
+
+    def _see(self, percept: Percept, pan: float) -> None:
+        vision = percept.vision
+        assert vision is not None
+        sightings = []
+        for name, polar in vision.objects.items():
+            flat = polar.distance * math.cos(math.radians(polar.elevation))
+            bearing = math.radians(polar.azimuth) + pan
+            if name == "B":
+                self.ball_relative = (flat * math.cos(bearing), flat * math.sin(bearing))
+                self.beliefs.ball_age = 0.0
+            else:
+                sightings.append(Sighting(name, flat, bearing))
+        if not self.motion.busy:  # a robot getting up sees the sky and the grass at odd angles
+            self.filter.see(sightings)
+        b = self.beliefs
+        x, y, yaw = self.filter.estimate()
+        if self.ball_relative is not None and b.ball_age == 0.0:
+            rx, ry = self.ball_relative
+            b.ball = (x + rx * math.cos(yaw) - ry * math.sin(yaw), y + rx * math.sin(yaw) + ry * math.cos(yaw))
+        team = percept.game.team_left if b.side == "left" else percept.game.team_right
+        mates = {}
+        for seen in vision.players:
+            if seen.team == team and seen.parts and seen.unum != b.unum:
+                part = next(iter(seen.parts.values()))
+                flat = part.distance * math.cos(math.radians(part.elevation))
+                a = yaw + math.radians(part.azimuth) + pan
+                mates[seen.unum] = (x + flat * math.cos(a), y + flat * math.sin(a))
+        b.mates = mates
+
+    # --- motion
+    def _command_motion(self) -> None:
+        b, motion = self.beliefs, self.motion
+        if motion.busy:
+            return
+        if b.play_mode in BEAM_MODES or b.play_mode == "GameOver" or b.target is None:
+            motion.walk.set_command(0.0, 0.0, 0.0)
+            return
+        if self._kick_now():
+            motion.play(kick_motion(self._kick_foot()))
+            return
+        tx, ty = b.target
+        dx, dy = tx - b.x, ty - b.y
+        c, s = math.cos(-b.yaw), math.sin(-b.yaw)
+        rx, ry = c * dx - s * dy, s * dx + c * dy
+        dist = math.hypot(rx, ry)
+        vmax, smax, tmax = motion.walk.max_speed()
+        if dist < 0.12 and not b.push:
+            face = b.face
+            err = _wrap(math.atan2(face[1] - b.y, face[0] - b.x) - b.yaw) if face else 0.0
+            motion.walk.set_command(0.0, 0.0, max(-tmax, min(tmax, 2.0 * err)) if abs(err) > 0.2 else 0.0)
+            return
+        heading = math.atan2(ry, rx)
+        if dist > 0.8 or b.push:
+            turn = max(-tmax, min(tmax, 2.5 * heading))
+            forward = vmax * max(0.0, math.cos(heading)) if abs(heading) < 0.7 else 0.0
+            motion.walk.set_command(forward, max(-smax, min(smax, 0.5 * ry)) if b.push else 0.0, turn)
+        else:  # close: step straight there, turning to what it should face
+            face = b.face or (tx, ty)
+            err = _wrap(math.atan2(face[1] - b.y, face[0] - b.x) - b.yaw)
+            motion.walk.set_command(max(-vmax, min(vmax, 1.5 * rx)), max(-smax, min(smax, 1.5 * ry)),
+                                    max(-tmax, min(tmax, 1.5 * err)))
+
+    def _kick_now(self) -> bool:
+        """The ball lies just ahead of a foot and the way ahead is the opponent goal's."""
+        b = self.beliefs
+        if not (self.kicks and b.push and self.ball_relative is not None and b.ball_age < 0.2):
+            return False
+        if b.play_mode not in ("PlayOn",) and not b.play_mode.startswith("KickOff"):
+            return False
+        rx, ry = self.ball_relative
+        goal_bearing = _wrap(math.atan2(-b.y, b.field_length / 2 - b.x) - b.yaw)
+        return 0.1 < rx < 0.24 and abs(abs(ry) - 0.055) < 0.04 and abs(goal_bearing) < 0.35
+
+    def _kick_foot(self) -> str:
+        assert self.ball_relative is not None
+        return "l" if self.ball_relative[1] > 0 else "r"
+
+    def _point_head(self) -> None:
+        b = self.beliefs
+        if self.ball_relative is not None and b.ball_age < 1.0:
+            pan = math.atan2(self.ball_relative[1], self.ball_relative[0])
+        else:
+            pan = HEAD_SCAN * math.sin(2 * math.pi * b.time / HEAD_SCAN_PERIOD)
+        self.motion.posture["hj1"] = max(-HEAD_SCAN, min(HEAD_SCAN, pan))
+        self.motion.posture["hj2"] = -0.35 if self.ball_relative is not None and b.ball_age < 1.0 \
+            and math.hypot(*self.ball_relative) < 1.5 else 0.0
