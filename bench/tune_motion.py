@@ -2,7 +2,7 @@
 """Tune the base team's get-ups and kick on the real engine: the cross-entropy method over the
 key poses in soccer_team/getup.py and kick.py. A get-up is played on robots laid down in several
 ways and scored by how upright and how high they stand a second and a half after the motion; a
-kick by how far the ball goes forward from a few spots before the foot, a fall costing 3 m.
+kick by how far the ball goes forward from a few spots before the foot, a fall costing 5 m.
 
     python bench/tune_motion.py --motion front --generations 30 --out /tmp/front.json
 
@@ -36,14 +36,14 @@ def score(args: tuple[Table, str, list[int]]) -> tuple[float, int]:
 
 
 def kick_score(table: Table, variants: list[int]) -> tuple[float, int]:
-    """Distance forward, less what went sideways; a fall costs 3 m. Variants move the ball."""
+    """Distance forward, less what went sideways; a fall costs 5 m. Variants move the ball."""
     from soccer_team.trial import kick_trial
 
     spots = [(0.17, 0.055), (0.15, 0.04), (0.19, 0.07), (0.16, 0.075), (0.18, 0.035)]
     total, ok = 0.0, 0
     for v in variants:
         result = kick_trial("r", tuple((s, tuple(a)) for s, a in table), spots[v % len(spots)])
-        total += result.distance - 0.5 * abs(result.sideways) - 3.0 * result.fell
+        total += result.distance - 0.5 * abs(result.sideways) - 5.0 * result.fell
         ok += result.distance >= 4.0 and not result.fell
     return total / len(variants), ok
 

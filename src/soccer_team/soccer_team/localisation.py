@@ -85,18 +85,30 @@ class ParticleFilter:
             sigma_d = 0.15 + 0.08 * s.distance
             log_w += -0.5 * ((expected_d - s.distance) / sigma_d) ** 2 - 0.5 * (db / 0.12) ** 2
         log_w += np.log(self.weights + 1e-300)
-        log_w -= log_w.max()
-        w = np.exp(log_w)
+        best = float(log_w.max())
+        w = np.exp(log_w - best)
         self.weights = w / w.sum()
         if 1.0 / float(np.sum(self.weights ** 2)) < self.n / 2:
             self._resample()
+        fix = pose_from(known, self.landmarks)
+        if fix is not None:  # sensor resetting: some particles where the sightings alone put it
+            lost = best < -4.0 * len(known)  # not even the best particle explains what is seen
+            self._inject(fix, self.n // 2 if lost else self.n // 20)
+
+    def _inject(self, pose: tuple[float, float, float], count: int) -> None:
+        idx = self.rng.choice(self.n, size=count, replace=False)
+        self.poses[idx, 0] = pose[0] + self.rng.normal(0, 0.1, count)
+        self.poses[idx, 1] = pose[1] + self.rng.normal(0, 0.1, count)
+        self.poses[idx, 2] = pose[2] + self.rng.normal(0, 0.05, count)
+        self.weights[idx] = 1.0 / self.n
+        self.weights /= self.weights.sum()
 
     def _resample(self) -> None:
         """Low-variance resampling; a few particles go anywhere, for a robot moved unseen."""
         n = self.n
         positions = (self.rng.random() + np.arange(n)) / n
         idx = np.minimum(np.searchsorted(np.cumsum(self.weights), positions), n - 1)
-        self.poses = self.poses[idx]
+        self.poses = self.poses[idx] + self.rng.normal(0, 1, (n, 3)) * (0.02, 0.02, 0.01)  # no two alike
         fresh = max(1, n // 50)
         hx, hy = self.half
         self.poses[:fresh, 0] = self.rng.uniform(-hx, hx, fresh)
@@ -115,6 +127,31 @@ class ParticleFilter:
         """How unsure (m): the particles' weighted spread in position."""
         x, y, _ = self.estimate()
         return float(np.sqrt(np.dot(self.weights, (self.poses[:, 0] - x) ** 2 + (self.poses[:, 1] - y) ** 2)))
+
+
+def pose_from(sightings: list[Sighting], landmarks: dict[str, tuple[float, float]]) -> tuple[float, float, float] | None:
+    """The pose two or more sightings put the body at, on their own: the heading from the
+    angle between two landmarks as seen and as placed, then the position from each; None with
+    fewer than two landmarks, or two too close together to give a heading."""
+    if len(sightings) < 2:
+        return None
+    pairs = sorted(((a, b) for i, a in enumerate(sightings) for b in sightings[i + 1:]),
+                   key=lambda ab: -math.dist(landmarks[ab[0].name], landmarks[ab[1].name]))
+    a, b = pairs[0]
+    (ax, ay), (bx, by) = landmarks[a.name], landmarks[b.name]
+    if math.hypot(bx - ax, by - ay) < 1.0:
+        return None
+    ra = (a.distance * math.cos(a.bearing), a.distance * math.sin(a.bearing))
+    rb = (b.distance * math.cos(b.bearing), b.distance * math.sin(b.bearing))
+    heading = math.atan2(by - ay, bx - ax) - math.atan2(rb[1] - ra[1], rb[0] - ra[0])
+    c, sn = math.cos(heading), math.sin(heading)
+    xs, ys = [], []
+    for seen in sightings:
+        lx, ly = landmarks[seen.name]
+        rx, ry = seen.distance * math.cos(seen.bearing), seen.distance * math.sin(seen.bearing)
+        xs.append(lx - (c * rx - sn * ry))
+        ys.append(ly - (sn * rx + c * ry))
+    return sum(xs) / len(xs), sum(ys) / len(ys), math.atan2(sn, c)
 
 
 def team_frame_landmarks(side: str) -> dict[str, tuple[float, float]]:

@@ -33,8 +33,8 @@ class WalkParams:
     lean: float = 0.0745  # the torso's forward lean, rad
     x_offset: float = -0.0146  # the feet's place ahead of the hips, m
     max_x: float = 0.0977  # m per step forward (backward: half)
-    max_y: float = 0.035  # m per step sideways
-    max_turn: float = 0.3  # rad per step
+    max_y: float = 0.045  # m per step sideways
+    max_turn: float = 0.35  # rad per step
     gyro_pitch: float = -0.0091  # ankle pitch per torso pitch rate (rad per rad/s)
     gyro_roll: float = -0.0021  # hip roll per torso roll rate (rad per rad/s)
     swing_shape: float = 0.8974  # >1 lifts early and lands late

@@ -3,6 +3,7 @@ pictures that show the field."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -21,7 +22,8 @@ from sim_master.store.mcap_log import ReplayLogReader
 def test_short_match_outputs(tmp_path: Path, engine: str) -> None:
     out = tmp_path / "out"
     result = subprocess.run([shutil.which("soccersim") or "soccersim", "match", "--duration", "20",
-                             "--players", "4", "--out", str(out), "--seed", "3", "--engine", engine],
+                             "--players", "4", "--out", str(out), "--seed", "3", "--engine", engine,
+                             "--left", "demo", "--right", "demo"],
                             capture_output=True, text=True, timeout=240, env=dict(os.environ))
     assert result.returncode == 0, result.stderr[-2000:]
     assert "cycles/s" in result.stdout and "final:" in result.stdout
@@ -44,6 +46,26 @@ def test_short_match_outputs(tmp_path: Path, engine: str) -> None:
     assert heat.shape == final.shape
     key = heat[-80:, -300:]  # the colour scale, bottom right: blue (0) to red (the peak)
     assert ((key[..., 2] > 200) & (key[..., 0] < 60)).any() and ((key[..., 0] > 200) & (key[..., 2] < 60)).any()
+
+
+def test_the_default_match_is_the_base_teams_naos_walking_to_the_ball(tmp_path: Path) -> None:
+    """`soccersim match` with no team named plays the base team (Nao humanoids) on ODE: the
+    kick-off takers walk to the ball, nobody lies at the end, the replay holds Naos."""
+    out = tmp_path / "out"
+    result = subprocess.run([shutil.which("soccersim") or "soccersim", "match", "--duration", "24",
+                             "--players", "3", "--out", str(out), "--seed", "5"],
+                            capture_output=True, text=True, timeout=300, env=dict(os.environ))
+    assert result.returncode == 0, result.stderr[-2000:]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["play_mode"] == "GameOver"
+    cycles = list(ReplayLogReader(str(out / "match.mcap")).cycles())
+    first, last = cycles[60].snapshot.entities, cycles[-1].snapshot.entities
+    players = sorted(n for n in last if "/p" in n)
+    assert len(players) == 6 and all(last[n].model.startswith("nao") for n in players)
+    walked = max(math.dist(first[n].position[:2], last[n].position[:2]) for n in players)
+    assert walked > 2.0  # 24 s of a kick-off taker walking at 0.35 m/s and more
+    upright = [n for n in players if last[n].position[2] > 0.25]
+    assert len(upright) >= 5, {n: last[n].position for n in players}
 
 
 def test_snapshot_of_a_running_server(running_server: Callable[..., Any], tmp_path: Path) -> None:
