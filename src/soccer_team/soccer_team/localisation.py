@@ -129,7 +129,8 @@ class ParticleFilter:
         return float(np.sqrt(np.dot(self.weights, (self.poses[:, 0] - x) ** 2 + (self.poses[:, 1] - y) ** 2)))
 
 
-def pose_from(sightings: list[Sighting], landmarks: dict[str, tuple[float, float]]) -> tuple[float, float, float] | None:
+def pose_from(sightings: list[Sighting],
+              landmarks: dict[str, tuple[float, float]]) -> tuple[float, float, float] | None:
     """The pose two or more sightings put the body at, on their own: the heading from the
     angle between two landmarks as seen and as placed, then the position from each; None with
     fewer than two landmarks, or two too close together to give a heading."""

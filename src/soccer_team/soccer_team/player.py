@@ -31,11 +31,12 @@ def _wrap(a: float) -> float:
 
 
 class NaoBrain:
-    """A base-team player (any shirt number; 1 plays the goalie)."""
+    """A base-team player (any shirt number; 1 plays the goalie). `kicks`: kick when the ball
+    lies right (off by default until kick.py's poses keep the robot up: it dribbles instead)."""
 
     def __init__(self, side: str, unum: int, field_length: float = 30.0, field_width: float = 20.0,
                  goal_width: float = 2.1, xml: str | None = None, params: WalkParams | None = None,
-                 kicks: bool = True) -> None:
+                 kicks: bool = False) -> None:
         self.beliefs = Beliefs(side, unum, field_length, field_width, goal_width)
         self.motion = MotionBrain(params)
         self.filter = ParticleFilter(seed=unum, landmarks=team_frame_landmarks(side),

@@ -7,6 +7,7 @@ import random
 
 import numpy as np
 import pytest
+
 from soccer_team.leg_kinematics import LIMITS, FootPose, Unreachable, foot_pose, solve_leg
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import pytest
+
 from soccer_team.motion import MotionBrain
 from soccer_team.trial import walk_trial
 

@@ -1,11 +1,10 @@
 """One demo player: percept in, wheel speeds out, thinking at 10 Hz (every 5th cycle)."""
 from __future__ import annotations
 
-from soccer_team.strategy import HOME, factory_for, strategy_xml
-
 from sim_contracts.percept import Percept
 from sim_master.bt.loader import tick
 from sim_tools.demo.world_model import WorldModel
+from soccer_team.strategy import HOME, factory_for, strategy_xml
 
 THINK_EVERY = 5
 

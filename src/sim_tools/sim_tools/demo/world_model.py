@@ -6,9 +6,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from soccer_team.beliefs import Beliefs
-
 from sim_contracts.percept import Percept
+from soccer_team.beliefs import Beliefs
 
 PUSHER_SPEED = 20.0  # rad/s wheel speed limit
 WHEEL_RADIUS = 0.05
