@@ -21,7 +21,7 @@ from dataclasses import fields
 import numpy as np
 
 COMMANDS = {"forward": (1.0, 0.0, 0.0), "backward": (-1.0, 0.0, 0.0), "left": (0.0, 1.0, 0.0),
-            "right": (0.0, -1.0, 0.0), "turn": (0.0, 0.0, 1.0), "turn_right": (0.0, 0.0, -1.0)}
+            "right": (0.0, -1.0, 0.0), "turn": (0.0, 0.0, 2.0), "turn_right": (0.0, 0.0, -2.0)}
 # what is tuned, and the range a sample is kept in
 RANGES = {"step_time": (0.12, 0.4), "height": (0.15, 0.205), "step_height": (0.005, 0.06), "sway": (0.0, 0.04),
           "width": (-0.005, 0.03), "lean": (-0.1, 0.35), "x_offset": (-0.04, 0.04), "max_x": (0.0, 0.14),
@@ -29,15 +29,23 @@ RANGES = {"step_time": (0.12, 0.4), "height": (0.15, 0.205), "step_height": (0.0
           "swing_shape": (0.3, 3.0), "accel": (0.1, 1.0)}
 
 
-def score(args: tuple[dict[str, float], str, float, str]) -> tuple[float, dict[str, float]]:
-    values, direction, seconds, engine = args
+def score(args: tuple[dict[str, float], str, float, str, int, float]) -> tuple[float, dict[str, float]]:
+    values, direction, seconds, engine, delay, drift_weight = args
     from soccer_team.motion import MotionBrain
     from soccer_team.trial import walk_trial
     from soccer_team.walk import WalkParams
 
+    if direction == "all":  # every direction, each counted against the least speed
+        total, parts = 0.0, {}
+        for name, least in (("forward", 0.35), ("backward", 0.15), ("left", 0.15), ("right", 0.15),
+                            ("turn", 0.52), ("turn_right", 0.52)):  # 60 deg/s scores 0.52 per s
+            one, seen = score((values, name, seconds, engine, delay, drift_weight))
+            total += min(one / (least * seconds), 1.6) if one > 0 else one / (least * seconds)
+            parts[name] = seen
+        return total, parts
     params = WalkParams(**values)
     command = COMMANDS[direction]
-    result = walk_trial(lambda: MotionBrain(params), command, seconds, engine)
+    result = walk_trial(lambda: MotionBrain(params, effector_delay=delay), command, seconds, engine, delay=delay)
     fwd, side, turn = result.forward, result.sideways, result.turned
     if direction in ("forward", "backward"):
         gain, drift = fwd * command[0], abs(side) + 0.3 * abs(turn)
@@ -45,7 +53,7 @@ def score(args: tuple[dict[str, float], str, float, str]) -> tuple[float, dict[s
         gain, drift = side * command[1], abs(fwd) + 0.3 * abs(turn)
     else:
         gain, drift = turn * command[2] * 0.25, 0.5 * (abs(fwd) + abs(side))
-    value = gain - drift
+    value = gain - drift_weight * drift
     if result.fell:
         value -= 1.0 + (seconds - result.seconds) * 0.2
     return value, {"forward": round(fwd / seconds, 3), "sideways": round(side / seconds, 3),
@@ -54,7 +62,8 @@ def score(args: tuple[dict[str, float], str, float, str]) -> tuple[float, dict[s
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--direction", choices=sorted(COMMANDS), default="forward")
+    parser.add_argument("--direction", choices=[*sorted(COMMANDS), "all"], default="forward",
+                        help="what a walk is scored on; all: every direction, each against the issue's least speed")
     parser.add_argument("--generations", type=int, default=20)
     parser.add_argument("--population", type=int, default=12)
     parser.add_argument("--seconds", type=float, default=8.0)
@@ -62,6 +71,9 @@ def main() -> int:
     parser.add_argument("--start", default="", help="JSON file of WalkParams to start from")
     parser.add_argument("--tune", default=",".join(RANGES), help="the fields to tune (comma-separated)")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--drift-weight", type=float, default=1.0, help="metres of gain a metre of drift costs")
+    parser.add_argument("--delay", type=int, default=0,
+                        help="cycles the answers act late (0: ROS-native and in-process players; 1: the SimSpark port)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default="walk_params.json")
     args = parser.parse_args()
@@ -87,7 +99,8 @@ def main() -> int:
             samples = [mean] + [np.clip(mean + sigma * rng.standard_normal(len(names)), lo, hi)
                                 for _ in range(args.population - 1)]
             candidates = [{**base, **dict(zip(names, map(float, s), strict=True))} for s in samples]
-            results = list(pool.map(score, [(c, args.direction, args.seconds, args.engine) for c in candidates]))
+            jobs = [(c, args.direction, args.seconds, args.engine, args.delay, args.drift_weight) for c in candidates]
+            results = list(pool.map(score, jobs))
             order = np.argsort([-r[0] for r in results])
             elite = np.array([samples[i] for i in order[: max(2, args.population // 3)]])
             mean = elite.mean(axis=0)

@@ -12,6 +12,11 @@ def effector_of(joint: str) -> str:
     return joint[:-2] + "e" + joint[-1]
 
 
+def joint_of(effector: str) -> str:
+    """The perceptor of an effector's joint: lle3 -> llj3, he1 -> hj1."""
+    return effector[:-2] + "j" + effector[-1]
+
+
 def speeds_toward(targets: dict[str, float], angles_deg: dict[str, float], gain: float = 0.9,
                   cycle: float = 0.02) -> dict[str, float]:
     """Speeds (rad/s, by effector) that close `gain` of each joint's gap to its target (rad)

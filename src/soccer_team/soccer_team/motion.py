@@ -6,12 +6,13 @@ own business: a robot found lying gets up before it does anything else.
 from __future__ import annotations
 
 import math
+from collections import deque
 
 from sim_contracts.percept import Percept
 from soccer_team.getup import getup_motion, lying
-from soccer_team.joints import speeds_toward
+from soccer_team.joints import joint_of, speeds_toward
 from soccer_team.keyframes import KeyframeMotion
-from soccer_team.walk import Walk, WalkParams
+from soccer_team.walk import CYCLE, Walk, WalkParams
 
 # arms hang beside the body, elbows slightly bent; head straight (rad, by perceptor name)
 ARMS = {"laj1": -1.6, "laj2": 0.15, "laj3": -1.4, "laj4": -0.4,
@@ -34,8 +35,10 @@ class MotionBrain:
     """Walks where it is told, gets up when it lies, kicks when asked. Every joint is commanded
     every cycle (a joint left out would keep its last speed)."""
 
-    def __init__(self, params: WalkParams | None = None, *, get_up: bool = True) -> None:
+    def __init__(self, params: WalkParams | None = None, *, get_up: bool = True, effector_delay: int = 0) -> None:
         self.walk = Walk(params or WalkParams())
+        self.effector_delay = effector_delay  # cycles between an answer and the step it acts in
+        self._pending: deque[dict[str, float]] = deque(maxlen=max(1, effector_delay))
         self.posture = dict(ARMS)
         self.motion: KeyframeMotion | None = None
         self.get_up = get_up
@@ -69,4 +72,12 @@ class MotionBrain:
             targets = self.walk.tick(body_rates(percept.gyro))
             targets.update(self.posture)
         self._held.update(targets)
-        return speeds_toward(self._held, angles)
+        if self.effector_delay:  # where the joints will be when this answer acts: the answers on their way move them
+            for sent in self._pending:
+                for joint, speed in sent.items():
+                    if joint in angles:
+                        angles[joint] += math.degrees(speed) * CYCLE
+        speeds = speeds_toward(self._held, angles)
+        if self.effector_delay:
+            self._pending.append({joint_of(e): v for e, v in speeds.items()})
+        return speeds

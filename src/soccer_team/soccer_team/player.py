@@ -32,13 +32,15 @@ def _wrap(a: float) -> float:
 
 class NaoBrain:
     """A base-team player (any shirt number; 1 plays the goalie). `kicks`: kick when the ball
-    lies right (off by default until kick.py's poses keep the robot up: it dribbles instead)."""
+    lies right (off by default until kick.py's poses keep the robot up: it dribbles instead).
+    `effector_delay`: cycles between its answer and the step it acts in: 0 in the server's
+    process and over the player topics, 1 over a SimSpark port (rcssserver3d's and ours)."""
 
     def __init__(self, side: str, unum: int, field_length: float = 30.0, field_width: float = 20.0,
                  goal_width: float = 2.1, xml: str | None = None, params: WalkParams | None = None,
-                 kicks: bool = False) -> None:
+                 kicks: bool = False, effector_delay: int = 0) -> None:
         self.beliefs = Beliefs(side, unum, field_length, field_width, goal_width)
-        self.motion = MotionBrain(params)
+        self.motion = MotionBrain(params, effector_delay=effector_delay)
         self.filter = ParticleFilter(seed=unum, landmarks=team_frame_landmarks(side),
                                      field_half=(field_length / 2, field_width / 2))
         role = "Goalie" if unum == 1 else "FieldPlayer"

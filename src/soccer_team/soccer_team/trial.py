@@ -51,11 +51,17 @@ def yaw_of(quaternion: tuple[float, float, float, float]) -> float:
 
 
 def run_robot(engine: Any, robot: str, brain: Brain, cycles: int, *, fallen_z: float = 0.22,
-              stop_on_fall: bool = True, each: Callable[[int], None] | None = None) -> tuple[bool, int]:
-    """Drive `robot` with `brain` for `cycles`; (fell, cycle it fell at or -1)."""
+              stop_on_fall: bool = True, each: Callable[[int], None] | None = None,
+              delay: int = 0, queue: list[dict[str, float]] | None = None) -> tuple[bool, int]:
+    """Drive `robot` with `brain` for `cycles`; (fell, cycle it fell at or -1). `delay`: the
+    answers act that many cycles late, as the SimSpark port's do (its effector delay); `queue`
+    carries the answers in flight from one call to the next."""
+    pending = queue if queue is not None else []
     for cycle in range(cycles):
         percept = engine.percept(robot, vision=False)
-        engine.set_joint_velocities(robot, brain(percept))
+        pending.append(brain(percept))
+        if len(pending) > delay:
+            engine.set_joint_velocities(robot, pending.pop(0))
         engine.step()
         if each is not None:
             each(cycle)
@@ -67,12 +73,14 @@ def run_robot(engine: Any, robot: str, brain: Brain, cycles: int, *, fallen_z: f
 
 
 def walk_trial(brain_factory: Callable[[], Any], command: tuple[float, float, float], seconds: float,
-               engine_name: str = "ode", settle: float = 1.0) -> TrialResult:
-    """A robot stands for `settle` s, then walks at `command` for `seconds`."""
+               engine_name: str = "ode", settle: float = 1.0, delay: int = 0) -> TrialResult:
+    """A robot stands for `settle` s, then walks at `command` for `seconds`; its answers act
+    `delay` cycles late."""
     engine = make_engine(engine_name)
     engine.add_robot("a", "nao", 0.0, 0.0, 0.0)
     brain = brain_factory()
-    fell, at = run_robot(engine, "a", brain.act, int(settle / 0.02))
+    queue: list[dict[str, float]] = []
+    fell, at = run_robot(engine, "a", brain.act, int(settle / 0.02), delay=delay, queue=queue)
     (x0, y0, _), q0 = engine.robot_pose("a")
     yaw0 = yaw_of(q0)
     turned = 0.0
@@ -86,7 +94,7 @@ def walk_trial(brain_factory: Callable[[], Any], command: tuple[float, float, fl
 
     if not fell:
         brain.walk.set_command(*command)
-        fell, at = run_robot(engine, "a", brain.act, int(seconds / 0.02), each=count_turn)
+        fell, at = run_robot(engine, "a", brain.act, int(seconds / 0.02), each=count_turn, delay=delay, queue=queue)
     (x1, y1, _), _ = engine.robot_pose("a")
     dx, dy = x1 - x0, y1 - y0
     c, s = math.cos(yaw0), math.sin(yaw0)

@@ -21,6 +21,9 @@ def add_team_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--referee-node", default="soccer_referee",
                         help="name of the referee's ROS node, whose init_agent players join through")
     parser.add_argument("--wait", type=float, default=30.0, help="seconds to wait for the server")
+    parser.add_argument("--simspark", default="", metavar="HOST:PORT",
+                        help="play over TCP as the league's agents do (e.g. 127.0.0.1:3100: our server's SimSpark "
+                             "port or rcssserver3d) instead of over the player topics; base team only")
     parser.add_argument("--join-after", default="", metavar="TEAM",
                         help="join once TEAM plays (its side taken: a launch puts TEAM on the left)")
 
@@ -43,7 +46,32 @@ def _wait_for_team(node, executor, team: str, deadline: float, stop: dict[str, b
         node.destroy_subscription(sub)
 
 
+def run_team_over_simspark(args: argparse.Namespace) -> int:
+    """The base team as TCP agents of a SimSpark-dialect server: no ROS at all."""
+    from soccer_team.player import NaoBrain
+    from soccer_team.simspark_agent import play_team
+
+    host, _, port_text = args.simspark.rpartition(":")
+    if args.behaviour != "base" or not host or not port_text.isdigit():
+        print("soccersim team: --simspark wants HOST:PORT (e.g. 127.0.0.1:3100) and the base team", file=sys.stderr)
+        return 2
+    stop = {"now": False}
+    signal.signal(signal.SIGINT, lambda *_: stop.update(now=True))
+    signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
+    try:
+        answered = play_team(host, int(port_text), args.team, args.players,
+                             lambda side, unum: NaoBrain(side, unum, effector_delay=1),
+                             stop=lambda: stop["now"], log=lambda line: print(line, file=sys.stderr, flush=True))
+    except OSError as exc:
+        print(f"soccersim team: cannot reach {args.simspark}: {exc}", file=sys.stderr)
+        return 1
+    print(f"soccersim team: {args.team} answered {answered} perceptions", file=sys.stderr)
+    return 0
+
+
 def run_team(args: argparse.Namespace) -> int:
+    if getattr(args, "simspark", ""):
+        return run_team_over_simspark(args)
     import rclpy
     from rclpy.client import Client
     from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor

@@ -1,0 +1,96 @@
+"""The base team's side of the SimSpark wire: a perception the server encodes reads back as the
+same Percept, and the team plays our server's SimSpark port over real TCP."""
+from __future__ import annotations
+
+import math
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from sim_bridge.dialects.simspark import SimSparkDialect
+from sim_contracts.percept import ForceResistance, GameStateView, Percept, Polar, SeenPlayer, Vision
+from sim_master.master.config import ServerConfig
+from sim_master.server.in_thread import serving
+from soccer_team.player import NaoBrain
+from soccer_team.simspark_agent import decode_perception, encode_answer, play_team
+
+
+def test_what_the_server_encodes_the_agent_reads_back() -> None:
+    vision = Vision(objects={"F1L": Polar(18.66, 53.93, -5.01), "B": Polar(1.89, -0.13, -57.78)},
+                    players=[SeenPlayer("Beta", 3, {"head": Polar(4.2, 10.5, 3.25), "rfoot": Polar(4.3, 11.0, -5.5)})],
+                    lines=[(Polar(1.9, 0.16, -60.04), Polar(11.13, 0.1, -8.43))])
+    sent = Percept(time=72.8, game=GameStateView("PlayOn", 12.3, 1, 2, "Alpha", "Beta", 4, "left"),
+                   gyro=(0.5, -1.25, 3.0), accel=(0.1, -0.2, 9.79), joint_names=["hj1", "llj3", "llj5"],
+                   joint_angles=[-12.5, 30.25, 4.0], joint_velocities=[],
+                   foot_resistance=[ForceResistance("lf", (0.01, -0.02, -0.015), (0.5, -0.25, 22.5))], vision=vision)
+    got = decode_perception(SimSparkDialect().encode_percept(sent))
+    assert got.time == pytest.approx(72.8) and got.game.play_mode == "PlayOn"
+    assert (got.game.game_time, got.game.score_left, got.game.score_right) == pytest.approx((12.3, 1, 2))
+    assert (got.game.unum, got.game.side) == (4, "left")
+    assert got.gyro == pytest.approx(sent.gyro, abs=0.01) and got.accel == pytest.approx(sent.accel, abs=0.01)
+    assert sorted(got.joint_names) == ["hj1", "llj3", "llj5"]  # FRP rides after a foot's lj5
+    assert dict(zip(got.joint_names, got.joint_angles, strict=True)) == \
+        pytest.approx({"hj1": -12.5, "llj3": 30.25, "llj5": 4.0}, abs=0.01)
+    assert got.foot_resistance[0].name == "lf"
+    assert got.foot_resistance[0].force == pytest.approx((0.5, -0.25, 22.5), abs=0.01)
+    assert got.vision is not None
+    assert got.vision.objects["F1L"] == pytest.approx((18.66, 53.93, -5.01), abs=0.01)
+    assert got.vision.objects["B"] == pytest.approx((1.89, -0.13, -57.78), abs=0.01)
+    seen = got.vision.players[0]
+    assert (seen.team, seen.unum) == ("Beta", 3) and set(seen.parts) == {"head", "rfoot"}
+    assert len(got.vision.lines) == 1
+
+
+def test_an_answer_is_speeds_then_a_beam_then_syn() -> None:
+    assert encode_answer({"lle1": 0.5, "he1": -1.25}, (-3.0, 1.5, 90.0)) == \
+        b"(lle1 0.5000)(he1 -1.2500)(beam -3.000 1.500 90.00)(syn)"
+
+
+def _wait_for_cycle(server: Any, cycle: int, timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while server.loop.calls.call(lambda: server.loop.engine.cycle) < cycle:
+        assert time.monotonic() < deadline, f"cycle {cycle} not reached"
+        time.sleep(0.05)
+
+
+def test_the_base_team_plays_the_simspark_port_over_tcp() -> None:
+    """Two teams of Naos join over TCP as the league's agents do, beam home, and the kick-off
+    taker walks toward the ball: what our server's SimSpark port sees of the team."""
+    config = ServerConfig(sync=True, realtime=False, simspark_port=0, rcsssmj_port=None, simspark_monitor_port=None,
+                          rcsssmj_monitor_port=None, service_port=None, ros=False, sync_timeout=0.5,
+                          vision_noise=False, beam_noise=False, kickoff_after=0.5, engine="ode")
+    with serving(config) as server:
+        port = server.agent_servers["simspark"].port
+        stop = threading.Event()
+        answered: list[int] = []
+
+        def play(name: str, players: int) -> None:
+            answered.append(play_team("127.0.0.1", port, name, players,
+                                      lambda side, unum: NaoBrain(side, unum, effector_delay=1),
+                                      stop=stop.is_set, log=lambda _: None))
+
+        teams = [threading.Thread(target=play, args=("Alpha", 2), daemon=True)]
+        teams[0].start()
+        _wait_for_cycle(server, 20)
+        teams.append(threading.Thread(target=play, args=("Beta", 1), daemon=True))  # a kick-off needs two teams
+        teams[1].start()
+        try:
+            def robot(unum: int) -> tuple[float, float, float]:
+                loop = server.loop
+                player = next(p for p in loop.players.with_robots() if p.unum == unum)
+                return loop.engine.robot_pose(player.robot_id)[0]
+
+            _wait_for_cycle(server, 40)  # before the kick-off (half a second after both teams joined)
+            start = server.loop.calls.call(lambda: robot(2))
+            _wait_for_cycle(server, 600)
+            end = server.loop.calls.call(lambda: robot(2))
+        finally:
+            stop.set()
+            for team in teams:
+                team.join(timeout=10)
+    assert math.dist(start[:2], (-10.0, 4.0)) < 0.6  # beamed home (the team frame is the field's on the left)
+    assert math.dist(end[:2], (0.0, 0.0)) < math.dist(start[:2], (0.0, 0.0)) - 1.5  # walked toward the ball
+    assert end[2] > 0.25  # on its feet
+    assert len(answered) == 2 and min(answered) > 500
