@@ -22,15 +22,19 @@ DIRECTIONS = {
 }
 
 
+@pytest.mark.parametrize("delay", [0, 1])
 @pytest.mark.parametrize("direction", sorted(DIRECTIONS))
-def test_a_minute_of_walking_without_a_fall_at_the_issues_speeds(direction: str) -> None:
+def test_a_minute_of_walking_without_a_fall_at_the_issues_speeds(direction: str, delay: int) -> None:
+    """delay 0: in-process and ROS-native players; 1: the SimSpark port's answers, which act a
+    cycle late (the motion layer predicts its joints over the answers on their way)."""
     command, axis, least = DIRECTIONS[direction]
-    result = walk_trial(MotionBrain, command, 60.0)
+    result = walk_trial(lambda: MotionBrain(effector_delay=delay), command, 60.0, delay=delay)
     assert not result.fell, f"fell after {result.fell_at:.1f} s"
     speed = result.speeds[axis]
     assert speed / least >= 1.0, f"{direction}: {speed:.3f} (needs {least:.3f})"
     others = [abs(s) for i, s in enumerate(result.speeds[:2]) if i != axis]
-    assert all(o < 0.06 for o in others), result.speeds  # it goes where it is told
+    # it goes where it is told; a cycle late, forward drifts sideways (docs/team.md)
+    assert all(o < (0.06 if delay == 0 else 0.2) for o in others), result.speeds
 
 
 def test_the_walk_stops_and_stands_when_told() -> None:
