@@ -55,6 +55,8 @@ def main() -> int:
     parser.add_argument("--population", type=int, default=16)
     parser.add_argument("--variants", type=int, default=3, help="lying starts per candidate")
     parser.add_argument("--start", default="", help="JSON table to start from (default: getup.py's)")
+    parser.add_argument("--fixed", type=int, default=-1,
+                        help="leading key poses kept as they are (default: getup.FIXED's; kick: 0)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default="getup.json")
@@ -69,6 +71,8 @@ def main() -> int:
     lo = np.array([0.06 if i % width == 0 else -130.0 for i in range(len(flat))])
     hi = np.array([1.2 if i % width == 0 else 130.0 for i in range(len(flat))])
     sigma = np.array([0.1 if i % width == 0 else 20.0 for i in range(len(flat))])
+    fixed = args.fixed if args.fixed >= 0 else getup.FIXED.get(args.motion, 0)
+    sigma[: fixed * width] = 0.0  # the leading poses that reach a known state stay as they are
     mean = flat
     rng = np.random.default_rng(args.seed)
     variants = list(range(args.variants))
@@ -88,6 +92,7 @@ def main() -> int:
             mean = elite.mean(axis=0)
             floor = np.where(np.arange(len(mean)) % width == 0, 0.01, 1.0)
             sigma = np.maximum(0.7 * sigma + 0.3 * elite.std(axis=0), floor)
+            sigma[: fixed * width] = 0.0
             top = results[order[0]]
             if top[0] > best[0]:
                 best = (top[0], unflat(samples[order[0]]), top[1])

@@ -84,9 +84,9 @@ class ParticleFilter:
             db = np.angle(np.exp(1j * (expected_b - s.bearing)))
             sigma_d = 0.15 + 0.08 * s.distance
             log_w += -0.5 * ((expected_d - s.distance) / sigma_d) ** 2 - 0.5 * (db / 0.12) ** 2
+        best = float(log_w.max())  # how well the best pose explains the sightings, weights aside
         log_w += np.log(self.weights + 1e-300)
-        best = float(log_w.max())
-        w = np.exp(log_w - best)
+        w = np.exp(log_w - float(log_w.max()))
         self.weights = w / w.sum()
         if 1.0 / float(np.sum(self.weights ** 2)) < self.n / 2:
             self._resample()

@@ -64,7 +64,8 @@ class NaoBrain:
         self.filter.landmarks = team_frame_landmarks(side)
 
     def wants_vision(self) -> bool:
-        return True
+        """Every third cycle, as the camera sees over the topics and the SimSpark port."""
+        return (self.cycle + self.beliefs.unum) % 3 == 0
 
     def beam_request(self) -> tuple[float, float, float] | None:
         """A beam to send with this cycle's answer (x, y, rotation deg), once per stoppage."""
@@ -82,13 +83,14 @@ class NaoBrain:
         b.ball_age += max(dt, 0.0)
         self._odometry()
         if percept.vision is not None:
-            self._see(percept, math.radians(angles.get("hj1", 0.0)))
+            self._see(percept, math.radians(angles.get("hj1", 0.0)), angles.get("hj2", 0.0))
         b.x, b.y, b.yaw = self.filter.estimate()
         if b.play_mode in BEAM_MODES and self._beamed_in != b.play_mode:
             self._beamed_in = b.play_mode
             self._beam = self.home()
             x, y, rot = self._beam
             self.filter.reset(x, y, math.radians(rot))
+            self.ball_relative, b.ball, b.ball_age = None, None, 1e9  # seen from where it stood
         elif b.play_mode not in BEAM_MODES:
             self._beamed_in = ""
         if (self.cycle + b.unum) % THINK_EVERY == 0:
@@ -110,12 +112,14 @@ class NaoBrain:
                 c, s = math.cos(-ft), math.sin(-ft)
                 self.ball_relative = (c * bx - s * by, s * bx + c * by)
 
-    def _see(self, percept: Percept, pan: float) -> None:
+    def _see(self, percept: Percept, pan: float, tilt_deg: float) -> None:
+        """What the camera saw, as flat distances and bearings from the body: its azimuth
+        turned by the head's pan, its elevation by the head's tilt (hj2, up positive)."""
         vision = percept.vision
         assert vision is not None
         sightings = []
         for name, polar in vision.objects.items():
-            flat = polar.distance * math.cos(math.radians(polar.elevation))
+            flat = polar.distance * math.cos(math.radians(polar.elevation + tilt_deg))
             bearing = math.radians(polar.azimuth) + pan
             if name == "B":
                 self.ball_relative = (flat * math.cos(bearing), flat * math.sin(bearing))
@@ -134,7 +138,7 @@ class NaoBrain:
         for seen in vision.players:
             if seen.team == team and seen.parts and seen.unum != b.unum:
                 part = next(iter(seen.parts.values()))
-                flat = part.distance * math.cos(math.radians(part.elevation))
+                flat = part.distance * math.cos(math.radians(part.elevation + tilt_deg))
                 a = yaw + math.radians(part.azimuth) + pan
                 mates[seen.unum] = (x + flat * math.cos(a), y + flat * math.sin(a))
         b.mates = mates

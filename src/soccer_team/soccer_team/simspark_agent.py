@@ -8,6 +8,7 @@ effectors, its beams as `(beam x y rot)`, each answer closed by `(syn)` (sync mo
 """
 from __future__ import annotations
 
+import re
 import selectors
 import socket
 import struct
@@ -38,7 +39,9 @@ def _polar(items: list[Expr]) -> Polar | None:
 
 
 def decode_perception(message: bytes) -> Percept:
-    """A SimSpark perception as a Percept (degrees, deg/s, m/s^2, m, N: the wire's units)."""
+    """A SimSpark perception as a Percept (degrees, deg/s, m/s^2, m, N: the wire's units).
+    A malformed message raises (ValueError, IndexError, TypeError or SexpError): the caller's
+    fault boundary decides."""
     p = Percept(time=0.0, game=GameStateView(), gyro=(0.0, 0.0, 0.0), accel=(0.0, 0.0, 9.81),
                 joint_names=[], joint_angles=[], joint_velocities=[])
     for item in parse_nested(message.decode("ascii", "replace")):
@@ -144,6 +147,7 @@ class _Agent:
     brain: Brain | None = None
     buf: bytearray = field(default_factory=bytearray)
     stage: str = "scene"  # scene -> init -> play
+    side: str = ""  # as the server said after init (or at a change of ends)
     perceptions: int = 0
 
 
@@ -156,6 +160,7 @@ def play_team(host: str, port: int, team: str, players: int, make_brain: Callabl
     agents: list[_Agent] = []
     for unum in range(1, players + 1):
         sock = socket.create_connection((host, port), timeout=10)
+        sock.settimeout(2.0)  # a server that stops reading holds an agent's answer this long at most
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         agent = _Agent(unum, sock)
         agents.append(agent)
@@ -178,10 +183,22 @@ def play_team(host: str, port: int, team: str, players: int, make_brain: Callabl
                 open_agents -= 1
                 continue
             agent.buf += chunk
-            message = _last_whole_message(agent.buf)
-            if message is None:
+            messages = _whole_messages(agent.buf)
+            if not messages:
                 continue
-            answered += _answer(agent, message, team, make_brain, log)
+            try:  # one agent's fault boundary: a bad message or a lost connection ends it alone
+                answered += _answer(agent, messages, team, make_brain, log)
+            except OSError as exc:
+                log(f"{team} #{agent.unum}: connection lost ({exc})")
+                selector.unregister(agent.sock)
+                agent.sock.close()
+                open_agents -= 1
+            except Exception as exc:  # noqa: BLE001 - a perception it cannot read: answer (syn), go on
+                log(f"{team} #{agent.unum}: unreadable perception ({type(exc).__name__}: {exc})")
+                try:
+                    agent.sock.sendall(frame(b"(syn)"))
+                except OSError:
+                    pass  # the next read finds the connection gone
     for agent in agents:
         try:
             agent.sock.close()
@@ -190,34 +207,46 @@ def play_team(host: str, port: int, team: str, players: int, make_brain: Callabl
     return answered
 
 
-def _last_whole_message(buf: bytearray) -> bytes | None:
-    """The newest whole message in `buf` (older ones are dropped: a late agent answers the
-    newest perception, as the league's agents do)."""
-    newest = None
+def _whole_messages(buf: bytearray) -> list[bytes]:
+    """The whole messages in `buf`, oldest first (taken out of it)."""
+    out = []
     while len(buf) >= 4:
         (size,) = struct.unpack_from(">I", buf)
         if len(buf) < 4 + size:
             break
-        newest = bytes(buf[4:4 + size])
+        out.append(bytes(buf[4:4 + size]))
         del buf[:4 + size]
-    return newest
+    return out
 
 
-def _answer(agent: _Agent, message: bytes, team: str, make_brain: Callable[[str, int], Brain],
+_SIDE = re.compile(rb"\(unum (\d+)\) *\(team (left|right)\)")
+
+
+def _answer(agent: _Agent, messages: list[bytes], team: str, make_brain: Callable[[str, int], Brain],
             log: Callable[[str], None]) -> int:
+    """Answer the newest perception (a late agent skips the older ones, as the league's agents
+    do), after reading the side from any of them: it is said once, after init and at a change."""
+    for message in messages:
+        found = _SIDE.search(message)
+        if found:
+            agent.unum, agent.side = int(found.group(1)), found.group(2).decode()
+            if agent.brain is not None:
+                agent.brain.set_side(agent.side)
     if agent.stage == "scene":
         agent.stage = "init"
         agent.sock.sendall(frame(f"(init (unum {agent.unum})(teamname {team}))(syn)".encode()))
         return 0
-    percept = decode_perception(message)
+    percept = decode_perception(messages[-1])
     if agent.brain is None:
-        if not percept.game.side:  # the answer to init names the side; wait for it
+        if not agent.side:  # the answer to init names the side; wait for it
             agent.sock.sendall(frame(b"(syn)"))
             return 0
-        agent.brain = make_brain(percept.game.side, percept.game.unum or agent.unum)
-        log(f"{team} #{percept.game.unum or agent.unum} plays {percept.game.side}")
-    elif percept.game.side:
-        agent.brain.set_side(percept.game.side)
+        agent.brain = make_brain(agent.side, agent.unum)
+        log(f"{team} #{agent.unum} plays {agent.side}")
+    if agent.side == "left":  # SimSpark's GS names no teams: ours is known, the other is not
+        percept.game.team_left = team
+    else:
+        percept.game.team_right = team
     speeds = agent.brain.act(percept)
     agent.sock.sendall(frame(encode_answer(speeds, agent.brain.beam_request())))
     agent.perceptions += 1

@@ -94,9 +94,10 @@ class Walk:
             return 0.0, 0.0, 0.0
         p = self.params
         sx, sy, st = self._speed
-        return (max(-p.max_x / 2, min(p.max_x, sx * p.step_time)) / p.step_time,
-                max(-p.max_y, min(p.max_y, sy * p.step_time)) / p.step_time,
-                max(-p.max_turn, min(p.max_turn, st * p.step_time)) / p.step_time)
+        lasts = math.ceil(p.step_time / CYCLE - 1e-9) * CYCLE  # a step ends on a whole cycle
+        return (max(-p.max_x / 2, min(p.max_x, sx * p.step_time)) / lasts,
+                max(-p.max_y, min(p.max_y, sy * p.step_time)) / lasts,
+                max(-p.max_turn, min(p.max_turn, st * p.step_time)) / lasts)
 
     def max_speed(self) -> tuple[float, float, float]:
         p = self.params

@@ -3,6 +3,8 @@ same Percept, and the team plays our server's SimSpark port over real TCP."""
 from __future__ import annotations
 
 import math
+import socket
+import struct
 import threading
 import time
 from typing import Any
@@ -14,7 +16,7 @@ from sim_contracts.percept import ForceResistance, GameStateView, Percept, Polar
 from sim_master.master.config import ServerConfig
 from sim_master.server.in_thread import serving
 from soccer_team.player import NaoBrain
-from soccer_team.simspark_agent import decode_perception, encode_answer, play_team
+from soccer_team.simspark_agent import decode_perception, encode_answer, frame, play_team
 
 
 def test_what_the_server_encodes_the_agent_reads_back() -> None:
@@ -46,6 +48,54 @@ def test_what_the_server_encodes_the_agent_reads_back() -> None:
 def test_an_answer_is_speeds_then_a_beam_then_syn() -> None:
     assert encode_answer({"lle1": 0.5, "he1": -1.25}, (-3.0, 1.5, 90.0)) == \
         b"(lle1 0.5000)(he1 -1.2500)(beam -3.000 1.500 90.00)(syn)"
+
+
+def test_a_perception_it_cannot_read_costs_that_cycle_only() -> None:
+    """A server (a plain socket here) sends the scene's and init's answers, then rubbish, then
+    a good perception: the agent answers the rubbish with (syn) and plays on."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    answers: list[bytes] = []
+    logged: list[str] = []
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        conn.settimeout(10)
+        reader = LegacyReader(conn)
+        answers.append(reader.next())  # the scene, sent on connecting
+        good = (b"(time (now 1.00))(GS (unum 1) (team left) (t 0.00) (pm BeforeKickOff))"
+                b"(GYR (n torso) (rt 0 0 0))(ACC (n torso) (a 0 0 9.81))(HJ (n hj1) (ax 0.00))")
+        rubbish = b"(time)(GS (unum x))(((("
+        for message in (b"(time (now 0.98))", good, rubbish, good.replace(b"1.00", b"1.04")):
+            conn.sendall(frame(message))
+            answers.append(reader.next())
+        conn.close()
+
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    answered = play_team("127.0.0.1", port, "Alpha", 1, lambda side, unum: NaoBrain(side, unum, effector_delay=1),
+                         log=logged.append)
+    server.join(timeout=10)
+    listener.close()
+    assert answers[0] == b"(scene rsg/agent/nao/nao_hetero.rsg 0)"
+    assert answers[1].startswith(b"(init (unum 1)(teamname Alpha))")
+    assert answers[3] == b"(syn)" and any("unreadable perception" in line for line in logged)
+    assert answers[4].startswith(b"(he1 ") and answers[4].endswith(b"(syn)")  # its only joint, then syn
+    assert answered == 2
+
+
+class LegacyReader:
+    def __init__(self, conn: socket.socket) -> None:
+        self.conn, self.buf = conn, b""
+
+    def next(self) -> bytes:
+        while True:
+            if len(self.buf) >= 4:
+                size = struct.unpack(">I", self.buf[:4])[0]
+                if len(self.buf) >= 4 + size:
+                    out, self.buf = self.buf[4:4 + size], self.buf[4 + size:]
+                    return out
+            self.buf += self.conn.recv(65536)
 
 
 def _wait_for_cycle(server: Any, cycle: int, timeout: float = 120.0) -> None:
