@@ -25,6 +25,11 @@ def score(args: tuple[Table, str, list[int]]) -> tuple[float, int]:
     table, side, variants = args
     if side == "kick":
         return kick_score(table, variants)
+    if side == "roll":
+        from soccer_team.getup_trials import roll_trial
+
+        results = [roll_trial(v, table) for v in variants]
+        return sum(r[0] for r in results) / len(results), sum(r[1] for r in results)
     from soccer_team.getup_trials import getup_trial
 
     total, ok = 0.0, 0
@@ -50,7 +55,7 @@ def kick_score(table: Table, variants: list[int]) -> tuple[float, int]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--motion", choices=("front", "back", "kick"), default="front")
+    parser.add_argument("--motion", choices=("front", "back", "kick", "roll"), default="front")
     parser.add_argument("--generations", type=int, default=30)
     parser.add_argument("--population", type=int, default=16)
     parser.add_argument("--variants", type=int, default=3, help="lying starts per candidate")
@@ -63,7 +68,7 @@ def main() -> int:
     args = parser.parse_args()
     from soccer_team import getup, kick
 
-    tables = {"front": getup.FRONT, "back": getup.BACK, "kick": kick.RIGHT_KICK}
+    tables = {"front": getup.FRONT, "back": getup.BACK, "kick": kick.RIGHT_KICK, "roll": getup.ROLL}
     table: Table = json.loads(open(args.start).read()) if args.start else \
         [(s, list(a)) for s, a in tables[args.motion]]
     flat = np.array([v for s, a in table for v in (s, *a)])

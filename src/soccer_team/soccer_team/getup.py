@@ -17,11 +17,11 @@ GETUP_JOINTS = ("llj1", "llj2", "llj3", "llj4", "llj5", "laj1", "laj2", "laj3", 
 # key poses: (seconds, angles in GETUP_JOINTS' order, degrees). The first ones reach a known
 # state (face down: on knees and hands; face up: sitting on the arms); the rest are tuned.
 FRONT: tuple[tuple[float, tuple[float, ...]], ...] = (
-    (0.3, (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)),
-    (0.4, (0.0, 0.0, 100.0, -130.0, 70.0, 0.0, 0.0, 0.0, 0.0)),
-    (0.5, (-40.0, 10.0, 100.0, -130.0, 70.0, -45.0, 10.0, -80.0, 0.0)),
-    (0.5, (-40.0, 0.0, 100.0, -130.0, 70.0, -90.0, 10.0, -80.0, 0.0)),
-    (0.8, (0.0, 0.0, 30.0, -69.0, 43.0, -90.0, 10.0, -80.0, -20.0)),
+    (0.300, (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)),
+    (0.400, (0.0, 0.0, 100.0, -130.0, 70.0, 0.0, 0.0, 0.0, 0.0)),
+    (0.222, (-64.5, 48.1, 109.4, -121.8, 123.0, -105.5, -61.3, -126.9, 40.1)),
+    (0.181, (-55.8, 84.2, 101.3, -85.3, 26.4, -88.4, 7.3, -91.0, 10.0)),
+    (0.423, (-4.3, 69.2, 64.5, -83.0, 53.2, -114.2, -13.8, -11.1, -11.7)),
 )
 BACK: tuple[tuple[float, tuple[float, ...]], ...] = (
     (0.3, (0.0, 0.0, 90.0, 0.0, 0.0, -120.0, 0.0, 0.0, 0.0)),
@@ -32,6 +32,16 @@ BACK: tuple[tuple[float, tuple[float, ...]], ...] = (
     (0.8, (0.0, 0.0, 30.0, -69.0, 43.0, -90.0, 10.0, -80.0, -20.0)),
 )
 FIXED = {"front": 2, "back": 3}  # leading poses the tuner keeps
+
+# Face up, the robot first rolls onto its front (over its right side), then gets up as from the
+# front: asymmetric poses over both sides' joints, in ROLL_JOINTS' order.
+ROLL_JOINTS = ("llj1", "llj2", "llj3", "llj4", "laj1", "laj2", "laj3", "laj4",
+               "rlj1", "rlj2", "rlj3", "rlj4", "raj1", "raj2", "raj3", "raj4")
+ROLL: tuple[tuple[float, tuple[float, ...]], ...] = (
+    (0.3, (0.0, -20.0, 60.0, -30.0, 60.0, 60.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -90.0, -20.0, 0.0, 0.0)),
+    (0.3, (-40.0, -25.0, 90.0, 0.0, 90.0, 0.0, 0.0, 0.0, 0.0, -30.0, -20.0, 0.0, -120.0, -60.0, 0.0, 0.0)),
+    (0.4, (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)),
+)
 
 
 def lying(accel_body: tuple[float, float, float]) -> str:
@@ -52,6 +62,10 @@ def lying(accel_body: tuple[float, float, float]) -> str:
 def motion_from(name: str, table: tuple[tuple[float, tuple[float, ...]], ...]) -> KeyframeMotion:
     poses = [KeyPose(seconds, mirrored(dict(zip(GETUP_JOINTS, angles, strict=True)))) for seconds, angles in table]
     return KeyframeMotion(name, poses)
+
+
+def roll_poses(table: tuple[tuple[float, tuple[float, ...]], ...] = ROLL) -> list[KeyPose]:
+    return [KeyPose(seconds, dict(zip(ROLL_JOINTS, angles, strict=True))) for seconds, angles in table]
 
 
 def getup_motion(side: str) -> KeyframeMotion:

@@ -52,7 +52,11 @@ def lay_down(engine: Any, robot: str, side: str, variant: int) -> None:
 
 
 def getup_trial(side: str, variant: int, table: Table | None = None, engine_name: str = "ode",
-                stand_after: float = 1.5) -> GetupResult:
+                stand_after: float = 1.5, within: float = 6.0) -> GetupResult:
+    """A robot laid on `side` gets up: with `table` that motion is played at once (the tuner's
+    way); without, the motion layer finds the robot lying and plays its own get-ups (face up:
+    the roll onto the front, then the front's get-up). It stood if, `stand_after` s after its
+    last motion ended (within `within` s), it stands upright."""
     engine = make_engine(engine_name)
     engine.add_robot("a", "nao", 0.0, 0.0, 0.0)
     engine.step()
@@ -61,19 +65,45 @@ def getup_trial(side: str, variant: int, table: Table | None = None, engine_name
     if table is not None:
         brain.get_up = False
         brain.play(getup.motion_from(f"getup_{side}", tuple((s, tuple(a)) for s, a in table)))
-    lying_cycles = int(4.0 / 0.02)  # a get-up must be done within this
-    stood_at = -1
+    last_busy = -1
     highest = 0.0  # the best uprightness and height on the way: a tuner's hint of progress
-    for cycle in range(lying_cycles + int(stand_after / 0.02)):
+    total = int((within + stand_after) / 0.02)
+    for cycle in range(total):
         run_robot(engine, "a", brain.act, 1, stop_on_fall=False)
+        if brain.busy:
+            last_busy = cycle
         (_, _, z), q = engine.robot_pose("a")
         highest = max(highest, 0.5 * torso_up(q) + min(z, 0.36) / 0.36)
-        if stood_at < 0 and not brain.busy and brain.getups + (table is not None) > 0:
-            stood_at = cycle
-        if stood_at >= 0 and cycle - stood_at >= int(stand_after / 0.02):
+        if last_busy >= 0 and not brain.busy and cycle - last_busy >= int(stand_after / 0.02):
             break
     (_, _, z), q = engine.robot_pose("a")
     up = torso_up(q)
-    stood = up > 0.9 and z > 0.28 and stood_at >= 0
-    seconds = (stood_at + 1) * 0.02 if stood_at >= 0 else lying_cycles * 0.02
+    rested = last_busy >= 0 and not brain.busy and cycle - last_busy >= int(stand_after / 0.02)
+    stood = up > 0.9 and z > 0.28 and rested
+    seconds = (last_busy + 1) * 0.02 if last_busy >= 0 else within
     return GetupResult(stood, up + 2.0 * min(z, 0.36) / 0.36 + 0.5 * highest + 2.0 * stood - 0.1 * seconds, seconds)
+
+
+def facing_down(quaternion: tuple[float, float, float, float]) -> float:
+    """1 when the torso's front faces the ground, -1 when it faces the sky."""
+    w, x, y, z = quaternion
+    return -2.0 * (x * z - w * y)
+
+
+def roll_trial(variant: int, table: Table | None = None, engine_name: str = "ode") -> tuple[float, bool]:
+    """A robot laid on its back plays the roll onto its front; (how far it faces down at the
+    end, -1..1, and whether it lies on its front)."""
+    from soccer_team.keyframes import KeyframeMotion
+
+    engine = make_engine(engine_name)
+    engine.add_robot("a", "nao", 0.0, 0.0, 0.0)
+    engine.step()
+    lay_down(engine, "a", "back", variant)
+    brain = MotionBrain()
+    brain.get_up = False
+    rows = getup.ROLL if table is None else tuple((s, tuple(a)) for s, a in table)
+    poses = getup.roll_poses(rows)
+    brain.play(KeyframeMotion("roll", [*poses, type(poses[-1])(1.0, poses[-1].angles)]))
+    run_robot(engine, "a", brain.act, int(sum(p.seconds for p in poses) / 0.02) + 50, stop_on_fall=False)
+    down = facing_down(engine.robot_pose("a")[1])
+    return down, down > 0.8
