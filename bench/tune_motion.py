@@ -60,6 +60,8 @@ def main() -> int:
     parser.add_argument("--population", type=int, default=16)
     parser.add_argument("--variants", type=int, default=3, help="lying starts per candidate")
     parser.add_argument("--start", default="", help="JSON table to start from (default: getup.py's)")
+    parser.add_argument("--after-roll", type=int, default=0,
+                        help="front: also this many starts face down as the roll from the back leaves it")
     parser.add_argument("--fixed", type=int, default=-1,
                         help="leading key poses kept as they are (default: getup.FIXED's; kick: 0)")
     parser.add_argument("--workers", type=int, default=2)
@@ -80,7 +82,7 @@ def main() -> int:
     sigma[: fixed * width] = 0.0  # the leading poses that reach a known state stay as they are
     mean = flat
     rng = np.random.default_rng(args.seed)
-    variants = list(range(args.variants))
+    variants = list(range(args.variants)) + [100 + v for v in range(args.after_roll)]
 
     def unflat(v: np.ndarray) -> Table:
         return [(float(v[i]), [round(float(x), 1) for x in v[i + 1:i + width]]) for i in range(0, len(v), width)]

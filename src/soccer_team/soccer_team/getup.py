@@ -38,9 +38,11 @@ FIXED = {"front": 2, "back": 3}  # leading poses the tuner keeps
 ROLL_JOINTS = ("llj1", "llj2", "llj3", "llj4", "laj1", "laj2", "laj3", "laj4",
                "rlj1", "rlj2", "rlj3", "rlj4", "raj1", "raj2", "raj3", "raj4")
 ROLL: tuple[tuple[float, tuple[float, ...]], ...] = (
-    (0.3, (0.0, -20.0, 60.0, -30.0, 60.0, 60.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -90.0, -20.0, 0.0, 0.0)),
-    (0.3, (-40.0, -25.0, 90.0, 0.0, 90.0, 0.0, 0.0, 0.0, 0.0, -30.0, -20.0, 0.0, -120.0, -60.0, 0.0, 0.0)),
-    (0.4, (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)),
+    (0.305, (-57.9, 11.6, 91.4, -0.0, 92.2, 89.9, -65.8, -28.7, 23.4, 22.4, -13.7, 35.1, -108.5, 21.5, -8.0, 2.9)),
+    (0.280, (-10.7, 38.6, -1.2, 16.0, 85.0, -22.1, 30.5, 8.0, 7.3, -93.0, -101.1, -61.3, -80.0, -23.9, -40.4, -35.2)),
+    (0.334, (-14.6, -70.6, -18.5, -12.6, -65.0, 26.7, 59.9, -22.6,
+             64.6, -13.2, -77.2, -72.0, -52.8, -17.4, -7.0, -8.1)),
+    (0.414, (37.7, -36.2, -43.8, -26.0, 79.0, -32.6, 31.6, 6.5, -93.6, -37.1, 57.9, 31.1, 76.2, -10.6, 12.5, 9.7)),
 )
 
 
@@ -64,11 +66,17 @@ def motion_from(name: str, table: tuple[tuple[float, tuple[float, ...]], ...]) -
     return KeyframeMotion(name, poses)
 
 
+ROLL_SETTLE = 1.0  # s the roll's last pose is held: the body comes to rest on its front
+
+
 def roll_poses(table: tuple[tuple[float, tuple[float, ...]], ...] = ROLL) -> list[KeyPose]:
     return [KeyPose(seconds, dict(zip(ROLL_JOINTS, angles, strict=True))) for seconds, angles in table]
 
 
 def getup_motion(side: str) -> KeyframeMotion:
-    """The get-up for a robot lying on `side` ("front", "back"; a robot on its side rolls
-    with the back's motion first)."""
-    return motion_from(f"getup_{side}", FRONT if side == "front" else BACK)
+    """The get-up for a robot lying on `side`: from the front, FRONT's poses; from the back (or
+    a side), the roll onto the front; the motion layer then finds it lying on its front."""
+    if side == "front":
+        return motion_from("getup_front", FRONT)
+    poses = roll_poses()
+    return KeyframeMotion("getup_roll", [*poses, KeyPose(ROLL_SETTLE, poses[-1].angles)])

@@ -13,6 +13,7 @@ from soccer_team.motion import MotionBrain
 from soccer_team.trial import make_engine, run_robot, torso_up
 
 Table = tuple[tuple[float, tuple[float, ...]], ...] | list[tuple[float, list[float]]]
+AFTER_ROLL = 100  # front variants from here on: face down as the roll from the back leaves the robot
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +61,14 @@ def getup_trial(side: str, variant: int, table: Table | None = None, engine_name
     engine = make_engine(engine_name)
     engine.add_robot("a", "nao", 0.0, 0.0, 0.0)
     engine.step()
-    lay_down(engine, "a", side, variant)
     brain = MotionBrain()
+    if side == "front" and variant >= AFTER_ROLL:  # face down as the roll from the back leaves it
+        lay_down(engine, "a", "back", variant - AFTER_ROLL)
+        roll = getup.getup_motion("back")
+        brain.play(roll)
+        run_robot(engine, "a", brain.act, int(sum(p.seconds for p in roll.poses) / 0.02) + 1, stop_on_fall=False)
+    else:
+        lay_down(engine, "a", side, variant)
     if table is not None:
         brain.get_up = False
         brain.play(getup.motion_from(f"getup_{side}", tuple((s, tuple(a)) for s, a in table)))
@@ -103,7 +110,7 @@ def roll_trial(variant: int, table: Table | None = None, engine_name: str = "ode
     brain.get_up = False
     rows = getup.ROLL if table is None else tuple((s, tuple(a)) for s, a in table)
     poses = getup.roll_poses(rows)
-    brain.play(KeyframeMotion("roll", [*poses, type(poses[-1])(1.0, poses[-1].angles)]))
+    brain.play(KeyframeMotion("roll", [*poses, type(poses[-1])(getup.ROLL_SETTLE, poses[-1].angles)]))
     run_robot(engine, "a", brain.act, int(sum(p.seconds for p in poses) / 0.02) + 50, stop_on_fall=False)
     down = facing_down(engine.robot_pose("a")[1])
     return down, down > 0.8
