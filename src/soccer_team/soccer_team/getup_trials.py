@@ -36,8 +36,12 @@ def _axis_angle(axis: tuple[float, float, float], angle: float) -> tuple[float, 
 
 
 def lay_down(engine: Any, robot: str, side: str, variant: int) -> None:
-    """`robot` on its front or back; variant 0 lies straight, others are tilted (roll up to
-    25 deg, pitch 75-100 deg), turned, and have their limbs moved, from a seed."""
+    """`robot` on its front or back as a fall leaves a player: it stands in the walk's
+    posture (arms beside the body), is laid down, and its limbs are flung for a fifth of a
+    second. Variant 0 lies straight and still; others are tilted (roll up to 25 deg, pitch
+    75-100 deg), turned and flung, from a seed."""
+    standing = MotionBrain(get_up=False)
+    run_robot(engine, robot, standing.act, 25, stop_on_fall=False)
     rng = np.random.default_rng(variant)
     pitch = math.radians(90.0 if variant == 0 else rng.uniform(75.0, 100.0)) * (1 if side == "front" else -1)
     roll = 0.0 if variant == 0 else math.radians(rng.uniform(-25.0, 25.0))
@@ -45,11 +49,11 @@ def lay_down(engine: Any, robot: str, side: str, variant: int) -> None:
     q = _quat_mul(_axis_angle((0.0, 0.0, 1.0), yaw), _quat_mul(_axis_angle((0.0, 1.0, 0.0), pitch),
                                                                 _axis_angle((1.0, 0.0, 0.0), roll)))
     engine.carry_robot(robot, 0.0, 0.0, None, z=0.2, orientation=q)
-    limbs = {} if variant == 0 else {e: float(rng.uniform(-2.0, 2.0)) for e in engine.effector_names(robot)}
-    for _ in range(25):  # limbs flung for a moment, then half a second to come to rest
-        engine.set_joint_velocities(robot, limbs)
+    names = engine.effector_names(robot)
+    flung = {e: 0.0 for e in names} if variant == 0 else {e: float(rng.uniform(-3.0, 3.0)) for e in names}
+    for cycle in range(35):  # limbs flung for a fifth of a second, then half a second to come to rest
+        engine.set_joint_velocities(robot, flung if cycle < 10 else {e: 0.0 for e in names})
         engine.step()
-        limbs = {e: 0.0 for e in limbs}
 
 
 def getup_trial(side: str, variant: int, table: Table | None = None, engine_name: str = "ode",
