@@ -23,6 +23,7 @@ Table = list[tuple[float, list[float]]]
 
 def score(args: tuple[Table, str, list[int]]) -> tuple[float, int]:
     table, side, variants = args
+    side = "front" if side == "after_roll" else side
     if side == "kick":
         return kick_score(table, variants)
     if side == "roll":
@@ -55,7 +56,7 @@ def kick_score(table: Table, variants: list[int]) -> tuple[float, int]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--motion", choices=("front", "back", "kick", "roll"), default="front")
+    parser.add_argument("--motion", choices=("front", "back", "kick", "roll", "after_roll"), default="front")
     parser.add_argument("--generations", type=int, default=30)
     parser.add_argument("--population", type=int, default=16)
     parser.add_argument("--variants", type=int, default=3, help="lying starts per candidate")
@@ -70,7 +71,8 @@ def main() -> int:
     args = parser.parse_args()
     from soccer_team import getup, kick
 
-    tables = {"front": getup.FRONT, "back": getup.BACK, "kick": kick.RIGHT_KICK, "roll": getup.ROLL}
+    tables = {"front": getup.FRONT, "back": getup.BACK, "kick": kick.RIGHT_KICK, "roll": getup.ROLL,
+              "after_roll": getup.AFTER_ROLL}
     table: Table = json.loads(open(args.start).read()) if args.start else \
         [(s, list(a)) for s, a in tables[args.motion]]
     flat = np.array([v for s, a in table for v in (s, *a)])
@@ -83,6 +85,8 @@ def main() -> int:
     mean = flat
     rng = np.random.default_rng(args.seed)
     variants = list(range(args.variants)) + [100 + v for v in range(args.after_roll)]
+    if args.motion == "after_roll":  # the front's get-up from where the roll leaves a robot only
+        variants = [100 + v for v in range(args.variants)]
 
     def unflat(v: np.ndarray) -> Table:
         return [(float(v[i]), [round(float(x), 1) for x in v[i + 1:i + width]]) for i in range(0, len(v), width)]

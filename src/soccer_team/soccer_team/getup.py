@@ -31,7 +31,14 @@ BACK: tuple[tuple[float, tuple[float, ...]], ...] = (
     (0.5, (-60.0, 0.0, 100.0, -130.0, 70.0, -60.0, 0.0, 80.0, 0.0)),
     (0.8, (0.0, 0.0, 30.0, -69.0, 43.0, -90.0, 10.0, -80.0, -20.0)),
 )
-FIXED = {"front": 2, "back": 3}  # leading poses the tuner keeps
+AFTER_ROLL: tuple[tuple[float, tuple[float, ...]], ...] = (
+    (0.300, (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)),
+    (0.400, (0.0, 0.0, 100.0, -130.0, 70.0, 0.0, 0.0, 0.0, 0.0)),
+    (0.171, (-73.4, 51.2, 109.5, -110.0, 121.1, -78.9, -6.1, -100.9, 34.5)),
+    (0.081, (-60.7, 77.5, 100.2, -83.6, 12.6, -113.7, 26.3, -59.1, -21.5)),
+    (0.394, (-9.6, 59.1, 99.0, -107.5, 40.2, -90.7, -21.6, 62.7, -22.6)),
+)
+FIXED = {"front": 2, "back": 3, "after_roll": 2}  # leading poses the tuner keeps
 
 # Face up, the robot first rolls onto its front (over its right side), then gets up as from the
 # front: asymmetric poses over both sides' joints, in ROLL_JOINTS' order.
@@ -73,10 +80,17 @@ def roll_poses(table: tuple[tuple[float, tuple[float, ...]], ...] = ROLL) -> lis
     return [KeyPose(seconds, dict(zip(ROLL_JOINTS, angles, strict=True))) for seconds, angles in table]
 
 
-def getup_motion(side: str) -> KeyframeMotion:
-    """The get-up for a robot lying on `side`: from the front, FRONT's poses; from the back (or
-    a side), the roll onto the front; the motion layer then finds it lying on its front."""
-    if side == "front":
-        return motion_from("getup_front", FRONT)
+def roll_motion() -> KeyframeMotion:
+    """Face up to face down: the roll, its last pose held while the body comes to rest."""
     poses = roll_poses()
     return KeyframeMotion("getup_roll", [*poses, KeyPose(ROLL_SETTLE, poses[-1].angles)])
+
+
+def getup_motion(side: str) -> KeyframeMotion:
+    """The get-up for a robot lying on `side`: from the front, FRONT's poses; from the back (or
+    a side), the roll onto the front, then AFTER_ROLL's poses (tuned from where the roll leaves
+    a robot, which is not where a fall on the front does)."""
+    if side == "front":
+        return motion_from("getup_front", FRONT)
+    up = motion_from("getup_back", AFTER_ROLL)
+    return KeyframeMotion("getup_back", [*roll_motion().poses, *up.poses])

@@ -68,7 +68,7 @@ def getup_trial(side: str, variant: int, table: Table | None = None, engine_name
     brain = MotionBrain()
     if side == "front" and variant >= AFTER_ROLL:  # face down as the roll from the back leaves it
         lay_down(engine, "a", "back", variant - AFTER_ROLL)
-        roll = getup.getup_motion("back")
+        roll = getup.roll_motion()
         brain.play(roll)
         run_robot(engine, "a", brain.act, int(sum(p.seconds for p in roll.poses) / 0.02) + 1, stop_on_fall=False)
     else:

@@ -1,6 +1,8 @@
-"""Getting up on the real engine (ODE): a robot laid down in ways the tuner never tried (tilted,
-turned, limbs flung: getup_trials.lay_down's seeds from 10 on; the tuner used 0-7) finds itself
-lying from its accelerometer and stands again. Issue 47 asks 9 of 10 from each side."""
+"""Getting up on the real engine (ODE): a robot laid down as a fall leaves a player, in ways the
+tuner never tried (tilted, turned, limbs flung: getup_trials.lay_down's seeds from 10 on; the
+tuner used 0-7), finds itself lying from its accelerometer and stands again. Issue 47 asks 9 of
+10 from each side: the front reaches it; the back does not yet (docs/team.md), and its test
+holds what it reaches so that it cannot slip back unseen."""
 from __future__ import annotations
 
 import pytest
@@ -25,3 +27,10 @@ def test_nine_of_ten_falls_on_the_front_end_standing() -> None:
     results = [getup_trial("front", variant) for variant in range(10, 20)]
     assert sum(r.stood for r in results) >= 9, [r.stood for r in results]
     assert max(r.seconds for r in results if r.stood) < 3.0
+
+
+def test_falls_on_the_back_roll_over_and_most_stand_retrying() -> None:
+    first = [getup_trial("back", variant) for variant in range(10, 20)]
+    retrying = [getup_trial("back", variant, within=15.0) for variant in range(10, 20)]
+    assert sum(r.stood for r in first) >= 4, [r.stood for r in first]  # 11 of 20 over seeds 10-29
+    assert sum(r.stood for r in retrying) >= 7, [r.stood for r in retrying]  # 16 of 20 over seeds 10-29
