@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 import selectors
 import socket
-import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from sim_bridge.framing import FrameDecoder, FramingError, encode_frame
 from sim_bridge.sexp import Expr, parse_nested
 from sim_contracts.percept import ForceResistance, GameStateView, Percept, Polar, SeenPlayer, Vision
 
@@ -128,10 +128,6 @@ def encode_answer(speeds: dict[str, float], beam: tuple[float, float, float] | N
     return "".join(parts).encode("ascii")
 
 
-def frame(payload: bytes) -> bytes:
-    return struct.pack(">I", len(payload)) + payload
-
-
 class Brain(Protocol):
     """The part of NaoBrain (or any LocalBrain) an agent needs."""
 
@@ -145,7 +141,7 @@ class _Agent:
     unum: int
     sock: socket.socket
     brain: Brain | None = None
-    buf: bytearray = field(default_factory=bytearray)
+    frames: FrameDecoder = field(default_factory=FrameDecoder)  # the legacy ports' own framing and bound
     stage: str = "scene"  # scene -> init -> play
     side: str = ""  # as the server said after init (or at a change of ends)
     perceptions: int = 0
@@ -165,7 +161,7 @@ def play_team(host: str, port: int, team: str, players: int, make_brain: Callabl
         agent = _Agent(unum, sock)
         agents.append(agent)
         selector.register(sock, selectors.EVENT_READ, agent)
-        sock.sendall(frame(f"(scene {NAO_SCENE} {robot_type})".encode()))
+        sock.sendall(encode_frame(f"(scene {NAO_SCENE} {robot_type})".encode()))
     answered = 0
     open_agents = len(agents)
     while open_agents and not stop():
@@ -182,13 +178,11 @@ def play_team(host: str, port: int, team: str, players: int, make_brain: Callabl
                 agent.sock.close()
                 open_agents -= 1
                 continue
-            agent.buf += chunk
-            messages = _whole_messages(agent.buf)
-            if not messages:
-                continue
             try:  # one agent's fault boundary: a bad message or a lost connection ends it alone
-                answered += _answer(agent, messages, team, make_brain, log)
-            except OSError as exc:
+                messages = agent.frames.feed(chunk)
+                if messages:
+                    answered += _answer(agent, messages, team, make_brain, log)
+            except (OSError, FramingError) as exc:  # a stream whose framing broke cannot be resynced
                 log(f"{team} #{agent.unum}: connection lost ({exc})")
                 selector.unregister(agent.sock)
                 agent.sock.close()
@@ -196,7 +190,7 @@ def play_team(host: str, port: int, team: str, players: int, make_brain: Callabl
             except Exception as exc:  # noqa: BLE001 - a perception it cannot read: answer (syn), go on
                 log(f"{team} #{agent.unum}: unreadable perception ({type(exc).__name__}: {exc})")
                 try:
-                    agent.sock.sendall(frame(b"(syn)"))
+                    agent.sock.sendall(encode_frame(b"(syn)"))
                 except OSError:
                     pass  # the next read finds the connection gone
     for agent in agents:
@@ -205,18 +199,6 @@ def play_team(host: str, port: int, team: str, players: int, make_brain: Callabl
         except OSError:
             pass
     return answered
-
-
-def _whole_messages(buf: bytearray) -> list[bytes]:
-    """The whole messages in `buf`, oldest first (taken out of it)."""
-    out = []
-    while len(buf) >= 4:
-        (size,) = struct.unpack_from(">I", buf)
-        if len(buf) < 4 + size:
-            break
-        out.append(bytes(buf[4:4 + size]))
-        del buf[:4 + size]
-    return out
 
 
 _SIDE = re.compile(rb"\(unum (\d+)\) *\(team (left|right)\)")
@@ -234,12 +216,12 @@ def _answer(agent: _Agent, messages: list[bytes], team: str, make_brain: Callabl
                 agent.brain.set_side(agent.side)
     if agent.stage == "scene":
         agent.stage = "init"
-        agent.sock.sendall(frame(f"(init (unum {agent.unum})(teamname {team}))(syn)".encode()))
+        agent.sock.sendall(encode_frame(f"(init (unum {agent.unum})(teamname {team}))(syn)".encode()))
         return 0
     percept = decode_perception(messages[-1])
     if agent.brain is None:
         if not agent.side:  # the answer to init names the side; wait for it
-            agent.sock.sendall(frame(b"(syn)"))
+            agent.sock.sendall(encode_frame(b"(syn)"))
             return 0
         agent.brain = make_brain(agent.side, agent.unum)
         log(f"{team} #{agent.unum} plays {agent.side}")
@@ -248,6 +230,6 @@ def _answer(agent: _Agent, messages: list[bytes], team: str, make_brain: Callabl
     else:
         percept.game.team_right = team
     speeds = agent.brain.act(percept)
-    agent.sock.sendall(frame(encode_answer(speeds, agent.brain.beam_request())))
+    agent.sock.sendall(encode_frame(encode_answer(speeds, agent.brain.beam_request())))
     agent.perceptions += 1
     return 1

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import socket
-import struct
 import threading
 import time
 from typing import Any
@@ -12,11 +11,12 @@ from typing import Any
 import pytest
 
 from sim_bridge.dialects.simspark import SimSparkDialect
+from sim_bridge.framing import FrameDecoder, encode_frame
 from sim_contracts.percept import ForceResistance, GameStateView, Percept, Polar, SeenPlayer, Vision
 from sim_master.master.config import ServerConfig
 from sim_master.server.in_thread import serving
 from soccer_team.player import NaoBrain
-from soccer_team.simspark_agent import decode_perception, encode_answer, frame, play_team
+from soccer_team.simspark_agent import decode_perception, encode_answer, play_team
 
 
 def test_what_the_server_encodes_the_agent_reads_back() -> None:
@@ -67,7 +67,7 @@ def test_a_perception_it_cannot_read_costs_that_cycle_only() -> None:
                 b"(GYR (n torso) (rt 0 0 0))(ACC (n torso) (a 0 0 9.81))(HJ (n hj1) (ax 0.00))")
         rubbish = b"(time)(GS (unum x))(((("
         for message in (b"(time (now 0.98))", good, rubbish, good.replace(b"1.00", b"1.04")):
-            conn.sendall(frame(message))
+            conn.sendall(encode_frame(message))
             answers.append(reader.next())
         conn.close()
 
@@ -85,17 +85,15 @@ def test_a_perception_it_cannot_read_costs_that_cycle_only() -> None:
 
 
 class LegacyReader:
+    """The server's side of one connection: whole messages, one at a time."""
+
     def __init__(self, conn: socket.socket) -> None:
-        self.conn, self.buf = conn, b""
+        self.conn, self.frames, self.ready = conn, FrameDecoder(), []
 
     def next(self) -> bytes:
-        while True:
-            if len(self.buf) >= 4:
-                size = struct.unpack(">I", self.buf[:4])[0]
-                if len(self.buf) >= 4 + size:
-                    out, self.buf = self.buf[4:4 + size], self.buf[4 + size:]
-                    return out
-            self.buf += self.conn.recv(65536)
+        while not self.ready:
+            self.ready += self.frames.feed(self.conn.recv(65536))
+        return self.ready.pop(0)
 
 
 def _wait_for_cycle(server: Any, cycle: int, timeout: float = 120.0) -> None:

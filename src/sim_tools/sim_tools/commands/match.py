@@ -15,18 +15,18 @@ from sim_physics.engine.factory import PHYSICS_ENGINES
 
 from sim_master.commands.server import port_number
 from sim_master.master.config import ServerConfig
+from sim_tools.demo.teams import TEAMS as BUILT_IN
 
 if TYPE_CHECKING:
     from sim_master.master.loop import SimulationLoop
     from soccer_referee.events import GameEvent
 
-TEAMS = ("base", "demo")  # sim_tools.demo.teams
 
 
 def add_match_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--left", default="base", choices=TEAMS,
+    parser.add_argument("--left", default="base", choices=sorted(BUILT_IN),
                         help="left team: base (Nao humanoids, the default) or demo (light wheeled pushers)")
-    parser.add_argument("--right", default="base", choices=TEAMS, help="right team, as --left")
+    parser.add_argument("--right", default="base", choices=sorted(BUILT_IN), help="right team, as --left")
     parser.add_argument("--left-name", default="Lions")
     parser.add_argument("--right-name", default="Tigers")
     parser.add_argument("--players", type=int, default=11, help="players per team")
@@ -63,7 +63,6 @@ def _serving(args: argparse.Namespace, port: int) -> int | None:
 
 def run_match(args: argparse.Namespace) -> int:
     from sim_master.server.single import SingleModeServer
-    from sim_tools.demo.teams import TEAMS as BUILT_IN
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")

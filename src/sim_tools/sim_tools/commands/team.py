@@ -10,13 +10,13 @@ import signal
 import sys
 import time
 
-TEAM_KINDS = ("base", "demo")  # sim_tools.demo.teams
+from sim_tools.demo.teams import TEAMS
 
 
 def add_team_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--team", required=True, help="team name")
     parser.add_argument("--players", type=int, default=11)
-    parser.add_argument("--behaviour", default="base", choices=TEAM_KINDS,
+    parser.add_argument("--behaviour", default="base", choices=sorted(TEAMS),
                         help="base (Nao humanoids: walk, kick, get up; the default) or demo (light pushers)")
     parser.add_argument("--referee-node", default="soccer_referee",
                         help="name of the referee's ROS node, whose init_agent players join through")
@@ -85,7 +85,6 @@ def run_team(args: argparse.Namespace) -> int:
     from sim_master.ros.convert import percept_from_msg
     from sim_msgs.msg import Beam, JointCommand, Percept
     from sim_msgs.srv import InitAgent
-    from sim_tools.demo.teams import TEAMS
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
     log = logging.getLogger(f"team.{args.team}")
