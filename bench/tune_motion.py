@@ -56,7 +56,7 @@ def kick_score(table: Table, variants: list[int]) -> tuple[float, int]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--motion", choices=("front", "back", "kick", "roll", "after_roll"), default="front")
+    parser.add_argument("--motion", choices=("front", "roll", "after_roll", "kick"), default="front")
     parser.add_argument("--generations", type=int, default=30)
     parser.add_argument("--population", type=int, default=16)
     parser.add_argument("--variants", type=int, default=3, help="lying starts per candidate")
@@ -71,7 +71,7 @@ def main() -> int:
     args = parser.parse_args()
     from soccer_team import getup, kick
 
-    tables = {"front": getup.FRONT, "back": getup.BACK, "kick": kick.RIGHT_KICK, "roll": getup.ROLL,
+    tables = {"front": getup.FRONT, "kick": kick.RIGHT_KICK, "roll": getup.ROLL,
               "after_roll": getup.AFTER_ROLL}
     table: Table = json.loads(open(args.start).read()) if args.start else \
         [(s, list(a)) for s, a in tables[args.motion]]

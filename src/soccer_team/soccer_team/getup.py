@@ -15,21 +15,13 @@ from soccer_team.keyframes import KeyframeMotion, KeyPose, mirrored
 GETUP_JOINTS = ("llj1", "llj2", "llj3", "llj4", "llj5", "laj1", "laj2", "laj3", "laj4")
 
 # key poses: (seconds, angles in GETUP_JOINTS' order, degrees). The first ones reach a known
-# state (face down: on knees and hands; face up: sitting on the arms); the rest are tuned.
+# state (face down: on knees and hands); the rest are tuned.
 FRONT: tuple[tuple[float, tuple[float, ...]], ...] = (
     (0.300, (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)),
     (0.400, (0.0, 0.0, 100.0, -130.0, 70.0, 0.0, 0.0, 0.0, 0.0)),
     (0.222, (-64.5, 48.1, 109.4, -121.8, 123.0, -105.5, -61.3, -126.9, 40.1)),
     (0.181, (-55.8, 84.2, 101.3, -85.3, 26.4, -88.4, 7.3, -91.0, 10.0)),
     (0.423, (-4.3, 69.2, 64.5, -83.0, 53.2, -114.2, -13.8, -11.1, -11.7)),
-)
-BACK: tuple[tuple[float, tuple[float, ...]], ...] = (
-    (0.3, (0.0, 0.0, 90.0, 0.0, 0.0, -120.0, 0.0, 0.0, 0.0)),
-    (0.3, (0.0, 0.0, 0.0, 0.0, 0.0, -120.0, 0.0, 0.0, 0.0)),
-    (0.5, (0.0, 0.0, 100.0, -130.0, 70.0, -120.0, 0.0, 0.0, 0.0)),
-    (0.5, (-60.0, 20.0, 100.0, -130.0, 70.0, -120.0, 0.0, 80.0, -60.0)),
-    (0.5, (-60.0, 0.0, 100.0, -130.0, 70.0, -60.0, 0.0, 80.0, 0.0)),
-    (0.8, (0.0, 0.0, 30.0, -69.0, 43.0, -90.0, 10.0, -80.0, -20.0)),
 )
 AFTER_ROLL: tuple[tuple[float, tuple[float, ...]], ...] = (
     (0.300, (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)),
@@ -38,7 +30,7 @@ AFTER_ROLL: tuple[tuple[float, tuple[float, ...]], ...] = (
     (0.081, (-60.7, 77.5, 100.2, -83.6, 12.6, -113.7, 26.3, -59.1, -21.5)),
     (0.394, (-9.6, 59.1, 99.0, -107.5, 40.2, -90.7, -21.6, 62.7, -22.6)),
 )
-FIXED = {"front": 2, "back": 3, "after_roll": 2}  # leading poses the tuner keeps
+FIXED = {"front": 2, "after_roll": 2}  # leading poses the tuner keeps
 
 # Face up, the robot first rolls onto its front (over its right side), then gets up as from the
 # front: asymmetric poses over both sides' joints, in ROLL_JOINTS' order.
