@@ -15,17 +15,24 @@ import json
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import fields
 
 import numpy as np
 
 Table = list[tuple[float, list[float]]]
 
 
-def score(args: tuple[Table, str, list[int]]) -> tuple[float, int]:
-    table, side, variants = args
+def score(args: tuple[list[Table], str, list[int]]) -> tuple[float, int]:
+    tables, side, variants = args
+    table = tables[-1]
     side = "front" if side == "after_roll" else side
+    if side == "back":  # the roll and the poses after it, together
+        from soccer_team.getup_trials import getup_trial
+
+        results = [getup_trial("back", v, tables[1], roll=tables[0]) for v in variants]
+        return sum(r.score for r in results) / len(results), sum(r.stood for r in results)
     if side == "kick":
-        return kick_score(table, variants)
+        return kick_score(tables[0][0][1], variants)
     if side == "roll":
         from soccer_team.getup_trials import roll_trial
 
@@ -41,14 +48,18 @@ def score(args: tuple[Table, str, list[int]]) -> tuple[float, int]:
     return total / len(variants), ok
 
 
-def kick_score(table: Table, variants: list[int]) -> tuple[float, int]:
+SPOTS = [(0.19, 0.055), (0.17, 0.04), (0.21, 0.07), (0.18, 0.075), (0.20, 0.035)]
+
+
+def kick_score(vector: list[float], variants: list[int]) -> tuple[float, int]:
     """Distance forward, less what went sideways; a fall costs 5 m. Variants move the ball."""
+    from soccer_team.kick import KickParams
     from soccer_team.trial import kick_trial
 
-    spots = [(0.17, 0.055), (0.15, 0.04), (0.19, 0.07), (0.16, 0.075), (0.18, 0.035)]
+    params = KickParams.from_vector(vector)
     total, ok = 0.0, 0
     for v in variants:
-        result = kick_trial("r", tuple((s, tuple(a)) for s, a in table), spots[v % len(spots)])
+        result = kick_trial("r", params, SPOTS[v % len(SPOTS)])
         total += result.distance - 0.5 * abs(result.sideways) - 5.0 * result.fell
         ok += result.distance >= 4.0 and not result.fell
     return total / len(variants), ok
@@ -56,7 +67,8 @@ def kick_score(table: Table, variants: list[int]) -> tuple[float, int]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--motion", choices=("front", "roll", "after_roll", "kick"), default="front")
+    parser.add_argument("--motion", choices=("front", "roll", "after_roll", "back", "kick"), default="front",
+                        help="back: the roll and the poses after it tuned together (--start: [roll, after_roll])")
     parser.add_argument("--generations", type=int, default=30)
     parser.add_argument("--population", type=int, default=16)
     parser.add_argument("--variants", type=int, default=3, help="lying starts per candidate")
@@ -71,27 +83,53 @@ def main() -> int:
     args = parser.parse_args()
     from soccer_team import getup, kick
 
-    tables = {"front": getup.FRONT, "kick": kick.RIGHT_KICK, "roll": getup.ROLL,
-              "after_roll": getup.AFTER_ROLL}
-    table: Table = json.loads(open(args.start).read()) if args.start else \
-        [(s, list(a)) for s, a in tables[args.motion]]
-    flat = np.array([v for s, a in table for v in (s, *a)])
-    width = len(table[0][1]) + 1
-    lo = np.array([0.06 if i % width == 0 else -130.0 for i in range(len(flat))])
-    hi = np.array([1.2 if i % width == 0 else 130.0 for i in range(len(flat))])
-    sigma = np.array([0.1 if i % width == 0 else 20.0 for i in range(len(flat))])
-    fixed = args.fixed if args.fixed >= 0 else getup.FIXED.get(args.motion, 0)
-    sigma[: fixed * width] = 0.0  # the leading poses that reach a known state stay as they are
+    tables = {"front": [getup.FRONT], "roll": [getup.ROLL],
+              "after_roll": [getup.AFTER_ROLL], "back": [getup.ROLL, getup.AFTER_ROLL]}
+    start = json.loads(open(args.start).read()) if args.start else None
+    if args.motion == "kick":  # KickParams' figures, as one row (its "time" is unused)
+        names = [f.name for f in fields(kick.KickParams)]
+        values = [start[n] for n in names] if start else list(kick.KickParams().vector())
+        start = [[(0.0, values)]]
+    elif start is not None and args.motion != "back":
+        start = [start]
+    segments: list[Table] = start or [[(s, list(a)) for s, a in t] for t in tables[args.motion]]
+    widths = [len(t[0][1]) + 1 for t in segments]
+    flat = np.concatenate([[v for s, a in t for v in (s, *a)] for t in segments])
+    # which entries are durations (the first of each pose) and which pose each entry belongs to
+    is_time = np.concatenate([np.arange(len(t) * w) % w == 0 for t, w in zip(segments, widths, strict=True)])
+    lo = np.where(is_time, 0.06, -130.0)
+    hi = np.where(is_time, 1.2, 130.0)
+    sigma = np.where(is_time, 0.1, 20.0)
+    if args.motion == "kick":  # metres and seconds: a fifth of each figure, a centimetre at least
+        is_time[0] = False
+        sigma = np.maximum(0.2 * np.abs(flat), 0.01)
+        sigma[0] = 0.0
+        lo, hi = np.full(len(flat), -0.4), np.full(len(flat), 1.2)
+        lo[-5:] = 0.06  # the poses' times
+    own = "after_roll" if args.motion == "back" else args.motion
+    fixed = args.fixed if args.fixed >= 0 else getup.FIXED.get(own, 0)
+    last = segments[-1]
+    frozen = np.zeros(len(flat), dtype=bool)  # the last segment's leading poses that reach a known state
+    frozen[len(flat) - len(last) * widths[-1]:len(flat) - (len(last) - fixed) * widths[-1]] = True
+    if args.motion == "kick":
+        frozen[0] = True  # the row's unused time
+    sigma[frozen] = 0.0
     mean = flat
     rng = np.random.default_rng(args.seed)
     variants = list(range(args.variants)) + [100 + v for v in range(args.after_roll)]
     if args.motion == "after_roll":  # the front's get-up from where the roll leaves a robot only
         variants = [100 + v for v in range(args.variants)]
 
-    def unflat(v: np.ndarray) -> Table:
-        return [(float(v[i]), [round(float(x), 1) for x in v[i + 1:i + width]]) for i in range(0, len(v), width)]
+    def unflat(v: np.ndarray) -> list[Table]:
+        out, at = [], 0
+        for t, w in zip(segments, widths, strict=True):
+            rows = range(at, at + len(t) * w, w)
+            digits = 4 if args.motion == "kick" else 1
+            out.append([(float(v[i]), [round(float(x), digits) for x in v[i + 1:i + w]]) for i in rows])
+            at += len(t) * w
+        return out
 
-    best: tuple[float, Table, int] = (-1e9, table, 0)
+    best: tuple[float, list[Table], int] = (-1e9, segments, 0)
     started = time.monotonic()
     with ProcessPoolExecutor(args.workers) as pool:
         for gen in range(args.generations):
@@ -101,9 +139,9 @@ def main() -> int:
             order = np.argsort([-r[0] for r in results])
             elite = np.array([samples[i] for i in order[: max(2, args.population // 4)]])
             mean = elite.mean(axis=0)
-            floor = np.where(np.arange(len(mean)) % width == 0, 0.01, 1.0)
+            floor = np.full(len(mean), 0.003) if args.motion == "kick" else np.where(is_time, 0.01, 1.0)
             sigma = np.maximum(0.7 * sigma + 0.3 * elite.std(axis=0), floor)
-            sigma[: fixed * width] = 0.0
+            sigma[frozen] = 0.0
             top = results[order[0]]
             if top[0] > best[0]:
                 best = (top[0], unflat(samples[order[0]]), top[1])
@@ -111,9 +149,12 @@ def main() -> int:
                               "best": round(best[0], 3), "best_stood": best[2],
                               "s": round(time.monotonic() - started, 1)}),
                   flush=True)
+            written: object = best[1] if args.motion == "back" else best[1][0]
+            if args.motion == "kick":
+                written = dict(zip([f.name for f in fields(kick.KickParams)], best[1][0][0][1], strict=True))
             with open(args.out, "w") as out:
-                json.dump(best[1], out)
-    print(json.dumps({"best": best[1]}))
+                json.dump(written, out)
+    print(json.dumps({"best": written}))
     return 0
 
 

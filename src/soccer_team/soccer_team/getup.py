@@ -72,9 +72,9 @@ def roll_poses(table: tuple[tuple[float, tuple[float, ...]], ...] = ROLL) -> lis
     return [KeyPose(seconds, dict(zip(ROLL_JOINTS, angles, strict=True))) for seconds, angles in table]
 
 
-def roll_motion() -> KeyframeMotion:
+def roll_motion(table: tuple[tuple[float, tuple[float, ...]], ...] | None = None) -> KeyframeMotion:
     """Face up to face down: the roll, its last pose held while the body comes to rest."""
-    poses = roll_poses()
+    poses = roll_poses(ROLL if table is None else table)
     return KeyframeMotion("getup_roll", [*poses, KeyPose(ROLL_SETTLE, poses[-1].angles)])
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from soccer_team import getup
+from soccer_team.keyframes import KeyframeMotion
 from soccer_team.motion import MotionBrain
 from soccer_team.trial import make_engine, run_robot, torso_up
 
@@ -57,25 +58,30 @@ def lay_down(engine: Any, robot: str, side: str, variant: int) -> None:
 
 
 def getup_trial(side: str, variant: int, table: Table | None = None, engine_name: str = "ode",
-                stand_after: float = 1.5, within: float = 6.0) -> GetupResult:
+                stand_after: float = 1.5, within: float = 6.0, roll: Table | None = None) -> GetupResult:
     """A robot laid on `side` gets up: with `table` that motion is played at once (the tuner's
-    way); without, the motion layer finds the robot lying and plays its own get-ups (face up:
-    the roll onto the front, then the front's get-up). It stood if, `stand_after` s after its
-    last motion ended (within `within` s), it stands upright."""
+    way; face up, after the roll, `roll` or getup.ROLL); without, the motion layer finds the
+    robot lying and plays its own get-ups (face up: the roll onto the front, then the front's
+    get-up). It stood if, `stand_after` s after its last motion ended (within `within` s), it
+    stands upright."""
     engine = make_engine(engine_name)
     engine.add_robot("a", "nao", 0.0, 0.0, 0.0)
     engine.step()
     brain = MotionBrain()
     if side == "front" and variant >= AFTER_ROLL:  # face down as the roll from the back leaves it
         lay_down(engine, "a", "back", variant - AFTER_ROLL)
-        roll = getup.roll_motion()
-        brain.play(roll)
-        run_robot(engine, "a", brain.act, int(sum(p.seconds for p in roll.poses) / 0.02) + 1, stop_on_fall=False)
+        first = getup.roll_motion(None if roll is None else tuple((s, tuple(a)) for s, a in roll))
+        brain.play(first)
+        run_robot(engine, "a", brain.act, int(sum(p.seconds for p in first.poses) / 0.02) + 1, stop_on_fall=False)
     else:
         lay_down(engine, "a", side, variant)
     if table is not None:
         brain.get_up = False
-        brain.play(getup.motion_from(f"getup_{side}", tuple((s, tuple(a)) for s, a in table)))
+        motion = getup.motion_from(f"getup_{side}", tuple((s, tuple(a)) for s, a in table))
+        if side == "back":
+            rolling = getup.roll_motion(None if roll is None else tuple((s, tuple(a)) for s, a in roll))
+            motion = KeyframeMotion("getup_back", [*rolling.poses, *motion.poses])
+        brain.play(motion)
     last_busy = -1
     highest = 0.0  # the best uprightness and height on the way: a tuner's hint of progress
     total = int((within + stand_after) / 0.02)
@@ -104,17 +110,14 @@ def facing_down(quaternion: tuple[float, float, float, float]) -> float:
 def roll_trial(variant: int, table: Table | None = None, engine_name: str = "ode") -> tuple[float, bool]:
     """A robot laid on its back plays the roll onto its front; (how far it faces down at the
     end, -1..1, and whether it lies on its front)."""
-    from soccer_team.keyframes import KeyframeMotion
-
     engine = make_engine(engine_name)
     engine.add_robot("a", "nao", 0.0, 0.0, 0.0)
     engine.step()
     lay_down(engine, "a", "back", variant)
     brain = MotionBrain()
     brain.get_up = False
-    rows = getup.ROLL if table is None else tuple((s, tuple(a)) for s, a in table)
-    poses = getup.roll_poses(rows)
-    brain.play(KeyframeMotion("roll", [*poses, type(poses[-1])(getup.ROLL_SETTLE, poses[-1].angles)]))
-    run_robot(engine, "a", brain.act, int(sum(p.seconds for p in poses) / 0.02) + 50, stop_on_fall=False)
+    rolling = getup.roll_motion(None if table is None else tuple((s, tuple(a)) for s, a in table))
+    brain.play(rolling)
+    run_robot(engine, "a", brain.act, int(sum(p.seconds for p in rolling.poses) / 0.02) + 1, stop_on_fall=False)
     down = facing_down(engine.robot_pose("a")[1])
     return down, down > 0.8

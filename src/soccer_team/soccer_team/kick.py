@@ -1,31 +1,100 @@
-"""The kick: weight onto the standing leg, the kicking leg drawn back, then swung through the
-ball, then both feet back under the body. Key poses for a right-foot kick (the left one is its
-mirror image, keyframes.swapped), tuned on the engine for distance (bench/tune_motion.py
---motion kick). The ball should lie about 0.17 m ahead of the torso, in front of the foot."""
+"""The kick: the torso shifted over the standing foot, the kicking foot drawn back and lifted,
+swung through the ball, set down, and the weight shifted back. The kick is written as where
+the feet go (relative to the hips, in the walk's leaning frame) and turned into joint key
+poses by the leg's closed-form solve (leg_kinematics), so the tuner (bench/tune_motion.py
+--motion kick) searches a dozen figures a person can read instead of fifty joint angles.
+
+A right-foot kick; the left one is its mirror image (keyframes.swapped). The ball should lie
+about 0.19 m ahead of the torso, in front of the kicking foot.
+"""
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass, fields, replace
+from typing import Final
+
+import numpy as np
+
 from soccer_team.keyframes import KeyframeMotion, KeyPose, swapped
+from soccer_team.leg_kinematics import LIMITS, Unreachable, rot_y, solve_leg_at
+from soccer_team.walk import LEG_JOINTS, WalkParams
 
-# the joints a kick pose sets, in the tuner's order
-KICK_JOINTS = ("llj2", "llj3", "llj4", "llj5", "llj6", "rlj2", "rlj3", "rlj4", "rlj5", "rlj6")
-
-# tuned poses for a right-foot kick: (seconds, angles in KICK_JOINTS' order, degrees)
-RIGHT_KICK: tuple[tuple[float, tuple[float, ...]], ...] = (
-    (0.3, (-7.0, 28.0, -56.0, 28.0, 7.0, -7.0, 28.0, -56.0, 28.0, 7.0)),
-    (0.25, (-7.0, 28.0, -56.0, 28.0, 7.0, -7.0, 10.0, -90.0, 40.0, 7.0)),
-    (0.12, (-7.0, 28.0, -56.0, 28.0, 7.0, -7.0, 60.0, -15.0, 0.0, 7.0)),
-    (0.4, (0.0, 28.0, -56.0, 28.0, 0.0, 0.0, 28.0, -56.0, 28.0, 0.0)),
-)
+# where the ball should lie for a kick: ahead of the torso and to the side of the kicking foot
+# (m, the torso's axes), and how far off it may lie (the spots the kick was tuned on)
+KICK_SPOT: Final = (0.19, 0.055)
+KICK_REACH: Final = (0.03, 0.025)
 
 
-def motion_from(table: tuple[tuple[float, tuple[float, ...]], ...], foot: str) -> KeyframeMotion:
-    poses = []
-    for seconds, angles in table:
-        pose = dict(zip(KICK_JOINTS, angles, strict=True))
-        poses.append(KeyPose(seconds, pose if foot == "r" else swapped(pose)))
-    return KeyframeMotion(f"kick_{foot}", poses)
+@dataclass(frozen=True, slots=True)
+class KickParams:
+    """A right-foot kick's figures (m, s, rad). The defaults are the tuned ones (docs/team.md)."""
+
+    shift: float = 0.045  # the torso's sideways shift over the standing foot, m
+    lean: float = 0.12  # the torso's forward lean while kicking, rad
+    height: float = 0.181  # the standing ankle below its hip, m
+    back_x: float = -0.07  # the kicking ankle drawn back (ahead of its hip), m
+    back_z: float = 0.06  # and lifted, m
+    swing_x: float = 0.2  # the kicking ankle at the end of the swing, m
+    swing_z: float = 0.03  # and its height then, m
+    swing_y: float = 0.0  # how far the swing reaches inwards, m
+    through_z: float = 0.05  # the kicking ankle's height halfway through the swing, m
+    toe: float = 0.0  # the kicking foot's pitch in the swing (rad; + lifts the toes)
+    t_shift: float = 0.4  # s
+    t_back: float = 0.25
+    t_swing: float = 0.2  # back to through, and through to the swing's end: half each
+    t_return: float = 0.3
+    t_settle: float = 0.4
+
+    def vector(self) -> np.ndarray:
+        return np.array([getattr(self, f.name) for f in fields(self)])
+
+    @classmethod
+    def from_vector(cls, values: np.ndarray | list[float]) -> KickParams:
+        return cls(**{f.name: float(v) for f, v in zip(fields(cls), values, strict=True)})
+
+    def with_(self, **changes: float) -> KickParams:
+        return replace(self, **changes)
 
 
-def kick_motion(foot: str, table: tuple[tuple[float, tuple[float, ...]], ...] = RIGHT_KICK) -> KeyframeMotion:
+def _legs(lean: float, left: tuple[float, float, float], right: tuple[float, float, float],
+          right_pitch: float = 0.0) -> dict[str, float]:
+    """Both legs' joint angles (degrees, by perceptor name) for ankles at `left` and `right`
+    (m from each hip, in the frame leaning forward by `lean`), feet level with the ground
+    (the right one pitched by `right_pitch`)."""
+    level_to_torso = rot_y(-lean)
+    out: dict[str, float] = {}
+    for side, place, pitch in (("l", left, 0.0), ("r", right, right_pitch)):
+        ankle = level_to_torso @ np.array(place)
+        foot = level_to_torso @ rot_y(-pitch)
+        try:
+            q = solve_leg_at(side, ankle, foot)
+        except Unreachable:
+            q = solve_leg_at(side, ankle * (0.219 / float(np.linalg.norm(ankle))), foot)
+        for name, angle, (lo, hi) in zip(LEG_JOINTS[side], q, LIMITS[side], strict=True):
+            out[name] = math.degrees(min(hi, max(lo, angle)))
+    return out
+
+
+def right_kick_poses(k: KickParams, walk: WalkParams | None = None) -> list[KeyPose]:
+    """The key poses of a right-foot kick, ending in the walk's standing pose."""
+    w = walk or WalkParams()
+    x0, y0 = w.x_offset, w.width
+    stand = _legs(w.lean, (x0, y0, -w.height), (x0, -y0, -w.height))
+    left = (x0, y0 - k.shift, -k.height)  # the standing foot under the torso
+    right_y = -y0 - k.shift
+    shifted = _legs(k.lean, left, (x0, right_y, -k.height))
+    back = _legs(k.lean, left, (k.back_x, right_y, -k.height + k.back_z))
+    through = _legs(k.lean, left, ((k.back_x + k.swing_x) / 2, right_y + k.swing_y / 2, -k.height + k.through_z),
+                    k.toe / 2)
+    swing = _legs(k.lean, left, (k.swing_x, right_y + k.swing_y, -k.height + k.swing_z), k.toe)
+    returned = _legs(k.lean, left, (x0, right_y, -k.height + 0.02))
+    return [KeyPose(k.t_shift, shifted), KeyPose(k.t_back, back), KeyPose(k.t_swing / 2, through),
+            KeyPose(k.t_swing / 2, swing), KeyPose(k.t_return, returned), KeyPose(k.t_settle, stand)]
+
+
+def kick_motion(foot: str, params: KickParams | None = None) -> KeyframeMotion:
     """A kick with the left ("l") or right ("r") foot."""
-    return motion_from(table, foot)
+    poses = right_kick_poses(params or KickParams())
+    if foot == "l":
+        poses = [KeyPose(p.seconds, swapped(p.angles)) for p in poses]
+    return KeyframeMotion(f"kick_{foot}", poses)

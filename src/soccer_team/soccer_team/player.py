@@ -14,7 +14,7 @@ import math
 from sim_contracts.percept import Percept
 from sim_master.bt.loader import tick
 from soccer_team.beliefs import Beliefs
-from soccer_team.kick import kick_motion
+from soccer_team.kick import KICK_REACH, KICK_SPOT, kick_motion
 from soccer_team.localisation import ParticleFilter, Sighting, team_frame_landmarks
 from soccer_team.motion import MotionBrain
 from soccer_team.strategy import HOME, factory_for, strategy_xml
@@ -151,8 +151,7 @@ class NaoBrain:
         if b.play_mode in BEAM_MODES or b.play_mode == "GameOver" or b.target is None:
             motion.walk.set_command(0.0, 0.0, 0.0)
             return
-        if self._kick_now():
-            motion.play(kick_motion(self._kick_foot()))
+        if self._line_up_kick():
             return
         tx, ty = b.target
         dx, dy = tx - b.x, ty - b.y
@@ -176,20 +175,30 @@ class NaoBrain:
             motion.walk.set_command(max(-vmax, min(vmax, 1.5 * rx)), max(-smax, min(smax, 1.5 * ry)),
                                     max(-tmax, min(tmax, 1.5 * err)))
 
-    def _kick_now(self) -> bool:
-        """The ball lies just ahead of a foot and the way ahead is the opponent goal's."""
-        b = self.beliefs
-        if not (self.kicks and b.push and self.ball_relative is not None and b.ball_age < 0.2):
+    def _line_up_kick(self) -> bool:
+        """Near the ball with the opponent goal ahead: step until the ball lies where the kick
+        meets it (KICK_SPOT, before one foot), stand, then kick. False: walk as usual."""
+        b, motion = self.beliefs, self.motion
+        if not (self.kicks and b.push and self.ball_relative is not None and b.ball_age < 0.3):
             return False
-        if b.play_mode not in ("PlayOn",) and not b.play_mode.startswith("KickOff"):
+        if b.play_mode != "PlayOn" and not b.play_mode.startswith("KickOff"):
             return False
         rx, ry = self.ball_relative
         goal_bearing = _wrap(math.atan2(-b.y, b.field_length / 2 - b.x) - b.yaw)
-        return 0.1 < rx < 0.24 and abs(abs(ry) - 0.055) < 0.04 and abs(goal_bearing) < 0.35
-
-    def _kick_foot(self) -> str:
-        assert self.ball_relative is not None
-        return "l" if self.ball_relative[1] > 0 else "r"
+        if not (0.0 < rx < 0.6 and abs(ry) < 0.35 and abs(goal_bearing) < 0.5):
+            return False
+        side = 1.0 if ry > 0 else -1.0
+        ex, ey = rx - KICK_SPOT[0], ry - side * KICK_SPOT[1]
+        if abs(ex) < KICK_REACH[0] and abs(ey) < KICK_REACH[1] and abs(goal_bearing) < 0.3:
+            if motion.walk.walking:  # the kick starts from standing
+                motion.walk.set_command(0.0, 0.0, 0.0)
+            else:
+                motion.play(kick_motion("l" if side > 0 else "r"))
+            return True
+        vmax, smax, tmax = motion.walk.max_speed()
+        motion.walk.set_command(max(-0.5 * vmax, min(0.6 * vmax, 1.5 * ex)), max(-smax, min(smax, 1.5 * ey)),
+                                max(-tmax, min(tmax, 1.0 * goal_bearing)))
+        return True
 
     def _point_head(self) -> None:
         b = self.beliefs

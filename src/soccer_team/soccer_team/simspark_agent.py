@@ -145,13 +145,34 @@ class _Agent:
     stage: str = "scene"  # scene -> init -> play
     side: str = ""  # as the server said after init (or at a change of ends)
     perceptions: int = 0
+    connected: bool = True
+    game: GameStateView = field(default_factory=GameStateView)  # the newest perception's
+
+
+@dataclass(frozen=True, slots=True)
+class TeamRun:
+    """What a team's run came to, as its agents saw it."""
+
+    answered: int  # perceptions answered, all agents
+    connected: int  # agents still connected at the end
+    players: int
+    play_mode: str  # the last perception's (of any agent)
+    game_time: float
+    score: tuple[int, int]  # left, right
+    side: str
+    falls: dict[int, int]  # get-ups started, by shirt number (a fall the motion layer saw)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"answered": self.answered, "connected": self.connected, "players": self.players,
+                "play_mode": self.play_mode, "game_time": round(self.game_time, 2), "score": list(self.score),
+                "side": self.side, "falls": {str(k): v for k, v in sorted(self.falls.items())}}
 
 
 def play_team(host: str, port: int, team: str, players: int, make_brain: Callable[[str, int], Brain],
               *, stop: Callable[[], bool] = lambda: False, log: Callable[[str], None] = print,
-              robot_type: int = 0) -> int:
+              robot_type: int = 0, until_game_over: bool = False) -> TeamRun:
     """Connect `players` agents to a SimSpark-dialect server and play until it closes the
-    connections or `stop()` says so; the perceptions answered."""
+    connections, `stop()` says so or (`until_game_over`) every agent saw GameOver."""
     selector = selectors.DefaultSelector()
     agents: list[_Agent] = []
     for unum in range(1, players + 1):
@@ -165,6 +186,8 @@ def play_team(host: str, port: int, team: str, players: int, make_brain: Callabl
     answered = 0
     open_agents = len(agents)
     while open_agents and not stop():
+        if until_game_over and all(a.game.play_mode == "GameOver" for a in agents if a.connected):
+            break
         for key, _ in selector.select(timeout=0.5):
             agent = key.data
             try:
@@ -176,6 +199,7 @@ def play_team(host: str, port: int, team: str, players: int, make_brain: Callabl
             if not chunk:
                 selector.unregister(agent.sock)
                 agent.sock.close()
+                agent.connected = False
                 open_agents -= 1
                 continue
             try:  # one agent's fault boundary: a bad message or a lost connection ends it alone
@@ -186,6 +210,7 @@ def play_team(host: str, port: int, team: str, players: int, make_brain: Callabl
                 log(f"{team} #{agent.unum}: connection lost ({exc})")
                 selector.unregister(agent.sock)
                 agent.sock.close()
+                agent.connected = False
                 open_agents -= 1
             except Exception as exc:  # noqa: BLE001 - a perception it cannot read: answer (syn), go on
                 log(f"{team} #{agent.unum}: unreadable perception ({type(exc).__name__}: {exc})")
@@ -198,7 +223,10 @@ def play_team(host: str, port: int, team: str, players: int, make_brain: Callabl
             agent.sock.close()
         except OSError:
             pass
-    return answered
+    newest = max(agents, key=lambda a: a.game.game_time)
+    falls = {a.unum: getattr(getattr(a.brain, "motion", None), "getups", 0) for a in agents}
+    return TeamRun(answered, sum(a.connected for a in agents), len(agents), newest.game.play_mode,
+                   newest.game.game_time, (newest.game.score_left, newest.game.score_right), newest.side, falls)
 
 
 _SIDE = re.compile(rb"\(unum (\d+)\) *\(team (left|right)\)")
@@ -219,6 +247,7 @@ def _answer(agent: _Agent, messages: list[bytes], team: str, make_brain: Callabl
         agent.sock.sendall(encode_frame(f"(init (unum {agent.unum})(teamname {team}))(syn)".encode()))
         return 0
     percept = decode_perception(messages[-1])
+    agent.game = percept.game
     if agent.brain is None:
         if not agent.side:  # the answer to init names the side; wait for it
             agent.sock.sendall(encode_frame(b"(syn)"))

@@ -109,11 +109,12 @@ class KickResult:
     fell: bool
 
 
-def kick_trial(foot: str, table: Any = None, ball_at: tuple[float, float] = (0.17, 0.055),
+def kick_trial(foot: str, params: Any = None, ball_at: tuple[float, float] = (0.19, 0.055),
                engine_name: str = "ode", roll_for: float = 4.0) -> KickResult:
-    """A robot stands for a second, then kicks a ball lying `ball_at` (ahead, to the side of
-    the kicking foot, m); how far did the ball go by the time it stopped (or `roll_for` s)?"""
-    from soccer_team.kick import RIGHT_KICK, kick_motion
+    """A robot stands for a second, then kicks (kick.KickParams, default the tuned ones) a ball
+    lying `ball_at` (ahead of the torso, to the side of the kicking foot, m); how far did the
+    ball go by the time it stopped (or `roll_for` s)?"""
+    from soccer_team.kick import kick_motion
     from soccer_team.motion import MotionBrain
 
     engine = make_engine(engine_name)
@@ -123,7 +124,7 @@ def kick_trial(foot: str, table: Any = None, ball_at: tuple[float, float] = (0.1
     (x0, y0, _), _ = engine.robot_pose("a")
     side = 1.0 if foot == "l" else -1.0
     engine.set_ball((x0 + ball_at[0], y0 + side * ball_at[1], 0.042))
-    brain.play(kick_motion(foot, table or RIGHT_KICK))
+    brain.play(kick_motion(foot, params))
     fell, _ = run_robot(engine, "a", brain.act, int(roll_for / 0.02), stop_on_fall=False)
     bx, by, _ = engine.ball_position()
     (_, _, z), q = engine.robot_pose("a")

@@ -73,15 +73,16 @@ def test_a_perception_it_cannot_read_costs_that_cycle_only() -> None:
 
     server = threading.Thread(target=serve, daemon=True)
     server.start()
-    answered = play_team("127.0.0.1", port, "Alpha", 1, lambda side, unum: NaoBrain(side, unum, effector_delay=1),
-                         log=logged.append)
+    run = play_team("127.0.0.1", port, "Alpha", 1, lambda side, unum: NaoBrain(side, unum, effector_delay=1),
+                    log=logged.append)
     server.join(timeout=10)
     listener.close()
     assert answers[0] == b"(scene rsg/agent/nao/nao_hetero.rsg 0)"
     assert answers[1].startswith(b"(init (unum 1)(teamname Alpha))")
     assert answers[3] == b"(syn)" and any("unreadable perception" in line for line in logged)
     assert answers[4].startswith(b"(he1 ") and answers[4].endswith(b"(syn)")  # its only joint, then syn
-    assert answered == 2
+    assert run.answered == 2
+    assert run.connected == 0 and run.side == "left" and run.play_mode == "BeforeKickOff"  # the server closed
 
 
 class LegacyReader:
@@ -117,7 +118,7 @@ def test_the_base_team_plays_the_simspark_port_over_tcp() -> None:
         def play(name: str, players: int) -> None:
             answered.append(play_team("127.0.0.1", port, name, players,
                                       lambda side, unum: NaoBrain(side, unum, effector_delay=1),
-                                      stop=stop.is_set, log=lambda _: None))
+                                      stop=stop.is_set, log=lambda _: None).answered)
 
         teams = [threading.Thread(target=play, args=("Alpha", 2), daemon=True)]
         teams[0].start()

@@ -5,6 +5,7 @@ out."""
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import signal
 import sys
@@ -24,6 +25,9 @@ def add_team_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--simspark", default="", metavar="HOST:PORT",
                         help="play over TCP as the league's agents do (e.g. 127.0.0.1:3100: our server's SimSpark "
                              "port or rcssserver3d) instead of over the player topics; base team only")
+    parser.add_argument("--until-game-over", action="store_true",
+                        help="with --simspark: stop when every player saw GameOver, and print what the run came to "
+                             "(score, players still connected, falls per player) as one JSON line")
     parser.add_argument("--join-after", default="", metavar="TEAM",
                         help="join once TEAM plays (its side taken: a launch puts TEAM on the left)")
 
@@ -59,13 +63,16 @@ def run_team_over_simspark(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, lambda *_: stop.update(now=True))
     signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
     try:
-        answered = play_team(host, int(port_text), args.team, args.players,
-                             lambda side, unum: NaoBrain(side, unum, effector_delay=1),
-                             stop=lambda: stop["now"], log=lambda line: print(line, file=sys.stderr, flush=True))
+        run = play_team(host, int(port_text), args.team, args.players,
+                        lambda side, unum: NaoBrain(side, unum, effector_delay=1, kicks=True),
+                        stop=lambda: stop["now"], log=lambda line: print(line, file=sys.stderr, flush=True),
+                        until_game_over=args.until_game_over)
     except OSError as exc:
         print(f"soccersim team: cannot reach {args.simspark}: {exc}", file=sys.stderr)
         return 1
-    print(f"soccersim team: {args.team} answered {answered} perceptions", file=sys.stderr)
+    print(f"soccersim team: {args.team} answered {run.answered} perceptions", file=sys.stderr)
+    if args.until_game_over:
+        print(json.dumps({"team": args.team, **run.as_dict()}), flush=True)
     return 0
 
 
