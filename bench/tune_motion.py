@@ -88,7 +88,8 @@ def main() -> int:
     start = json.loads(open(args.start).read()) if args.start else None
     if args.motion == "kick":  # KickParams' figures, as one row (its "time" is unused)
         names = [f.name for f in fields(kick.KickParams)]
-        values = [start[n] for n in names] if start else list(kick.KickParams().vector())
+        defaults = kick.KickParams()
+        values = [start.get(n, getattr(defaults, n)) for n in names] if start else list(defaults.vector())
         start = [[(0.0, values)]]
     elif start is not None and args.motion != "back":
         start = [start]
@@ -102,7 +103,7 @@ def main() -> int:
     sigma = np.where(is_time, 0.1, 20.0)
     if args.motion == "kick":  # metres and seconds: a fifth of each figure, a centimetre at least
         is_time[0] = False
-        sigma = np.maximum(0.2 * np.abs(flat), 0.01)
+        sigma = np.maximum(0.2 * np.abs(flat), 0.03)
         sigma[0] = 0.0
         lo, hi = np.full(len(flat), -0.4), np.full(len(flat), 1.2)
         lo[-5:] = 0.06  # the poses' times

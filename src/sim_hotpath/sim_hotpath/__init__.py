@@ -23,10 +23,11 @@ from sim_hotpath._hotpath import (
     percept_cdr,
     percept_from_cdr,
     slt_texts,
+    state_health,
 )
 
 __all__ = ["JOINT_COMMAND_TYPE_HASH", "PERCEPT_TYPE_HASH",
            "Figures", "VisionKernel", "command_pd", "command_speeds", "contact_owners", "encode_rcsssmj_percept",
            "encode_simspark_percept", "foot_readings", "imu_readings", "joint_command_from_cdr",
            "parse_rcsssmj_motors", "parse_simspark_hinges",
-           "percept_cdr", "percept_from_cdr", "slt_texts"]
+           "percept_cdr", "percept_from_cdr", "slt_texts", "state_health"]

@@ -79,4 +79,7 @@ PYBIND11_MODULE(_hotpath, m) {
   m.def("imu_readings", &sim_hotpath::imu_readings, py::arg("poses"), py::arg("twists"), py::arg("imu_links"),
         py::arg("vel_prev"), py::arg("gravity"), py::arg("dt"),
         "(acc, gyro deg/s, linear velocity) of every robot's IMU link, in its axes.");
+  m.def("state_health", &sim_hotpath::state_health, py::arg("poses"), py::arg("twists"), py::arg("speed_limit_sq"),
+        py::arg("spin_limit_sq"), py::arg("z_min"), py::arg("z_max"),
+        "(what, value) of a step's state: 0 healthy, 1 not finite, 2 too fast, 3 spinning, 4 out of height.");
 }

@@ -184,3 +184,42 @@ py::tuple contact_owners(Array<std::int64_t> links, Array<std::int64_t> link_rob
 }
 
 }  // namespace sim_hotpath
+
+namespace sim_hotpath {
+
+py::tuple state_health(Array<double> poses, Array<double> twists, Array<double> speed_limit_sq,
+                       Array<double> spin_limit_sq, double z_min, double z_max) {
+  require_shape(poses, {-1, 7}, "poses");
+  const py::ssize_t n = poses.shape(0);
+  require_shape(twists, {n, 6}, "twists");
+  require_shape(speed_limit_sq, {n}, "speed_limit_sq");
+  require_shape(spin_limit_sq, {n}, "spin_limit_sq");
+  const double* p = poses.data();
+  const double* t = twists.data();
+  for (py::ssize_t i = 0; i < 7 * n; ++i)
+    if (!std::isfinite(p[i])) return py::make_tuple(1, 0.0);
+  for (py::ssize_t i = 0; i < 6 * n; ++i)
+    if (!std::isfinite(t[i])) return py::make_tuple(1, 0.0);
+  double fastest = 0.0, spinniest = 0.0, farthest = 0.0;
+  bool too_fast = false, too_spinning = false, too_far = false;
+  const double* speed_limit = speed_limit_sq.data();
+  const double* spin_limit = spin_limit_sq.data();
+  for (py::ssize_t i = 0; i < n; ++i) {
+    const double* v = t + 6 * i;
+    const double speed = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    const double spin = v[3] * v[3] + v[4] * v[4] + v[5] * v[5];
+    fastest = std::max(fastest, speed);
+    spinniest = std::max(spinniest, spin);
+    too_fast = too_fast || speed > speed_limit[i];
+    too_spinning = too_spinning || spin > spin_limit[i];
+    const double z = p[7 * i + 2];
+    if (z < z_min || z > z_max) too_far = true;
+    if (std::abs(z) > std::abs(farthest)) farthest = z;
+  }
+  if (too_fast) return py::make_tuple(2, std::sqrt(fastest));
+  if (too_spinning) return py::make_tuple(3, std::sqrt(spinniest));
+  if (too_far) return py::make_tuple(4, farthest);
+  return py::make_tuple(0, 0.0);
+}
+
+}  // namespace sim_hotpath

@@ -42,3 +42,15 @@ namespace sim_hotpath {
 py::tuple contact_owners(Array<std::int64_t> links, Array<std::int64_t> link_robot, std::int64_t ball_link);
 
 }  // namespace sim_hotpath
+
+namespace sim_hotpath {
+
+// A step's state checked in one pass (sim_physics.engine.recovery.health): poses (L, 7),
+// twists (L, 6), per link the squared speed and spin limits, the heights allowed. Returns
+// (what, value): 0 healthy; 1 a value not finite; 2 a link over its speed limit (value: the
+// fastest link's speed); 3 over its spin limit (the fastest spin); 4 a link out of the height
+// band (the height farthest from 0). Checked in that order, as the Python reference does.
+py::tuple state_health(Array<double> poses, Array<double> twists, Array<double> speed_limit_sq,
+                       Array<double> spin_limit_sq, double z_min, double z_max);
+
+}  // namespace sim_hotpath

@@ -21,29 +21,30 @@ from soccer_team.walk import LEG_JOINTS, WalkParams
 
 # where the ball should lie for a kick: ahead of the torso and to the side of the kicking foot
 # (m, the torso's axes), and how far off it may lie (the spots the kick was tuned on)
-KICK_SPOT: Final = (0.19, 0.055)
-KICK_REACH: Final = (0.03, 0.025)
+KICK_SPOT: Final = (0.185, 0.055)
+KICK_REACH: Final = (0.035, 0.04)
 
 
 @dataclass(frozen=True, slots=True)
 class KickParams:
     """A right-foot kick's figures (m, s, rad). The defaults are the tuned ones (docs/team.md)."""
 
-    shift: float = 0.045  # the torso's sideways shift over the standing foot, m
-    lean: float = 0.12  # the torso's forward lean while kicking, rad
-    height: float = 0.181  # the standing ankle below its hip, m
-    back_x: float = -0.07  # the kicking ankle drawn back (ahead of its hip), m
-    back_z: float = 0.06  # and lifted, m
-    swing_x: float = 0.2  # the kicking ankle at the end of the swing, m
-    swing_z: float = 0.03  # and its height then, m
-    swing_y: float = 0.0  # how far the swing reaches inwards, m
-    through_z: float = 0.05  # the kicking ankle's height halfway through the swing, m
-    toe: float = 0.0  # the kicking foot's pitch in the swing (rad; + lifts the toes)
-    t_shift: float = 0.4  # s
-    t_back: float = 0.25
-    t_swing: float = 0.2  # back to through, and through to the swing's end: half each
-    t_return: float = 0.3
-    t_settle: float = 0.4
+    shift: float = 0.0382  # the torso's sideways shift over the standing foot, m
+    lean: float = 0.1316  # the torso's forward lean while kicking, rad
+    height: float = 0.2307  # the standing ankle below its hip, m
+    back_x: float = -0.0947  # the kicking ankle drawn back (ahead of its hip), m
+    back_z: float = 0.0568  # and lifted, m
+    swing_x: float = 0.2384  # the kicking ankle at the end of the swing, m
+    swing_z: float = 0.0342  # and its height then, m
+    swing_y: float = 0.0063  # how far the swing reaches inwards, m
+    through_z: float = 0.0597  # the kicking ankle's height halfway through the swing, m
+    toe: float = -0.0067  # the kicking foot's pitch in the swing (rad; + lifts the toes)
+    swing_lean: float = 0.0  # the torso's extra lean through the swing: the body lunges into the kick, rad
+    t_shift: float = 0.3792  # s
+    t_back: float = 0.3041
+    t_swing: float = 0.1263  # back to through, and through to the swing's end: half each
+    t_return: float = 0.5385
+    t_settle: float = 0.4321
 
     def vector(self) -> np.ndarray:
         return np.array([getattr(self, f.name) for f in fields(self)])
@@ -84,9 +85,10 @@ def right_kick_poses(k: KickParams, walk: WalkParams | None = None) -> list[KeyP
     right_y = -y0 - k.shift
     shifted = _legs(k.lean, left, (x0, right_y, -k.height))
     back = _legs(k.lean, left, (k.back_x, right_y, -k.height + k.back_z))
-    through = _legs(k.lean, left, ((k.back_x + k.swing_x) / 2, right_y + k.swing_y / 2, -k.height + k.through_z),
-                    k.toe / 2)
-    swing = _legs(k.lean, left, (k.swing_x, right_y + k.swing_y, -k.height + k.swing_z), k.toe)
+    lunge = k.lean + k.swing_lean
+    halfway = ((k.back_x + k.swing_x) / 2, right_y + k.swing_y / 2, -k.height + k.through_z)
+    through = _legs(k.lean + k.swing_lean / 2, left, halfway, k.toe / 2)
+    swing = _legs(lunge, left, (k.swing_x, right_y + k.swing_y, -k.height + k.swing_z), k.toe)
     returned = _legs(k.lean, left, (x0, right_y, -k.height + 0.02))
     return [KeyPose(k.t_shift, shifted), KeyPose(k.t_back, back), KeyPose(k.t_swing / 2, through),
             KeyPose(k.t_swing / 2, swing), KeyPose(k.t_return, returned), KeyPose(k.t_settle, stand)]

@@ -31,14 +31,14 @@ def _wrap(a: float) -> float:
 
 
 class NaoBrain:
-    """A base-team player (any shirt number; 1 plays the goalie). `kicks`: kick when the ball
-    lies right (off by default until kick.py's poses keep the robot up: it dribbles instead).
+    """A base-team player (any shirt number; 1 plays the goalie). `kicks`: near the ball with
+    the opponent goal ahead, line the ball up before a foot and kick it (off: it dribbles).
     `effector_delay`: cycles between its answer and the step it acts in: 0 in the server's
     process and over the player topics, 1 over a SimSpark port (rcssserver3d's and ours)."""
 
     def __init__(self, side: str, unum: int, field_length: float = 30.0, field_width: float = 20.0,
                  goal_width: float = 2.1, xml: str | None = None, params: WalkParams | None = None,
-                 kicks: bool = False, effector_delay: int = 0) -> None:
+                 kicks: bool = True, effector_delay: int = 0) -> None:
         self.beliefs = Beliefs(side, unum, field_length, field_width, goal_width)
         self.motion = MotionBrain(params, effector_delay=effector_delay)
         self.filter = ParticleFilter(seed=unum, landmarks=team_frame_landmarks(side),
@@ -46,6 +46,9 @@ class NaoBrain:
         role = "Goalie" if unum == 1 else "FieldPlayer"
         self.tree = factory_for(self.beliefs).create_tree(xml or strategy_xml(), role)
         self.kicks = kicks
+        self._kick_armed = False  # the ball was in the kick's reach: stopping to kick
+        self._kick_side = 1.0  # with the left foot (1) or the right (-1)
+        self.kicks_made = 0
         self.cycle = 0
         self.ball_relative: tuple[float, float] | None = None  # m, body frame, as last seen
         self._beamed_in: str = ""
@@ -180,6 +183,7 @@ class NaoBrain:
         meets it (KICK_SPOT, before one foot), stand, then kick. False: walk as usual."""
         b, motion = self.beliefs, self.motion
         if not (self.kicks and b.push and self.ball_relative is not None and b.ball_age < 0.3):
+            self._kick_armed = False
             return False
         if b.play_mode != "PlayOn" and not b.play_mode.startswith("KickOff"):
             return False
@@ -187,17 +191,29 @@ class NaoBrain:
         goal_bearing = _wrap(math.atan2(-b.y, b.field_length / 2 - b.x) - b.yaw)
         if not (0.0 < rx < 0.6 and abs(ry) < 0.35 and abs(goal_bearing) < 0.5):
             return False
-        side = 1.0 if ry > 0 else -1.0
+        side = self._kick_side if self._kick_armed else (1.0 if ry > 0 else -1.0)  # the foot, once chosen, stays
         ex, ey = rx - KICK_SPOT[0], ry - side * KICK_SPOT[1]
-        if abs(ex) < KICK_REACH[0] and abs(ey) < KICK_REACH[1] and abs(goal_bearing) < 0.3:
+        # in reach: stop and kick; a stop takes a few steps, through which the ball, seen with
+        # noise, may seem to leave the reach: only twice the reach undoes the decision
+        reach = 2.0 if self._kick_armed else 1.0
+        self._kick_armed = abs(ex) < reach * KICK_REACH[0] and abs(ey) < reach * KICK_REACH[1] \
+            and abs(goal_bearing) < 0.3 * reach
+        self._kick_side = side
+        if self._kick_armed:
             if motion.walk.walking:  # the kick starts from standing
                 motion.walk.set_command(0.0, 0.0, 0.0)
             else:
+                self._kick_armed = False
+                self.kicks_made += 1
                 motion.play(kick_motion("l" if side > 0 else "r"))
             return True
         vmax, smax, tmax = motion.walk.max_speed()
-        motion.walk.set_command(max(-0.5 * vmax, min(0.6 * vmax, 1.5 * ex)), max(-smax, min(smax, 1.5 * ey)),
-                                max(-tmax, min(tmax, 1.0 * goal_bearing)))
+
+        def toward(error: float, gain: float, top: float) -> float:  # small gaps still make a step
+            speed = gain * error
+            return math.copysign(min(top, max(abs(speed), 0.25 * top)), speed) if abs(error) > 0.01 else 0.0
+
+        motion.walk.set_command(toward(ex, 1.5, 0.6 * vmax), toward(ey, 2.0, smax), max(-tmax, min(tmax, goal_bearing)))
         return True
 
     def _point_head(self) -> None:

@@ -161,11 +161,13 @@ class TeamRun:
     score: tuple[int, int]  # left, right
     side: str
     falls: dict[int, int]  # get-ups started, by shirt number (a fall the motion layer saw)
+    kicks: dict[int, int]  # kicks made, by shirt number
 
     def as_dict(self) -> dict[str, object]:
         return {"answered": self.answered, "connected": self.connected, "players": self.players,
                 "play_mode": self.play_mode, "game_time": round(self.game_time, 2), "score": list(self.score),
-                "side": self.side, "falls": {str(k): v for k, v in sorted(self.falls.items())}}
+                "side": self.side, "falls": {str(k): v for k, v in sorted(self.falls.items())},
+                "kicks": {str(k): v for k, v in sorted(self.kicks.items())}}
 
 
 def play_team(host: str, port: int, team: str, players: int, make_brain: Callable[[str, int], Brain],
@@ -225,8 +227,9 @@ def play_team(host: str, port: int, team: str, players: int, make_brain: Callabl
             pass
     newest = max(agents, key=lambda a: a.game.game_time)
     falls = {a.unum: getattr(getattr(a.brain, "motion", None), "getups", 0) for a in agents}
+    kicks = {a.unum: getattr(a.brain, "kicks_made", 0) for a in agents}
     return TeamRun(answered, sum(a.connected for a in agents), len(agents), newest.game.play_mode,
-                   newest.game.game_time, (newest.game.score_left, newest.game.score_right), newest.side, falls)
+                   newest.game.game_time, (newest.game.score_left, newest.game.score_right), newest.side, falls, kicks)
 
 
 _SIDE = re.compile(rb"\(unum (\d+)\) *\(team (left|right)\)")

@@ -110,22 +110,24 @@ class KickResult:
 
 
 def kick_trial(foot: str, params: Any = None, ball_at: tuple[float, float] = (0.19, 0.055),
-               engine_name: str = "ode", roll_for: float = 4.0) -> KickResult:
+               engine_name: str = "ode", roll_for: float = 4.0, delay: int = 0) -> KickResult:
     """A robot stands for a second, then kicks (kick.KickParams, default the tuned ones) a ball
     lying `ball_at` (ahead of the torso, to the side of the kicking foot, m); how far did the
-    ball go by the time it stopped (or `roll_for` s)?"""
+    ball go by the time it stopped (or `roll_for` s)? `delay`: the answers act that many
+    cycles late (1 over a SimSpark port), and the player knows it."""
     from soccer_team.kick import kick_motion
     from soccer_team.motion import MotionBrain
 
     engine = make_engine(engine_name)
     engine.add_robot("a", "nao", 0.0, 0.0, 0.0)
-    brain = MotionBrain()
-    run_robot(engine, "a", brain.act, 50)
+    brain = MotionBrain(effector_delay=delay)
+    queue: list[dict[str, float]] = []
+    run_robot(engine, "a", brain.act, 50, delay=delay, queue=queue)
     (x0, y0, _), _ = engine.robot_pose("a")
     side = 1.0 if foot == "l" else -1.0
     engine.set_ball((x0 + ball_at[0], y0 + side * ball_at[1], 0.042))
     brain.play(kick_motion(foot, params))
-    fell, _ = run_robot(engine, "a", brain.act, int(roll_for / 0.02), stop_on_fall=False)
+    fell, _ = run_robot(engine, "a", brain.act, int(roll_for / 0.02), stop_on_fall=False, delay=delay, queue=queue)
     bx, by, _ = engine.ball_position()
     (_, _, z), q = engine.robot_pose("a")
     return KickResult(bx - x0 - ball_at[0], by - y0 - side * ball_at[1], z < 0.22 or torso_up(q) < 0.6)

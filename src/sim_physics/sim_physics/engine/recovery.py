@@ -19,6 +19,7 @@ from typing import Final, Protocol
 import numpy as np
 
 from sim_contracts.field import WORLD_MARGIN, FieldSpec
+from sim_hotpath import state_health
 
 # A state no step of a soccer match produces: a robot's link faster than this (a falling Nao's
 # hand moves at about 5 m/s, a kicking foot at 3; a hard contact spins a foot at 200 rad/s for
@@ -50,22 +51,42 @@ def health(poses: np.ndarray, twists: np.ndarray, robot_links: np.ndarray,
            limits: tuple[np.ndarray, np.ndarray] | None = None) -> str | None:
     """Why a state (link poses (L, 7), twists (L, 6); robot_links: bool (L,), the rest is the
     ball and free entities; limits: health_limits(robot_links), kept by the caller) cannot be
-    played on, or None. A few whole-array operations: it runs after every step."""
+    played on, or None. One compiled pass (sim_hotpath.state_health): it runs after every
+    step; `health_reference` is the same check in numpy, kept for the tests."""
     if len(poses) == 0:
         return None
-    if not math.isfinite(float(poses.sum()) + float(twists.sum())):  # a NaN or an inf anywhere
-        return "a state that is not finite"
     speed_limit, spin_limit = limits if limits is not None else health_limits(robot_links)
+    what, value = state_health(poses, twists, speed_limit, spin_limit, -WORLD_MARGIN, 10 * WORLD_MARGIN)
+    return None if what == 0 else _health_message(what, value)
+
+
+def _health_message(what: int, value: float) -> str:
+    if what == 1:
+        return "a state that is not finite"
+    if what == 2:
+        return f"a link at {value:.0f} m/s"
+    if what == 3:
+        return f"a link spinning at {value:.0f} rad/s"
+    return f"a link at height {value:.0f} m"
+
+
+def health_reference(poses: np.ndarray, twists: np.ndarray, robot_links: np.ndarray) -> str | None:
+    """health() in numpy: what the compiled check must say on every state."""
+    if len(poses) == 0:
+        return None
+    if not (np.isfinite(poses).all() and np.isfinite(twists).all()):  # a NaN or an inf anywhere
+        return _health_message(1, 0.0)
+    speed_limit, spin_limit = health_limits(robot_links)
     sq = twists * twists
     speed = sq[:, 0] + sq[:, 1] + sq[:, 2]
     spin = sq[:, 3] + sq[:, 4] + sq[:, 5]
     if (speed > speed_limit).any():
-        return f"a link at {math.sqrt(float(speed.max())):.0f} m/s"
+        return _health_message(2, math.sqrt(float(speed.max())))
     if (spin > spin_limit).any():
-        return f"a link spinning at {math.sqrt(float(spin.max())):.0f} rad/s"
+        return _health_message(3, math.sqrt(float(spin.max())))
     z = poses[:, 2]  # (robots that left wait far off the field, on the ground)
     if z.min() < -WORLD_MARGIN or z.max() > 10 * WORLD_MARGIN:
-        return f"a link at height {float(z[np.argmax(np.abs(z))]):.0f} m"
+        return _health_message(4, float(z[np.argmax(np.abs(z))]))
     return None
 
 

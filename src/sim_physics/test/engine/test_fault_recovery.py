@@ -87,6 +87,35 @@ def test_health_names_what_no_match_produces() -> None:
     assert "finite" in (health(poses, twists, robots) or "")
 
 
+def test_the_compiled_health_check_says_what_the_numpy_one_says() -> None:
+    """Random states around every limit (speeds, spins, heights, NaN, inf, huge values): the
+    compiled pass that runs after every step gives the reference's verdict, word for word."""
+    from sim_physics.engine.recovery import health_limits, health_reference
+
+    rng = np.random.default_rng(3)
+    verdicts = set()
+    for trial in range(3000):
+        n = int(rng.integers(1, 40))
+        poses = rng.normal(0.0, 0.3, (n, 7))
+        twists = rng.normal(0.0, 1.0, (n, 6)) * rng.choice([1.0, 20.0, 60.0, 800.0, 4000.0], size=(n, 1))
+        robots = rng.random(n) < 0.9
+        kind = trial % 6
+        if kind == 1:
+            poses[rng.integers(n), 2] = rng.choice([-60.0, 600.0, 1e300])
+        elif kind == 2:
+            (twists if rng.random() < 0.5 else poses)[rng.integers(n), rng.integers(6)] = rng.choice(
+                [float("nan"), float("inf"), -float("inf")])
+        elif kind == 3:
+            twists[rng.integers(n), 0] = 1e200
+        elif kind == 4:  # slow, but one link spins
+            twists = rng.normal(0.0, 1.0, (n, 6))
+            twists[rng.integers(n), 3:] = rng.choice([900.0, 3500.0])
+        want = health_reference(poses, twists, robots)
+        assert health(poses, twists, robots, health_limits(robots)) == want, trial
+        verdicts.add("none" if want is None else next(w for w in ("finite", "m/s", "rad/s", "height") if w in want))
+    assert len(verdicts) >= 5, verdicts  # healthy, too fast, spinning, out of height, not finite all met
+
+
 def test_a_free_spot_is_beside_every_other_robot() -> None:
     from sim_physics.engine.recovery import MIN_APART, free_spot
 

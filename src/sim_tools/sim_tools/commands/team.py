@@ -64,7 +64,7 @@ def run_team_over_simspark(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
     try:
         run = play_team(host, int(port_text), args.team, args.players,
-                        lambda side, unum: NaoBrain(side, unum, effector_delay=1, kicks=True),
+                        lambda side, unum: NaoBrain(side, unum, effector_delay=1),
                         stop=lambda: stop["now"], log=lambda line: print(line, file=sys.stderr, flush=True),
                         until_game_over=args.until_game_over)
     except OSError as exc:
