@@ -68,7 +68,8 @@ def kick_score(vector: list[float], variants: list[int]) -> tuple[float, int]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--motion", choices=("front", "roll", "after_roll", "back", "kick"), default="front",
-                        help="back: the roll and the poses after it tuned together (--start: [roll, after_roll])")
+                        help="back: the roll and the front's poses after it, together (--start: [roll, front]); "
+                             "after_roll: the front's poses from where the roll leaves a robot only")
     parser.add_argument("--generations", type=int, default=30)
     parser.add_argument("--population", type=int, default=16)
     parser.add_argument("--variants", type=int, default=3, help="lying starts per candidate")
@@ -84,7 +85,7 @@ def main() -> int:
     from soccer_team import getup, kick
 
     tables = {"front": [getup.FRONT], "roll": [getup.ROLL],
-              "after_roll": [getup.AFTER_ROLL], "back": [getup.ROLL, getup.AFTER_ROLL]}
+              "after_roll": [getup.FRONT], "back": [getup.ROLL, getup.FRONT]}
     start = json.loads(open(args.start).read()) if args.start else None
     if args.motion == "kick":  # KickParams' figures, as one row (its "time" is unused)
         names = [f.name for f in fields(kick.KickParams)]

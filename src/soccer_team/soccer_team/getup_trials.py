@@ -60,7 +60,7 @@ def lay_down(engine: Any, robot: str, side: str, variant: int) -> None:
 def getup_trial(side: str, variant: int, table: Table | None = None, engine_name: str = "ode",
                 stand_after: float = 1.5, within: float = 6.0, roll: Table | None = None) -> GetupResult:
     """A robot laid on `side` gets up: with `table` that motion is played at once (the tuner's
-    way; face up, after the roll, `roll` or getup.ROLL); without, the motion layer finds the
+    way; face up, after the roll (`roll` or getup.ROLL) and lying flat); without, the motion layer finds the
     robot lying and plays its own get-ups (face up: the roll onto the front, then the front's
     get-up). It stood if, `stand_after` s after its last motion ended (within `within` s), it
     stands upright."""
@@ -70,7 +70,8 @@ def getup_trial(side: str, variant: int, table: Table | None = None, engine_name
     brain = MotionBrain()
     if side == "front" and variant >= AFTER_ROLL:  # face down as the roll from the back leaves it
         lay_down(engine, "a", "back", variant - AFTER_ROLL)
-        first = getup.roll_motion(None if roll is None else tuple((s, tuple(a)) for s, a in roll))
+        rolling = getup.roll_motion(None if roll is None else tuple((s, tuple(a)) for s, a in roll))
+        first = KeyframeMotion("roll", [*rolling.poses, getup.FLATTEN])
         brain.play(first)
         run_robot(engine, "a", brain.act, int(sum(p.seconds for p in first.poses) / 0.02) + 1, stop_on_fall=False)
     else:
@@ -80,7 +81,7 @@ def getup_trial(side: str, variant: int, table: Table | None = None, engine_name
         motion = getup.motion_from(f"getup_{side}", tuple((s, tuple(a)) for s, a in table))
         if side == "back":
             rolling = getup.roll_motion(None if roll is None else tuple((s, tuple(a)) for s, a in roll))
-            motion = KeyframeMotion("getup_back", [*rolling.poses, *motion.poses])
+            motion = KeyframeMotion("getup_back", [*rolling.poses, getup.FLATTEN, *motion.poses])
         brain.play(motion)
     last_busy = -1
     highest = 0.0  # the best uprightness and height on the way: a tuner's hint of progress

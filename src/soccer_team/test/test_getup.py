@@ -1,8 +1,9 @@
 """Getting up on the real engine (ODE): a robot laid down as a fall leaves a player, in ways the
 tuner never tried (tilted, turned, limbs flung: getup_trials.lay_down's seeds from 10 on; the
 tuner used 0-7), finds itself lying from its accelerometer and stands again. Issue 47 asks 9 of
-10 from each side: the front reaches it; the back does not yet (docs/team.md), and its test
-holds what it reaches so that it cannot slip back unseen."""
+10 from each side: both reach it as the motion layer tries again (front 40 of 40, back 39 of 40
+within 15 s); at the first attempt the front stands 34 of 40, the back 27 of 40 (docs/team.md),
+which the tests hold so that it cannot slip back unseen."""
 from __future__ import annotations
 
 import pytest
@@ -29,8 +30,10 @@ def test_nine_of_ten_falls_on_the_front_end_standing() -> None:
     assert max(r.seconds for r in results if r.stood) < 3.0
 
 
-def test_falls_on_the_back_roll_over_and_most_stand_retrying() -> None:
-    first = [getup_trial("back", variant) for variant in range(10, 20)]
+def test_nine_of_ten_falls_on_the_back_end_standing() -> None:
+    """The roll onto the front, lying flat, then the front's get-up: most at the first attempt
+    (in about 5 s), the others when the motion layer finds the robot still lying and tries again."""
     retrying = [getup_trial("back", variant, within=15.0) for variant in range(10, 20)]
-    assert sum(r.stood for r in first) >= 4, [r.stood for r in first]  # 11 of 20 over seeds 10-29
-    assert sum(r.stood for r in retrying) >= 7, [r.stood for r in retrying]  # 16 of 20 over seeds 10-29
+    first = [r.stood and r.seconds < 5.5 for r in retrying]  # one motion takes about 5 s
+    assert sum(first) >= 5, [(r.stood, r.seconds) for r in retrying]  # 27 of 40 over seeds 10-49
+    assert sum(r.stood for r in retrying) >= 9, [(r.stood, r.seconds) for r in retrying]  # 39 of 40
