@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+from sim_contracts.field import FieldSpec
 from sim_contracts.percept import Percept
 from sim_master.bt.loader import tick
 from soccer_team.beliefs import Beliefs
@@ -30,14 +31,17 @@ def _wrap(a: float) -> float:
     return math.atan2(math.sin(a), math.cos(a))
 
 
+_FIELD = FieldSpec()  # the SimSpark field's figures, the default when nobody says otherwise
+
+
 class NaoBrain:
     """A base-team player (any shirt number; 1 plays the goalie). `kicks`: near the ball with
     the opponent goal ahead, line the ball up before a foot and kick it (off: it dribbles).
     `effector_delay`: cycles between its answer and the step it acts in: 0 in the server's
     process and over the player topics, 1 over a SimSpark port (rcssserver3d's and ours)."""
 
-    def __init__(self, side: str, unum: int, field_length: float = 30.0, field_width: float = 20.0,
-                 goal_width: float = 2.1, xml: str | None = None, params: WalkParams | None = None,
+    def __init__(self, side: str, unum: int, field_length: float = _FIELD.length, field_width: float = _FIELD.width,
+                 goal_width: float = _FIELD.goal_width, xml: str | None = None, params: WalkParams | None = None,
                  kicks: bool = True, effector_delay: int = 0) -> None:
         self.beliefs = Beliefs(side, unum, field_length, field_width, goal_width)
         self.motion = MotionBrain(params, effector_delay=effector_delay)

@@ -88,6 +88,7 @@ def run_team(args: argparse.Namespace) -> int:
 
     from sim_bridge.ros.lean_reader import LeanReader
     from sim_bridge.ros.qos import PERCEPT_QOS
+    from sim_contracts.field import FieldSpec
     from sim_master.master.adapters import LocalBrain
     from sim_master.ros.convert import percept_from_msg
     from sim_msgs.msg import Beam, JointCommand, Percept
@@ -122,6 +123,7 @@ def run_team(args: argparse.Namespace) -> int:
         log.error("team %s did not join within %.0f s", args.join_after, args.wait)
         return 1
     built_in = TEAMS[args.behaviour]
+    field = FieldSpec()  # the SimSpark field's figures, as the contract writes them (the server tells none)
     players = []
     reader = LeanReader(node)  # percepts without the executor's per-wake cost (docs/speed.md)
     for unum in range(1, args.players + 1):
@@ -134,7 +136,7 @@ def run_team(args: argparse.Namespace) -> int:
             log.error("player %d refused: %s", unum, reply.error if reply else "no answer")
             continue
         ns = reply.player_namespace
-        brain = built_in.make(reply.side, reply.unum, 30.0, 20.0, 2.1)
+        brain = built_in.make(reply.side, reply.unum, field.length, field.width, field.goal_width)
         joints = node.create_publisher(JointCommand, f"{ns}/effectors/joint_command", reliable)
         beam = node.create_publisher(Beam, f"{ns}/effectors/beam", reliable)
 
