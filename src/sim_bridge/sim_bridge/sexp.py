@@ -42,41 +42,54 @@ def parse_flat(text: str) -> list[list[Expr]]:
     return parse_nested(text)
 
 
+_TOKEN: Final = re.compile(r"[()]|[^() \t\r\n]+")  # what lies between " \t\r\n" is skipped
+
+
 def parse_nested(text: str) -> list[list[Expr]]:
-    """parse_flat for any message: one pass over the characters, lists in lists."""
+    """parse_flat for any message: its tokens split in C (a regular expression), then lists in
+    lists; an error names the offset where the message goes wrong."""
     out: list[list[Expr]] = []
     stack: list[list[Expr]] = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "(":
+    for token in _TOKEN.findall(text):
+        if token == "(":
             new: list[Expr] = []
             if stack:
                 stack[-1].append(new)
             stack.append(new)
             if len(stack) > MAX_DEPTH:
-                raise SexpError(f"lists nested deeper than {MAX_DEPTH} at offset {i}")
-            i += 1
-        elif c == ")":
+                raise _located(text, f"lists nested deeper than {MAX_DEPTH}")
+        elif token == ")":
             if not stack:
-                raise SexpError(f"unbalanced ')' at offset {i}")
+                raise _located(text, "unbalanced ')'")
             done = stack.pop()
             if not stack:
                 out.append(done)
-            i += 1
-        elif c in _SPACE:
-            i += 1
+        elif stack:
+            stack[-1].append(token)
         else:
-            j = i
-            while j < n and text[j] not in "() \t\r\n":
-                j += 1
-            if not stack:
-                raise SexpError(f"text outside a list at offset {i}: {text[i:j]!r}")
-            stack[-1].append(text[i:j])
-            i = j
+            raise _located(text, "text outside a list")
     if stack:
         raise SexpError("unbalanced '(': message ends inside a list")
     return out
+
+
+def _located(text: str, problem: str) -> SexpError:
+    """The error parse_nested met, found again token by token to name its offset (errors are
+    rare: the fast pass keeps no offsets)."""
+    depth = 0
+    for match in _TOKEN.finditer(text):
+        token, at = match.group(), match.start()
+        if token == "(":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return SexpError(f"lists nested deeper than {MAX_DEPTH} at offset {at}")
+        elif token == ")":
+            if depth == 0:
+                return SexpError(f"unbalanced ')' at offset {at}")
+            depth -= 1
+        elif depth == 0:
+            return SexpError(f"text outside a list at offset {at}: {token!r}")
+    return SexpError(problem)
 
 
 def predicates(payload: bytes, encoding: str = "ascii") -> tuple[list[tuple[str, list[Expr]]], list[str]]:
