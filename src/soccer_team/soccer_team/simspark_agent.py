@@ -34,8 +34,14 @@ def _field(items: list[Expr], name: str) -> list[Expr]:
 
 
 def _polar(items: list[Expr]) -> Polar | None:
-    pol = _field(items, "pol")
-    return Polar(*_floats(pol)[:3]) if len(pol) >= 3 else None
+    for item in items:
+        if isinstance(item, list) and item and item[0] == "pol":
+            if len(item) == 4 and isinstance(d := item[1], str) and isinstance(a := item[2], str) \
+                    and isinstance(e := item[3], str):  # (pol d a e): every one the server sends
+                return Polar(float(d), float(a), float(e))
+            pol = item[1:]
+            return Polar(*_floats(pol)[:3]) if len(pol) >= 3 else None
+    return None
 
 
 def decode_perception(message: bytes) -> Percept:
@@ -55,6 +61,12 @@ def decode_perception(message: bytes) -> Percept:
         elif name == "ACC":
             p.accel = _vec3(_field(args, "a"))
         elif name == "HJ":
+            if len(item) == 3 and isinstance(n0 := item[1], list) and isinstance(ax0 := item[2], list) \
+                    and len(n0) == 2 and len(ax0) == 2 and n0[0] == "n" and ax0[0] == "ax" \
+                    and isinstance(n0[1], str) and isinstance(ax0[1], str):  # (HJ (n hj1) (ax 1.5)), every cycle
+                p.joint_names.append(n0[1])
+                p.joint_angles.append(float(ax0[1]))
+                continue
             n = _field(args, "n")
             ax = _field(args, "ax")
             if n and ax and isinstance(n[0], str):
@@ -102,9 +114,12 @@ def _vision(args: list[Expr]) -> Vision:
         if kind == "P":
             team = _field(rest, "team")
             ident = _field(rest, "id")
-            parts = {str(part[0]): polar for part in rest
-                     if isinstance(part, list) and part and part[0] not in ("team", "id")
-                     and (polar := _polar(part[1:])) is not None}
+            parts = {}
+            for part in rest:
+                if isinstance(part, list) and part and part[0] not in ("team", "id"):
+                    polar = _polar(part[1:])
+                    if polar is not None:
+                        parts[str(part[0])] = polar
             vision.players.append(SeenPlayer(str(team[0]) if team else "", int(float(str(ident[0]))) if ident else 0,
                                              parts))
         elif kind == "L":

@@ -45,6 +45,47 @@ def test_what_the_server_encodes_the_agent_reads_back() -> None:
     assert len(got.vision.lines) == 1
 
 
+def test_random_perceptions_read_back_as_the_server_sent_them() -> None:
+    """The fast paths for what every perception holds (joints, polar coordinates) against the
+    server's own encoder, on random percepts: every value back to its printed precision."""
+    import random
+
+    rng = random.Random(5)
+
+    def polar() -> Polar:
+        return Polar(rng.uniform(0.1, 40.0), rng.uniform(-180.0, 180.0), rng.uniform(-90.0, 90.0))
+
+    for _ in range(300):
+        joints = rng.sample(["hj1", "hj2", "laj1", "raj4", "llj1", "llj6", "rlj3", "rlj5", "llj5"], rng.randint(0, 9))
+        vision = Vision(objects={k: polar() for k in rng.sample(["F1L", "F2R", "G1L", "G2R", "B"], rng.randint(0, 5))},
+                        players=[SeenPlayer(rng.choice(["Alpha", "Beta"]), rng.randint(1, 11),
+                                            {k: polar() for k in rng.sample(["head", "rlowerarm", "lfoot"],
+                                                                            rng.randint(1, 3))})
+                                 for _ in range(rng.randint(0, 4))],
+                        lines=[(polar(), polar()) for _ in range(rng.randint(0, 5))])
+        sent = Percept(time=rng.uniform(0, 600), game=GameStateView("PlayOn", rng.uniform(0, 300), 0, 1, "", "", 0, ""),
+                       gyro=(rng.uniform(-200, 200), 0.0, 1.0), accel=(0.0, rng.uniform(-20, 20), 9.8),
+                       joint_names=joints, joint_angles=[rng.uniform(-120, 120) for _ in joints], joint_velocities=[],
+                       foot_resistance=[], vision=vision if rng.random() < 0.7 else None)
+        got = decode_perception(SimSparkDialect().encode_percept(sent))
+        assert dict(zip(got.joint_names, got.joint_angles, strict=True)) == \
+            pytest.approx(dict(zip(sent.joint_names, sent.joint_angles, strict=True)), abs=0.006)
+        assert got.gyro == pytest.approx(sent.gyro, abs=0.006) and got.accel == pytest.approx(sent.accel, abs=0.006)
+        if sent.vision is None:
+            assert got.vision is None
+            continue
+        assert got.vision is not None
+        def flat(polars: dict[str, Polar]) -> dict[str, float]:
+            return {f"{k}.{i}": v for k, polar in polars.items() for i, v in enumerate(polar)}
+
+        assert flat(got.vision.objects) == pytest.approx(flat(sent.vision.objects), abs=0.006)
+        assert [(p.team, p.unum, set(p.parts)) for p in got.vision.players] == \
+            [(p.team, p.unum, set(p.parts)) for p in sent.vision.players]
+        for mine, theirs in zip(got.vision.players, sent.vision.players, strict=True):
+            assert flat(mine.parts) == pytest.approx(flat(theirs.parts), abs=0.006)
+        assert len(got.vision.lines) == len(sent.vision.lines)
+
+
 def test_an_answer_is_speeds_then_a_beam_then_syn() -> None:
     assert encode_answer({"lle1": 0.5, "he1": -1.25}, (-3.0, 1.5, 90.0)) == \
         b"(lle1 0.5000)(he1 -1.2500)(beam -3.000 1.500 90.00)(syn)"
