@@ -10,11 +10,12 @@ about 0.19 m ahead of the torso, in front of the kicking foot.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
 
+from soccer_team.figures import Figures
 from soccer_team.keyframes import KeyframeMotion, KeyPose, swapped
 from soccer_team.leg_kinematics import LIMITS, Unreachable, rot_y, solve_leg_at
 from soccer_team.walk import LEG_JOINTS, WalkParams
@@ -26,7 +27,7 @@ KICK_REACH: Final = (0.035, 0.04)
 
 
 @dataclass(frozen=True, slots=True)
-class KickParams:
+class KickParams(Figures):
     """A right-foot kick's figures (m, s, rad). The defaults are the tuned ones (docs/team.md)."""
 
     shift: float = 0.0382  # the torso's sideways shift over the standing foot, m
@@ -46,15 +47,6 @@ class KickParams:
     t_return: float = 0.5385
     t_settle: float = 0.4321
 
-    def vector(self) -> np.ndarray:
-        return np.array([getattr(self, f.name) for f in fields(self)])
-
-    @classmethod
-    def from_vector(cls, values: np.ndarray | list[float]) -> KickParams:
-        return cls(**{f.name: float(v) for f, v in zip(fields(cls), values, strict=True)})
-
-    def with_(self, **changes: float) -> KickParams:
-        return replace(self, **changes)
 
 
 def _legs(lean: float, left: tuple[float, float, float], right: tuple[float, float, float],

@@ -11,10 +11,11 @@ this simple on its feet. Every figure is a `WalkParams` field, tuned by bench/tu
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from soccer_team.figures import Figures
 from soccer_team.leg_kinematics import LIMITS, Unreachable, rot_y, rot_z, solve_leg_at
 
 LEG_JOINTS = {side: tuple(f"{side}lj{i}" for i in range(1, 7)) for side in "lr"}
@@ -23,7 +24,7 @@ STOP_SPEED = (0.05, 0.04, 0.15)  # m/s, m/s, rad/s: told to stand, a walk this s
 
 
 @dataclass(frozen=True, slots=True)
-class WalkParams:
+class WalkParams(Figures):
     """The walk's figures (m, s, rad). The defaults are the tuned ones (docs/team.md)."""
 
     step_time: float = 0.2132  # one step: one foot's swing, s
@@ -41,15 +42,6 @@ class WalkParams:
     swing_shape: float = 0.8974  # >1 lifts early and lands late
     accel: float = 0.4497  # how much of a new command a step takes on (0..1]
 
-    def vector(self) -> np.ndarray:
-        return np.array([getattr(self, f.name) for f in fields(self)])
-
-    @classmethod
-    def from_vector(cls, values: np.ndarray | list[float]) -> WalkParams:
-        return cls(**{f.name: float(v) for f, v in zip(fields(cls), values, strict=True)})
-
-    def with_(self, **changes: float) -> WalkParams:
-        return replace(self, **changes)
 
 
 @dataclass(slots=True)
