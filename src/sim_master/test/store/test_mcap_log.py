@@ -261,7 +261,7 @@ def test_the_log_keeps_positions_to_micrometres(tmp_path: Path) -> None:
     from sim_master.store.log_precision import POSITION_STEP, ROTATION_STEP, VELOCITY_STEP, vectors_for_log
     from sim_master.store.mcap_log import ReplayLogWriter
 
-    assert POSITION_STEP <= 2 ** -18 and ROTATION_STEP <= 2 ** -21 and VELOCITY_STEP <= 2 ** -5  # 4 um, 1 urad, 3 cm/s
+    assert POSITION_STEP <= 2 ** -16 and ROTATION_STEP <= 2 ** -20 and VELOCITY_STEP <= 2 ** -3  # 15 um, 2 urad
     engine = MujocoEngine(vision_noise=False)
     engine.add_robot("left_1", "nao", -2.0, 0.0, 0.0)
     engine.set_joint_velocities("left_1", {"he1": 1.0, "lae1": -2.0})
