@@ -53,6 +53,8 @@ def main() -> int:
                   "--rcsssmj-port", "-1", "--service-port", "-1", "--web-port", "-1", "--no-ros",
                   "--seed", str(args.seed), "--log", str(out / "match.mcap")]
     started = time.monotonic()
+    teams: list[tuple[str, subprocess.Popen[str]]] = []
+    logs = []
     with open(out / "server.log", "w") as server_err:
         server = subprocess.Popen(server_cmd, stdout=server_err, stderr=subprocess.STDOUT, start_new_session=True)
         try:
@@ -66,11 +68,11 @@ def main() -> int:
                         print(json.dumps({"error": "the server did not open its agent port"}))
                         return 1
                     time.sleep(0.2)
-            teams: list[tuple[str, subprocess.Popen[str]]] = []
             for name in ("BaseLeft", "BaseRight"):
                 cmd = [sys.executable, "-m", "sim_master.cli", "team", "--team", name, "--players", str(args.players),
                        "--simspark", f"127.0.0.1:{agent_port}", "--until-game-over"]
                 err = open(out / f"{name}.log", "w")
+                logs.append(err)
                 teams.append((name, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True)))
                 time.sleep(2.0)  # the first team takes the left side
             cpu = {name: 0.0 for name, _ in teams}
@@ -97,6 +99,12 @@ def main() -> int:
                 lines = [line for line in stdout.splitlines() if line.startswith("{")]
                 runs[name] = json.loads(lines[-1]) if lines else {"error": f"exit {p.returncode}"}
         finally:
+            for _, p in teams:  # a bench stopped early leaves no player behind
+                if p.poll() is None:
+                    p.kill()
+                    p.wait()
+            for log in logs:
+                log.close()
             if server.poll() is None:
                 os.killpg(server.pid, signal.SIGTERM)
                 try:

@@ -102,7 +102,7 @@ def main() -> int:
     lo = np.where(is_time, 0.06, -130.0)
     hi = np.where(is_time, 1.2, 130.0)
     sigma = np.where(is_time, 0.1, 20.0)
-    if args.motion == "kick":  # metres and seconds: a fifth of each figure, a centimetre at least
+    if args.motion == "kick":  # metres and seconds: a fifth of each figure, 3 cm at least
         is_time[0] = False
         sigma = np.maximum(0.2 * np.abs(flat), 0.03)
         sigma[0] = 0.0

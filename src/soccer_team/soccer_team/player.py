@@ -32,11 +32,13 @@ def _wrap(a: float) -> float:
 
 
 _FIELD = FieldSpec()  # the SimSpark field's figures, the default when nobody says otherwise
+_OWN_KICK_OFF = {"left": "KickOff_Left", "right": "KickOff_Right"}
 
 
 class NaoBrain:
     """A base-team player (any shirt number; 1 plays the goalie). `kicks`: near the ball with
-    the opponent goal ahead, line the ball up before a foot and kick it (off: it dribbles).
+    the opponent goal ahead (in play on or its own kick-off), line the ball up before a foot
+    and kick it (off: it dribbles).
     `effector_delay`: cycles between its answer and the step it acts in: 0 in the server's
     process and over the player topics, 1 over a SimSpark port (rcssserver3d's and ours)."""
 
@@ -186,14 +188,16 @@ class NaoBrain:
         """Near the ball with the opponent goal ahead: step until the ball lies where the kick
         meets it (KICK_SPOT, before one foot), stand, then kick. False: walk as usual."""
         b, motion = self.beliefs, self.motion
-        if not (self.kicks and b.push and self.ball_relative is not None and b.ball_age < 0.3):
+        # pushing, or stopping to kick (beside the ball the strategy may stop calling it a push)
+        wanted = self.kicks and (b.push or self._kick_armed) and self.ball_relative is not None \
+            and b.ball_age < 0.3 and (b.play_mode == "PlayOn" or b.play_mode == _OWN_KICK_OFF[b.side])
+        if not wanted or self.ball_relative is None:
             self._kick_armed = False
-            return False
-        if b.play_mode != "PlayOn" and not b.play_mode.startswith("KickOff"):
             return False
         rx, ry = self.ball_relative
         goal_bearing = _wrap(math.atan2(-b.y, b.field_length / 2 - b.x) - b.yaw)
-        if not (0.0 < rx < 0.6 and abs(ry) < 0.35 and abs(goal_bearing) < 0.5):
+        if not (0.0 < rx < 0.6 and abs(ry) < 0.35 and abs(goal_bearing) < 0.6):
+            self._kick_armed = False
             return False
         side = self._kick_side if self._kick_armed else (1.0 if ry > 0 else -1.0)  # the foot, once chosen, stays
         ex, ey = rx - KICK_SPOT[0], ry - side * KICK_SPOT[1]

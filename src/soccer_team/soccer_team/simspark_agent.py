@@ -240,6 +240,8 @@ def play_team(host: str, port: int, team: str, players: int, make_brain: Callabl
             agent.sock.close()
         except OSError:
             pass
+    if not agents:
+        return TeamRun(0, 0, 0, "", 0.0, (0, 0), "", {}, {})
     newest = max(agents, key=lambda a: a.game.game_time)
     falls = {a.unum: getattr(getattr(a.brain, "motion", None), "getups", 0) for a in agents}
     kicks = {a.unum: getattr(a.brain, "kicks_made", 0) for a in agents}

@@ -20,7 +20,7 @@ from soccer_team.leg_kinematics import LIMITS, Unreachable, rot_y, rot_z, solve_
 
 LEG_JOINTS = {side: tuple(f"{side}lj{i}" for i in range(1, 7)) for side in "lr"}
 CYCLE = 0.02  # s, the server's step
-STOP_SPEED = (0.05, 0.04, 0.15)  # m/s, m/s, rad/s: told to stand, a walk this slow stops at the next step
+STOP_SPEED = (0.05, 0.04, 0.15)  # m/s, m/s, rad/s: told to stand, a walk this slow stops in two steps
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +106,7 @@ class Walk:
         sy += k * (fy - sy)
         st += k * (ft - st)
         if not any(self.command) and abs(sx) < STOP_SPEED[0] and abs(sy) < STOP_SPEED[1] and abs(st) < STOP_SPEED[2]:
-            sx = sy = st = 0.0  # slow enough to stop in this step: no tail of ever smaller steps
+            sx = sy = st = 0.0  # slow enough to stop now (feet level in the next step), no tail of tiny steps
         self._speed = (sx, sy, st)
         dx = max(-p.max_x / 2, min(p.max_x, sx * t))
         lateral_lead = "l" if sy > 0 else "r"

@@ -83,11 +83,26 @@ def test_the_player_steps_until_the_ball_lies_in_reach() -> None:
     assert not brain._line_up_kick()
 
 
-def test_no_kick_in_the_opponents_set_play() -> None:
+@pytest.mark.parametrize("mode", ["KickIn_Right", "KickOff_Right", "KickIn_Left", "Goal_Left"])
+def test_no_kick_but_in_play_on_and_the_own_kick_off(mode: str) -> None:
     brain = NaoBrain("left", 9)
     _playing(brain, KICK_SPOT, walking=False)
-    brain.beliefs.play_mode = "KickIn_Right"
+    brain.beliefs.play_mode = mode
     assert not brain._line_up_kick() and not brain.motion.busy
+    brain.beliefs.play_mode = "KickOff_Left"
+    assert brain._line_up_kick() and brain.motion.busy
+
+
+def test_a_decision_to_kick_lapses_when_the_ball_goes() -> None:
+    """Stopping to kick, the ball is lost from sight: the decision (and its wider reach and
+    chosen foot) does not outlive it."""
+    brain = NaoBrain("left", 9)
+    _playing(brain, (KICK_SPOT[0], KICK_SPOT[1]), walking=True)
+    assert brain._line_up_kick() and brain._kick_armed
+    brain.beliefs.push = False  # beside the ball the strategy stops calling it a push: still stopping
+    assert brain._line_up_kick() and brain._kick_armed
+    brain.ball_relative = (1.5, 0.0)  # gone ahead
+    assert not brain._line_up_kick() and not brain._kick_armed
 
 
 def test_a_player_without_kicks_dribbles() -> None:

@@ -79,6 +79,10 @@ def run_team_over_simspark(args: argparse.Namespace) -> int:
 def run_team(args: argparse.Namespace) -> int:
     if getattr(args, "simspark", ""):
         return run_team_over_simspark(args)
+    if getattr(args, "until_game_over", False):
+        print("soccersim team: --until-game-over goes with --simspark HOST:PORT (a ROS team plays until "
+              "stopped)", file=sys.stderr)
+        return 2
     import rclpy
     from rclpy.client import Client
     from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
