@@ -70,16 +70,18 @@ def roll_poses(table: tuple[tuple[float, tuple[float, ...]], ...] = ROLL) -> lis
     return [KeyPose(seconds, dict(zip(ROLL_JOINTS, angles, strict=True))) for seconds, angles in table]
 
 
-def roll_motion(table: tuple[tuple[float, tuple[float, ...]], ...] | None = None) -> KeyframeMotion:
+def roll_motion(table: tuple[tuple[float, tuple[float, ...]], ...] = ROLL) -> KeyframeMotion:
     """Face up to face down: the roll, its last pose held while the body comes to rest."""
-    poses = roll_poses(ROLL if table is None else table)
+    poses = roll_poses(table)
     return KeyframeMotion("getup_roll", [*poses, KeyPose(ROLL_SETTLE, poses[-1].angles)])
 
 
-def getup_motion(side: str, front: tuple[tuple[float, tuple[float, ...]], ...] = FRONT) -> KeyframeMotion:
-    """The get-up for a robot lying on `side`: from the front, FRONT's poses; from the back (or
-    a side), the roll onto the front, lying flat (FLATTEN), then FRONT's poses."""
+def getup_motion(side: str, front: tuple[tuple[float, tuple[float, ...]], ...] = FRONT,
+                 roll: tuple[tuple[float, tuple[float, ...]], ...] = ROLL) -> KeyframeMotion:
+    """The get-up for a robot lying on `side`: from the front, `front`'s poses; from the back
+    (or a side), the roll onto the front, lying flat (FLATTEN), then `front`'s poses. The
+    tables are the tuned ones unless a tuner tries others."""
     up = motion_from(f"getup_{'front' if side == 'front' else 'back'}", front)
     if side == "front":
         return up
-    return KeyframeMotion("getup_back", [*roll_motion().poses, FLATTEN, *up.poses])
+    return KeyframeMotion("getup_back", [*roll_motion(roll).poses, FLATTEN, *up.poses])

@@ -24,6 +24,12 @@ class GetupResult:
     seconds: float  # from the first cycle lying to standing (or the trial's end)
 
 
+def _rows(table: Table | None, tuned: tuple[tuple[float, tuple[float, ...]], ...]) -> tuple[
+        tuple[float, tuple[float, ...]], ...]:
+    """A tuner's table (lists from JSON) as key-pose rows, or the tuned rows without one."""
+    return tuned if table is None else tuple((s, tuple(a)) for s, a in table)
+
+
 def _quat_mul(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, float, float, float]:
     aw, ax, ay, az = a
     bw, bx, by, bz = b
@@ -70,19 +76,14 @@ def getup_trial(side: str, variant: int, table: Table | None = None, engine_name
     brain = MotionBrain()
     if side == "front" and variant >= AFTER_ROLL:  # face down as the roll from the back leaves it
         lay_down(engine, "a", "back", variant - AFTER_ROLL)
-        rolling = getup.roll_motion(None if roll is None else tuple((s, tuple(a)) for s, a in roll))
-        first = KeyframeMotion("roll", [*rolling.poses, getup.FLATTEN])
+        first = KeyframeMotion("roll", [*getup.roll_motion(_rows(roll, getup.ROLL)).poses, getup.FLATTEN])
         brain.play(first)
         run_robot(engine, "a", brain.act, int(sum(p.seconds for p in first.poses) / 0.02) + 1, stop_on_fall=False)
     else:
         lay_down(engine, "a", side, variant)
     if table is not None:
         brain.get_up = False
-        motion = getup.motion_from(f"getup_{side}", tuple((s, tuple(a)) for s, a in table))
-        if side == "back":
-            rolling = getup.roll_motion(None if roll is None else tuple((s, tuple(a)) for s, a in roll))
-            motion = KeyframeMotion("getup_back", [*rolling.poses, getup.FLATTEN, *motion.poses])
-        brain.play(motion)
+        brain.play(getup.getup_motion(side, _rows(table, getup.FRONT), _rows(roll, getup.ROLL)))
     last_busy = -1
     highest = 0.0  # the best uprightness and height on the way: a tuner's hint of progress
     total = int((within + stand_after) / 0.02)
@@ -117,7 +118,7 @@ def roll_trial(variant: int, table: Table | None = None, engine_name: str = "ode
     lay_down(engine, "a", "back", variant)
     brain = MotionBrain()
     brain.get_up = False
-    rolling = getup.roll_motion(None if table is None else tuple((s, tuple(a)) for s, a in table))
+    rolling = getup.roll_motion(_rows(table, getup.ROLL))
     brain.play(rolling)
     run_robot(engine, "a", brain.act, int(sum(p.seconds for p in rolling.poses) / 0.02) + 1, stop_on_fall=False)
     down = facing_down(engine.robot_pose("a")[1])

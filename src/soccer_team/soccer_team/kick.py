@@ -17,7 +17,7 @@ import numpy as np
 
 from soccer_team.figures import Figures
 from soccer_team.keyframes import KeyframeMotion, KeyPose, swapped
-from soccer_team.leg_kinematics import LIMITS, Unreachable, rot_y, solve_leg_at
+from soccer_team.leg_kinematics import clip_to_limits, rot_y, solve_leg_reaching
 from soccer_team.walk import LEG_JOINTS, WalkParams
 
 # where the ball should lie for a kick: ahead of the torso and to the side of the kicking foot
@@ -59,14 +59,9 @@ def _legs(lean: float, left: tuple[float, float, float], right: tuple[float, flo
     level_to_torso = rot_y(-lean)
     out: dict[str, float] = {}
     for side, place, pitch in (("l", left, 0.0), ("r", right, right_pitch)):
-        ankle = level_to_torso @ np.array(place)
-        foot = level_to_torso @ rot_y(-pitch)
-        try:
-            q = solve_leg_at(side, ankle, foot)
-        except Unreachable:
-            q = solve_leg_at(side, ankle * (0.219 / float(np.linalg.norm(ankle))), foot)
-        for name, angle, (lo, hi) in zip(LEG_JOINTS[side], q, LIMITS[side], strict=True):
-            out[name] = math.degrees(min(hi, max(lo, angle)))
+        q = solve_leg_reaching(side, level_to_torso @ np.array(place), level_to_torso @ rot_y(-pitch))
+        for name, angle in zip(LEG_JOINTS[side], clip_to_limits(side, q), strict=True):
+            out[name] = math.degrees(angle)
     return out
 
 

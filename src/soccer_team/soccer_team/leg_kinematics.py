@@ -119,5 +119,18 @@ def solve_leg_at(side: str, ankle: np.ndarray, foot: np.ndarray) -> tuple[float,
     return q1, q2, q3, q4, q5, q6
 
 
+REACH: Final = 0.219  # m: a place farther from the hip is reached for along the same line
+
+
+def solve_leg_reaching(side: str, ankle: np.ndarray,
+                       foot: np.ndarray) -> tuple[float, float, float, float, float, float]:
+    """solve_leg_at, but an ankle place out of reach stretches the leg towards it (REACH from
+    the hip) instead of raising: what the walk and the kick ask for at their extremes."""
+    try:
+        return solve_leg_at(side, ankle, foot)
+    except Unreachable:
+        return solve_leg_at(side, ankle * (REACH / float(np.linalg.norm(ankle))), foot)
+
+
 def clip_to_limits(side: str, q: tuple[float, ...]) -> tuple[float, ...]:
     return tuple(min(hi, max(lo, a)) for a, (lo, hi) in zip(q, LIMITS[side], strict=True))

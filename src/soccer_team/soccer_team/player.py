@@ -189,8 +189,8 @@ class NaoBrain:
         meets it (KICK_SPOT, before one foot), stand, then kick. False: walk as usual."""
         b, motion = self.beliefs, self.motion
         # pushing, or stopping to kick (beside the ball the strategy may stop calling it a push)
-        wanted = self.kicks and (b.push or self._kick_armed) and self.ball_relative is not None \
-            and b.ball_age < 0.3 and (b.play_mode == "PlayOn" or b.play_mode == _OWN_KICK_OFF[b.side])
+        wanted = self.kicks and (b.push or self._kick_armed) and b.ball_age < 0.3 \
+            and (b.play_mode == "PlayOn" or b.play_mode == _OWN_KICK_OFF[b.side])
         if not wanted or self.ball_relative is None:
             self._kick_armed = False
             return False

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from soccer_team.figures import Figures
-from soccer_team.leg_kinematics import LIMITS, Unreachable, rot_y, rot_z, solve_leg_at
+from soccer_team.leg_kinematics import clip_to_limits, rot_y, rot_z, solve_leg_reaching
 
 LEG_JOINTS = {side: tuple(f"{side}lj{i}" for i in range(1, 7)) for side in "lr"}
 CYCLE = 0.02  # s, the server's step
@@ -159,13 +159,9 @@ class Walk:
             yaw = a.yaw + (b.yaw - a.yaw) * w
             z = -p.height + (p.step_height * lift if side == self.swing else 0.0)
             ankle = level_to_torso @ np.array((x, y, z))
-            try:
-                q = solve_leg_at(side, ankle, level_to_torso @ rot_z(yaw))
-            except Unreachable:
-                q = solve_leg_at(side, ankle * (0.219 / float(np.linalg.norm(ankle))), level_to_torso @ rot_z(yaw))
-            q1, q2, q3, q4, q5, q6 = q
+            q1, q2, q3, q4, q5, q6 = solve_leg_reaching(side, ankle, level_to_torso @ rot_z(yaw))
             q5 += p.gyro_pitch * gyro[1]
             q2 += p.gyro_roll * gyro[0]
-            for name, angle, (lo, hi) in zip(LEG_JOINTS[side], (q1, q2, q3, q4, q5, q6), LIMITS[side], strict=True):
-                out[name] = min(hi, max(lo, angle))
+            for name, angle in zip(LEG_JOINTS[side], clip_to_limits(side, (q1, q2, q3, q4, q5, q6)), strict=True):
+                out[name] = angle
         return out
