@@ -6,11 +6,16 @@
   1 reader        one Snapshots stream, every cycle;
   20 readers      twenty Snapshots streams, every cycle;
   20 at 10 Hz     twenty streams at max_rate_hz 10 (a GUI) and 200 unary calls at once every second;
-  20 stalled      twenty streams that read one message and then stop reading.
+  20 stalled      twenty streams that read one message and then stop reading;
+  stand-in        the 10 Hz row's clients against bench/grpc_standin.py (canned answers, a
+                  process of its own, no simulation behind it) while the match runs without
+                  the API: what the clients and a gRPC server at all take from the match on
+                  these cores, the control the real row is read against (vs_standin).
 One JSON line per row: the match's cycles/s and the server's CPU per cycle (bench_sync's
 figures), the ratio of each to the row without clients, and the readers' snapshots/s each
 and MB/s all told (and calls/s for the calls). The target (issue 46): cycles/s within 5 %
-of no clients with 20 readers and 200 calls; a reader that stops costs nothing.
+of no clients with 20 readers and 200 calls; a reader that stops costs nothing. On a machine
+whose cores the match fills, the stand-in row says how much of that no server can avoid.
 
     python bench/bench_grpc.py [--agents 22] [--seconds 10] [--ros]
 """
@@ -19,6 +24,10 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing as mp
+import os
+import socket
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -123,8 +132,40 @@ def clients_for(grpc_port: int, readers: int, rate: float, stall: bool,
     return start
 
 
+def with_standin(port: int, start_clients: Callable[[], Callable[[], dict[str, object]]]
+                 ) -> Callable[[], Callable[[], dict[str, object]]]:
+    """The clients of `start_clients`, served by the stand-in process (started first)."""
+    def start() -> Callable[[], dict[str, object]]:
+        here = os.path.dirname(os.path.abspath(__file__))
+        standin = subprocess.Popen([sys.executable, os.path.join(here, "grpc_standin.py"), str(port)])
+        try:
+            deadline = time.monotonic() + 60
+            while True:  # until it listens (its imports take a second)
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    if standin.poll() is not None or time.monotonic() > deadline:
+                        raise RuntimeError("the stand-in API server did not start") from None
+                    time.sleep(0.1)
+            finish = start_clients()
+        except BaseException:
+            standin.kill()
+            raise
+
+        def stop() -> dict[str, object]:
+            try:
+                return finish()
+            finally:
+                standin.kill()
+                standin.wait(10)
+        return stop
+    return start
+
+
+PAIRED = "20 at 10 Hz + 200 calls"
 ROWS = (("none", 0, 0.0, False, 0), ("1 reader", 1, 0.0, False, 0), ("20 readers", 20, 0.0, False, 0),
-        ("20 at 10 Hz + 200 calls", 20, 10.0, False, 200), ("20 stalled", 20, 0.0, True, 0))
+        (PAIRED, 20, 10.0, False, 200), ("20 stalled", 20, 0.0, True, 0), ("stand-in", 20, 10.0, False, 200))
 
 
 def main() -> None:
@@ -134,10 +175,16 @@ def main() -> None:
     parser.add_argument("--ros", action="store_true", help="the server's ROS node on (its default)")
     args = parser.parse_args()
     base: dict[str, object] | None = None
+    paired: float | None = None
     for name, readers, rate, stall, calls in ROWS:
         port = bench_sync.free_port()
-        row = bench_sync.run(args.agents, args.seconds, ros=args.ros, extra=("--grpc-port", str(port)),
-                             clients=clients_for(port, readers, rate, stall, calls) if readers or calls else None)
+        clients = clients_for(port, readers, rate, stall, calls) if readers or calls else None
+        if name == "stand-in" and clients is not None:
+            row = bench_sync.run(args.agents, args.seconds, ros=args.ros, extra=("--grpc-port", "-1"),
+                                 clients=with_standin(port, clients))
+        else:
+            row = bench_sync.run(args.agents, args.seconds, ros=args.ros, extra=("--grpc-port", str(port)),
+                                 clients=clients)
         figures = {k: row[k] for k in ("agents", "cycles_per_s", "cpu_ms_per_cycle", "rss_mb")}
         extra = {k: v for k, v in row.items() if k in ("snapshots_per_s_each", "stream_mb_per_s", "messages_each",
                                                          "calls_per_s", "calls_failed", "slowest_burst_s")}
@@ -145,6 +192,10 @@ def main() -> None:
             base = figures
         ratios = {f"{k}_ratio": round(float(str(row[k])) / float(str(base[k])), 3)
                   for k in ("cycles_per_s", "cpu_ms_per_cycle")}
+        if name == PAIRED:
+            paired = float(str(row["cycles_per_s"]))
+        elif name == "stand-in" and paired:
+            ratios["api_vs_standin_cycles_ratio"] = round(paired / float(str(row["cycles_per_s"])), 3)
         print(json.dumps({"bench": "grpc", "clients": name, **figures, **ratios, **extra,
                           "phase_ms_per_cycle": row.get("phase_ms_per_cycle")}), flush=True)
 
