@@ -17,7 +17,7 @@ import numpy as np
 
 from soccer_team.figures import Figures
 from soccer_team.keyframes import KeyframeMotion, KeyPose, swapped
-from soccer_team.leg_kinematics import clip_to_limits, rot_y, solve_leg_reaching
+from soccer_team.leg_kinematics import NAO0, LegLengths, clip_to_limits, rot_y, solve_leg_reaching
 from soccer_team.walk import LEG_JOINTS, WalkParams
 
 # where the ball should lie for a kick: ahead of the torso and to the side of the kicking foot
@@ -51,25 +51,47 @@ class KickParams(Figures):
 
 
 
-def _legs(lean: float, left: tuple[float, float, float], right: tuple[float, float, float],
-          right_pitch: float = 0.0) -> dict[str, float]:
+def _both_legs(lean: float, left: tuple[float, float, float], right: tuple[float, float, float],
+               right_pitch: float = 0.0, legs: LegLengths = NAO0) -> dict[str, float]:
     """Both legs' joint angles (degrees, by perceptor name) for ankles at `left` and `right`
     (m from each hip, in the frame leaning forward by `lean`), feet level with the ground
     (the right one pitched by `right_pitch`)."""
     level_to_torso = rot_y(-lean)
     out: dict[str, float] = {}
     for side, place, pitch in (("l", left, 0.0), ("r", right, right_pitch)):
-        q = solve_leg_reaching(side, level_to_torso @ np.array(place), level_to_torso @ rot_y(-pitch))
+        q = solve_leg_reaching(side, level_to_torso @ np.array(place), level_to_torso @ rot_y(-pitch), legs)
         for name, angle in zip(LEG_JOINTS[side], clip_to_limits(side, q), strict=True):
             out[name] = math.degrees(angle)
     return out
 
 
-def right_kick_poses(k: KickParams, walk: WalkParams | None = None) -> list[KeyPose]:
-    """The key poses of a right-foot kick, ending in the walk's standing pose."""
+# The robot types whose kick misses the ball (measured with trial.kick_trial): nao3's longer,
+# wider-set legs need figures of their own, which are not tuned yet. Its players dribble.
+KICKLESS_MODELS: Final = frozenset({"nao3"})
+
+
+def for_legs(k: KickParams, legs: LegLengths) -> KickParams:
+    """The kick's places scaled by the legs' length over type 0's, for which they were tuned:
+    the same joint angles, so the same motion on longer legs (nao1 kicks 3.1-3.6 m so)."""
+    r = (legs.thigh + legs.shank) / (NAO0.thigh + NAO0.shank)
+    if r == 1.0:
+        return k
+    return k.with_(height=k.height * r, back_x=k.back_x * r, back_z=k.back_z * r, swing_x=k.swing_x * r,
+                   swing_z=k.swing_z * r, through_z=k.through_z * r, swing_y=k.swing_y * r)
+
+
+def right_kick_poses(k: KickParams, walk: WalkParams | None = None, legs: LegLengths = NAO0) -> list[KeyPose]:
+    """The key poses of a right-foot kick, ending in the walk's standing pose, for `legs`
+    (`k` as tuned for type 0's, scaled to them)."""
     w = walk or WalkParams()
+    k = for_legs(k, legs)
+
+    def _legs(lean: float, left: tuple[float, float, float], right: tuple[float, float, float],
+              right_pitch: float = 0.0) -> dict[str, float]:
+        return _both_legs(lean, left, right, right_pitch, legs)
+
     x0, y0 = w.x_offset, w.width
-    stand = _legs(w.lean, (x0, y0, -w.height), (x0, -y0, -w.height))
+    stand = _legs(w.lean, (x0, y0, -w.height * legs.stance), (x0, -y0, -w.height * legs.stance))
     left = (x0, y0 - k.shift, -k.height)  # the standing foot under the torso
     right_y = -y0 - k.shift
     shifted = _legs(k.lean, left, (x0, right_y, -k.height))
@@ -83,9 +105,9 @@ def right_kick_poses(k: KickParams, walk: WalkParams | None = None) -> list[KeyP
             KeyPose(k.t_swing / 2, swing), KeyPose(k.t_return, returned), KeyPose(k.t_settle, stand)]
 
 
-def kick_motion(foot: str, params: KickParams | None = None) -> KeyframeMotion:
-    """A kick with the left ("l") or right ("r") foot."""
-    poses = right_kick_poses(params or KickParams())
+def kick_motion(foot: str, params: KickParams | None = None, legs: LegLengths = NAO0) -> KeyframeMotion:
+    """A kick with the left ("l") or right ("r") foot, for a robot with `legs`."""
+    poses = right_kick_poses(params or KickParams(), legs=legs)
     if foot == "l":
         poses = [KeyPose(p.seconds, swapped(p.angles)) for p in poses]
     return KeyframeMotion(f"kick_{foot}", poses)

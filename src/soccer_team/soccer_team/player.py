@@ -15,7 +15,8 @@ from sim_contracts.field import FieldSpec
 from sim_contracts.percept import Percept
 from sim_master.bt.loader import tick
 from soccer_team.beliefs import Beliefs
-from soccer_team.kick import KICK_REACH, KICK_SPOT, kick_motion
+from soccer_team.kick import KICK_REACH, KICK_SPOT, KICKLESS_MODELS, kick_motion
+from soccer_team.leg_kinematics import legs_of
 from soccer_team.localisation import ParticleFilter, Sighting, team_frame_landmarks
 from soccer_team.motion import MotionBrain
 from soccer_team.strategy import HOME, factory_for, strategy_xml
@@ -40,18 +41,20 @@ class NaoBrain:
     the opponent goal ahead (in play on or its own kick-off), line the ball up before a foot
     and kick it (off: it dribbles).
     `effector_delay`: cycles between its answer and the step it acts in: 0 in the server's
-    process and over the player topics, 1 over a SimSpark port (rcssserver3d's and ours)."""
+    process and over the player topics, 1 over a SimSpark port (rcssserver3d's and ours).
+    `model`: the robot it plays (nao0 ... nao4, the nao_hetero types): the walk and the kick
+    put its feet for its legs' lengths; a type whose kick misses (kick.KICKLESS_MODELS) dribbles."""
 
     def __init__(self, side: str, unum: int, field_length: float = _FIELD.length, field_width: float = _FIELD.width,
                  goal_width: float = _FIELD.goal_width, xml: str | None = None, params: WalkParams | None = None,
-                 kicks: bool = True, effector_delay: int = 0) -> None:
+                 kicks: bool = True, effector_delay: int = 0, model: str = "nao0") -> None:
         self.beliefs = Beliefs(side, unum, field_length, field_width, goal_width)
-        self.motion = MotionBrain(params, effector_delay=effector_delay)
+        self.motion = MotionBrain(params, effector_delay=effector_delay, legs=legs_of(model))
         self.filter = ParticleFilter(seed=unum, landmarks=team_frame_landmarks(side),
                                      field_half=(field_length / 2, field_width / 2))
         role = "Goalie" if unum == 1 else "FieldPlayer"
         self.tree = factory_for(self.beliefs).create_tree(xml or strategy_xml(), role)
-        self.kicks = kicks
+        self.kicks = kicks and model not in KICKLESS_MODELS
         self._kick_armed = False  # the ball was in the kick's reach: stopping to kick
         self._kick_side = 1.0  # with the left foot (1) or the right (-1)
         self.kicks_made = 0
@@ -213,7 +216,7 @@ class NaoBrain:
             else:
                 self._kick_armed = False
                 self.kicks_made += 1
-                motion.play(kick_motion("l" if side > 0 else "r"))
+                motion.play(kick_motion("l" if side > 0 else "r", legs=motion.legs))
             return True
         vmax, smax, tmax = motion.walk.max_speed()
 

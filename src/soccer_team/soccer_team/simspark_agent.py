@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import selectors
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -185,11 +185,17 @@ class TeamRun:
                 "kicks": {str(k): v for k, v in sorted(self.kicks.items())}}
 
 
+def type_of(robot_types: Sequence[int], unum: int) -> int:
+    """The nao_hetero type player `unum` asks for: its entry, or the last one given."""
+    return robot_types[min(unum, len(robot_types)) - 1] if robot_types else 0
+
+
 def play_team(host: str, port: int, team: str, players: int, make_brain: Callable[[str, int], Brain],
               *, stop: Callable[[], bool] = lambda: False, log: Callable[[str], None] = print,
-              robot_type: int = 0, until_game_over: bool = False) -> TeamRun:
+              robot_types: Sequence[int] = (0,), until_game_over: bool = False) -> TeamRun:
     """Connect `players` agents to a SimSpark-dialect server and play until it closes the
-    connections, `stop()` says so or (`until_game_over`) every agent saw GameOver."""
+    connections, `stop()` says so or (`until_game_over`) every agent saw GameOver. Player n
+    asks for nao_hetero type `robot_types[n - 1]` (the last one for the rest)."""
     selector = selectors.DefaultSelector()
     agents: list[_Agent] = []
     for unum in range(1, players + 1):
@@ -199,7 +205,7 @@ def play_team(host: str, port: int, team: str, players: int, make_brain: Callabl
         agent = _Agent(unum, sock)
         agents.append(agent)
         selector.register(sock, selectors.EVENT_READ, agent)
-        sock.sendall(encode_frame(f"(scene {NAO_SCENE} {robot_type})".encode()))
+        sock.sendall(encode_frame(f"(scene {NAO_SCENE} {type_of(robot_types, unum)})".encode()))
     answered = 0
     open_agents = len(agents)
     while open_agents and not stop():

@@ -73,11 +73,11 @@ def run_robot(engine: Any, robot: str, brain: Brain, cycles: int, *, fallen_z: f
 
 
 def walk_trial(brain_factory: Callable[[], Any], command: tuple[float, float, float], seconds: float,
-               engine_name: str = "ode", settle: float = 1.0, delay: int = 0) -> TrialResult:
-    """A robot stands for `settle` s, then walks at `command` for `seconds`; its answers act
-    `delay` cycles late."""
+               engine_name: str = "ode", settle: float = 1.0, delay: int = 0, model: str = "nao0") -> TrialResult:
+    """A robot (`model`) stands for `settle` s, then walks at `command` for `seconds`; its
+    answers act `delay` cycles late."""
     engine = make_engine(engine_name)
-    engine.add_robot("a", "nao", 0.0, 0.0, 0.0)
+    engine.add_robot("a", model, 0.0, 0.0, 0.0)
     brain = brain_factory()
     queue: list[dict[str, float]] = []
     fell, at = run_robot(engine, "a", brain.act, int(settle / 0.02), delay=delay, queue=queue)
@@ -110,23 +110,25 @@ class KickResult:
 
 
 def kick_trial(foot: str, params: Any = None, ball_at: tuple[float, float] = (0.19, 0.055),
-               engine_name: str = "ode", roll_for: float = 4.0, delay: int = 0) -> KickResult:
+               engine_name: str = "ode", roll_for: float = 4.0, delay: int = 0, model: str = "nao0") -> KickResult:
     """A robot stands for a second, then kicks (kick.KickParams, default the tuned ones) a ball
     lying `ball_at` (ahead of the torso, to the side of the kicking foot, m); how far did the
     ball go by the time it stopped (or `roll_for` s)? `delay`: the answers act that many
-    cycles late (1 over a SimSpark port), and the player knows it."""
+    cycles late (1 over a SimSpark port), and the player knows it. `model`: the robot type
+    (nao0 ... nao4), whose legs the kick is solved for."""
     from soccer_team.kick import kick_motion
+    from soccer_team.leg_kinematics import legs_of
     from soccer_team.motion import MotionBrain
 
     engine = make_engine(engine_name)
-    engine.add_robot("a", "nao", 0.0, 0.0, 0.0)
-    brain = MotionBrain(effector_delay=delay)
+    engine.add_robot("a", model, 0.0, 0.0, 0.0)
+    brain = MotionBrain(effector_delay=delay, legs=legs_of(model))
     queue: list[dict[str, float]] = []
     run_robot(engine, "a", brain.act, 50, delay=delay, queue=queue)
     (x0, y0, _), _ = engine.robot_pose("a")
     side = 1.0 if foot == "l" else -1.0
     engine.set_ball((x0 + ball_at[0], y0 + side * ball_at[1], 0.042))
-    brain.play(kick_motion(foot, params))
+    brain.play(kick_motion(foot, params, brain.legs))
     fell, _ = run_robot(engine, "a", brain.act, int(roll_for / 0.02), stop_on_fall=False, delay=delay, queue=queue)
     bx, by, _ = engine.ball_position()
     (_, _, z), q = engine.robot_pose("a")

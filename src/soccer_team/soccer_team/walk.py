@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from soccer_team.figures import Figures
-from soccer_team.leg_kinematics import clip_to_limits, rot_y, rot_z, solve_leg_reaching
+from soccer_team.leg_kinematics import NAO0, LegLengths, clip_to_limits, rot_y, rot_z, solve_leg_reaching
 
 LEG_JOINTS = {side: tuple(f"{side}lj{i}" for i in range(1, 7)) for side in "lr"}
 CYCLE = 0.02  # s, the server's step
@@ -56,6 +56,7 @@ class Walk:
     """The walk's state: which foot swings, how far into its step, where the feet started."""
 
     params: WalkParams = field(default_factory=WalkParams)
+    legs: LegLengths = NAO0  # the robot type's (leg_kinematics.legs_of): the same feet on any legs
     swing: str = "l"
     phase: float = 0.0  # 0..1 within the current step
     command: tuple[float, float, float] = (0.0, 0.0, 0.0)  # m/s, m/s, rad/s wanted
@@ -157,9 +158,9 @@ class Walk:
             x = a.x + (b.x - a.x) * w + p.x_offset
             y = a.y + (b.y - a.y) * w + p.width * (1 if side == "l" else -1) + sway
             yaw = a.yaw + (b.yaw - a.yaw) * w
-            z = -p.height + (p.step_height * lift if side == self.swing else 0.0)
+            z = -p.height * self.legs.stance + (p.step_height * lift if side == self.swing else 0.0)
             ankle = level_to_torso @ np.array((x, y, z))
-            q1, q2, q3, q4, q5, q6 = solve_leg_reaching(side, ankle, level_to_torso @ rot_z(yaw))
+            q1, q2, q3, q4, q5, q6 = solve_leg_reaching(side, ankle, level_to_torso @ rot_z(yaw), self.legs)
             q5 += p.gyro_pitch * gyro[1]
             q2 += p.gyro_roll * gyro[0]
             for name, angle in zip(LEG_JOINTS[side], clip_to_limits(side, (q1, q2, q3, q4, q5, q6)), strict=True):

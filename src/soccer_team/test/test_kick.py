@@ -27,6 +27,22 @@ def test_the_kick_sends_the_ball_ahead_and_the_kicker_stays_up(foot: str, delay:
         assert abs(result.sideways) < 0.25 * result.distance, (spot, result)
 
 
+@pytest.mark.parametrize("model", ["nao1", "nao2", "nao4"])
+def test_the_other_robot_types_kick_on_their_own_legs(model: str) -> None:
+    """The kick's places scaled to the type's legs (kick.for_legs): nao1's longer legs kick as
+    far as type 0's, a cycle late too; nao2 and nao4 have type 0's legs."""
+    for delay in (0, 1):
+        result = kick_trial("r", ball_at=KICK_SPOT, delay=delay, model=model)
+        assert not result.fell and result.distance >= LEAST, (model, delay, result)
+
+
+def test_a_type_whose_kick_misses_dribbles_instead() -> None:
+    """nao3's kick is not tuned (kick.KICKLESS_MODELS): its players push the ball, and the
+    others kick."""
+    assert not NaoBrain("left", 9, model="nao3").kicks
+    assert NaoBrain("left", 9, model="nao1").kicks and NaoBrain("left", 9).kicks
+
+
 def test_the_left_kick_is_the_right_one_mirrored() -> None:
     right, left = kick_motion("r"), kick_motion("l")
     for r, lft in zip(right.poses, left.poses, strict=True):

@@ -28,6 +28,9 @@ def add_team_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--until-game-over", action="store_true",
                         help="with --simspark: stop when every player saw GameOver, and print what the run came to "
                              "(score, players still connected, falls per player) as one JSON line")
+    parser.add_argument("--robot-types", default="0", metavar="T,T,...",
+                        help="with --simspark: the nao_hetero type (0-4) of player 1, 2, ... (the last one for the "
+                             "rest), e.g. 0,1,1,2,2,4,4,4,1,0,0; the walk and kick fit each type's legs")
     parser.add_argument("--join-after", default="", metavar="TEAM",
                         help="join once TEAM plays (its side taken: a launch puts TEAM on the left)")
 
@@ -50,23 +53,37 @@ def _wait_for_team(node, executor, team: str, deadline: float, stop: dict[str, b
         node.destroy_subscription(sub)
 
 
+def robot_types(text: str) -> tuple[int, ...] | None:
+    """"0,1,1,2" as nao_hetero types, or None when it is not that."""
+    parts = [p.strip() for p in text.split(",")]
+    if not 1 <= len(parts) <= 64 or not all(p in ("0", "1", "2", "3", "4") for p in parts):
+        return None
+    return tuple(int(p) for p in parts)
+
+
 def run_team_over_simspark(args: argparse.Namespace) -> int:
     """The base team as TCP agents of a SimSpark-dialect server: no ROS at all."""
     from soccer_team.player import NaoBrain
-    from soccer_team.simspark_agent import play_team
+    from soccer_team.simspark_agent import play_team, type_of
 
     host, _, port_text = args.simspark.rpartition(":")
     if args.behaviour != "base" or not host or not port_text.isdigit():
         print("soccersim team: --simspark wants HOST:PORT (e.g. 127.0.0.1:3100) and the base team", file=sys.stderr)
+        return 2
+    types = robot_types(args.robot_types)
+    if types is None:
+        print(f"soccersim team: --robot-types wants nao_hetero types 0-4 separated by commas, not "
+              f"{args.robot_types[:40]!r}", file=sys.stderr)
         return 2
     stop = {"now": False}
     signal.signal(signal.SIGINT, lambda *_: stop.update(now=True))
     signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
     try:
         run = play_team(host, int(port_text), args.team, args.players,
-                        lambda side, unum: NaoBrain(side, unum, effector_delay=1),
+                        lambda side, unum: NaoBrain(side, unum, effector_delay=1,
+                                                    model=f"nao{type_of(types, unum)}"),
                         stop=lambda: stop["now"], log=lambda line: print(line, file=sys.stderr, flush=True),
-                        until_game_over=args.until_game_over)
+                        robot_types=types, until_game_over=args.until_game_over)
     except OSError as exc:
         print(f"soccersim team: cannot reach {args.simspark}: {exc}", file=sys.stderr)
         return 1
