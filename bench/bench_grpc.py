@@ -10,7 +10,8 @@
   stand-in        the 10 Hz row's clients against bench/grpc_standin.py (canned answers, a
                   process of its own, no simulation behind it) while the match runs without
                   the API: what the clients and a gRPC server at all take from the match on
-                  these cores, the control the real row is read against (vs_standin).
+                  these cores, the control the real row is read against
+                  (api_vs_standin_cycles_ratio).
 One JSON line per row: the match's cycles/s and the server's CPU per cycle (bench_sync's
 figures), the ratio of each to the row without clients, and the readers' snapshots/s each
 and MB/s all told (and calls/s for the calls). The target (issue 46): cycles/s within 5 %

@@ -79,6 +79,10 @@ def walk_trial(brain_factory: Callable[[], Any], command: tuple[float, float, fl
     engine = make_engine(engine_name)
     engine.add_robot("a", model, 0.0, 0.0, 0.0)
     brain = brain_factory()
+    from soccer_team.leg_kinematics import legs_of
+
+    if getattr(brain, "legs", None) not in (None, legs_of(model)):
+        raise ValueError(f"the brain's legs are not {model}'s: MotionBrain(legs=legs_of({model!r}))")
     queue: list[dict[str, float]] = []
     fell, at = run_robot(engine, "a", brain.act, int(settle / 0.02), delay=delay, queue=queue)
     (x0, y0, _), q0 = engine.robot_pose("a")

@@ -28,7 +28,7 @@ def add_team_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--until-game-over", action="store_true",
                         help="with --simspark: stop when every player saw GameOver, and print what the run came to "
                              "(score, players still connected, falls per player) as one JSON line")
-    parser.add_argument("--robot-types", default="0", metavar="T,T,...",
+    parser.add_argument("--robot-types", default=None, metavar="T,T,...",
                         help="with --simspark: the nao_hetero type (0-4) of player 1, 2, ... (the last one for the "
                              "rest), e.g. 0,1,1,2,2,4,4,4,1,0,0; the walk and kick fit each type's legs")
     parser.add_argument("--join-after", default="", metavar="TEAM",
@@ -70,7 +70,7 @@ def run_team_over_simspark(args: argparse.Namespace) -> int:
     if args.behaviour != "base" or not host or not port_text.isdigit():
         print("soccersim team: --simspark wants HOST:PORT (e.g. 127.0.0.1:3100) and the base team", file=sys.stderr)
         return 2
-    types = robot_types(args.robot_types)
+    types = robot_types(args.robot_types or "0")
     if types is None:
         print(f"soccersim team: --robot-types wants nao_hetero types 0-4 separated by commas, not "
               f"{args.robot_types[:40]!r}", file=sys.stderr)
@@ -96,6 +96,10 @@ def run_team_over_simspark(args: argparse.Namespace) -> int:
 def run_team(args: argparse.Namespace) -> int:
     if getattr(args, "simspark", ""):
         return run_team_over_simspark(args)
+    if getattr(args, "robot_types", None) is not None:
+        print("soccersim team: --robot-types goes with --simspark HOST:PORT (the ROS team plays type 0)",
+              file=sys.stderr)
+        return 2
     if getattr(args, "until_game_over", False):
         print("soccersim team: --until-game-over goes with --simspark HOST:PORT (a ROS team plays until "
               "stopped)", file=sys.stderr)
