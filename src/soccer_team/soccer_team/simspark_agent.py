@@ -18,6 +18,7 @@ from typing import Protocol
 from sim_bridge.framing import FrameDecoder, FramingError, encode_frame
 from sim_bridge.sexp import Expr, parse_nested
 from sim_contracts.percept import ForceResistance, GameStateView, Percept, Polar, SeenPlayer, Vision
+from soccer_team.roster import type_of
 
 NAO_SCENE = "rsg/agent/nao/nao_hetero.rsg"
 
@@ -185,17 +186,13 @@ class TeamRun:
                 "kicks": {str(k): v for k, v in sorted(self.kicks.items())}}
 
 
-def type_of(robot_types: Sequence[int], unum: int) -> int:
-    """The nao_hetero type player `unum` asks for: its entry, or the last one given."""
-    return robot_types[min(unum, len(robot_types)) - 1] if robot_types else 0
-
-
 def play_team(host: str, port: int, team: str, players: int, make_brain: Callable[[str, int], Brain],
               *, stop: Callable[[], bool] = lambda: False, log: Callable[[str], None] = print,
               robot_types: Sequence[int] = (0,), until_game_over: bool = False) -> TeamRun:
     """Connect `players` agents to a SimSpark-dialect server and play until it closes the
     connections, `stop()` says so or (`until_game_over`) every agent saw GameOver. Player n
-    asks for nao_hetero type `robot_types[n - 1]` (the last one for the rest)."""
+    asks for nao_hetero type `robot_types[n - 1]` (the last one for the rest), which `make_brain`
+    must play too (roster.model_of: NaoBrain's `model`)."""
     selector = selectors.DefaultSelector()
     agents: list[_Agent] = []
     for unum in range(1, players + 1):

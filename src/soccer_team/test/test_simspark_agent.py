@@ -16,6 +16,7 @@ from sim_contracts.percept import ForceResistance, GameStateView, Percept, Polar
 from sim_master.master.config import ServerConfig
 from sim_master.server.in_thread import serving
 from soccer_team.player import NaoBrain
+from soccer_team.roster import model_of
 from soccer_team.simspark_agent import decode_perception, encode_answer, play_team
 
 
@@ -156,10 +157,13 @@ def test_the_base_team_plays_the_simspark_port_over_tcp() -> None:
         stop = threading.Event()
         answered: list[int] = []
 
+        types = (0, 1)  # the kick-off taker (2) plays nao_hetero type 1, its walk solved for its longer legs
+
         def play(name: str, players: int) -> None:
             answered.append(play_team("127.0.0.1", port, name, players,
-                                      lambda side, unum: NaoBrain(side, unum, effector_delay=1),
-                                      stop=stop.is_set, log=lambda _: None).answered)
+                                      lambda side, unum: NaoBrain(side, unum, effector_delay=1,
+                                                                  model=model_of(types, unum)),
+                                      stop=stop.is_set, log=lambda _: None, robot_types=types).answered)
 
         teams = [threading.Thread(target=play, args=("Alpha", 2), daemon=True)]
         teams[0].start()
@@ -173,6 +177,8 @@ def test_the_base_team_plays_the_simspark_port_over_tcp() -> None:
                 return loop.engine.robot_pose(player.robot_id)[0]
 
             _wait_for_cycle(server, 40)  # before the kick-off (half a second after both teams joined)
+            assert server.loop.calls.call(lambda: next(p.model for p in server.loop.players if p.unum == 2
+                                                       and p.team == "Alpha")) == "nao1"
             start = server.loop.calls.call(lambda: robot(2))
             _wait_for_cycle(server, 600)
             end = server.loop.calls.call(lambda: robot(2))

@@ -85,7 +85,8 @@ def test_replaying_a_file_that_is_no_log_is_one_line(tmp_path, content: bytes) -
     (("--until-game-over",), 2, "soccersim team: --until-game-over goes with --simspark HOST:PORT"),
     (("--simspark", "127.0.0.1:1", "--robot-types", "0,7"), 2,
      "soccersim team: --robot-types wants nao_hetero types 0-4 separated by commas"),
-    (("--robot-types", "0,1"), 2, "soccersim team: --robot-types goes with --simspark HOST:PORT"),
+    (("--behaviour", "demo", "--robot-types", "0,1"), 2, "soccersim team: --robot-types is for the base team"),
+    (("--robot-types", "5"), 2, "soccersim team: --robot-types wants nao_hetero types 0-4"),
 ])
 def test_a_team_told_a_bad_simspark_server_says_so_in_one_line(args: tuple[str, ...], code: int, line: str) -> None:
     result = subprocess.run([sys.executable, "-m", "sim_master.cli", "team", "--team", "Alpha", *args],

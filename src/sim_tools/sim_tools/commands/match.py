@@ -90,8 +90,9 @@ def run_match(args: argparse.Namespace) -> int:
     for team, side_name, kind in ((args.left_name, "left", args.left), (args.right_name, "right", args.right)):
         built_in = BUILT_IN[kind]
         for unum in range(1, args.players + 1):
-            brain = built_in.make(side_name, unum, field.length, field.width, field.goal_width)
-            outcome = server.loop.add_local_player(team, unum, built_in.model, brain)
+            model = built_in.model_of(None, unum)
+            brain = built_in.make(side_name, unum, field.length, field.width, field.goal_width, model)
+            outcome = server.loop.add_local_player(team, unum, model, brain)
             if isinstance(outcome, str):
                 print(f"soccersim match: cannot add {team} #{unum}: {outcome}", file=sys.stderr)
                 return 2

@@ -29,8 +29,8 @@ def add_team_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --simspark: stop when every player saw GameOver, and print what the run came to "
                              "(score, players still connected, falls per player) as one JSON line")
     parser.add_argument("--robot-types", default=None, metavar="T,T,...",
-                        help="with --simspark: the nao_hetero type (0-4) of player 1, 2, ... (the last one for the "
-                             "rest), e.g. 0,1,1,2,2,4,4,4,1,0,0; the walk and kick fit each type's legs")
+                        help="base team: the nao_hetero type (0-4) of player 1, 2, ... (the last one for the rest; "
+                             "default 0,1,1,1,2,3,3,3,4,4,4); the walk and kick fit each type's legs")
     parser.add_argument("--join-after", default="", metavar="TEAM",
                         help="join once TEAM plays (its side taken: a launch puts TEAM on the left)")
 
@@ -53,37 +53,44 @@ def _wait_for_team(node, executor, team: str, deadline: float, stop: dict[str, b
         node.destroy_subscription(sub)
 
 
-def robot_types(text: str) -> tuple[int, ...] | None:
-    """"0,1,1,2" as nao_hetero types, or None when it is not that."""
-    parts = [p.strip() for p in text.split(",")]
-    if not 1 <= len(parts) <= 64 or not all(p in ("0", "1", "2", "3", "4") for p in parts):
+def robot_types(args: argparse.Namespace) -> tuple[int, ...] | None | str:
+    """The types --robot-types asks for (None: the team's own), or the line that says why not."""
+    from soccer_team.roster import parse_types
+
+    text = getattr(args, "robot_types", None)
+    if text is None:
         return None
-    return tuple(int(p) for p in parts)
+    types = parse_types(text)
+    if types is None:
+        return f"soccersim team: --robot-types wants nao_hetero types 0-4 separated by commas, not {text[:40]!r}"
+    if args.behaviour != "base":
+        return "soccersim team: --robot-types is for the base team (the pushers have one robot)"
+    return types
 
 
 def run_team_over_simspark(args: argparse.Namespace) -> int:
     """The base team as TCP agents of a SimSpark-dialect server: no ROS at all."""
     from soccer_team.player import NaoBrain
-    from soccer_team.simspark_agent import play_team, type_of
+    from soccer_team.roster import ROBOT_TYPES
+    from soccer_team.simspark_agent import play_team
 
     host, _, port_text = args.simspark.rpartition(":")
     if args.behaviour != "base" or not host or not port_text.isdigit():
         print("soccersim team: --simspark wants HOST:PORT (e.g. 127.0.0.1:3100) and the base team", file=sys.stderr)
         return 2
-    types = robot_types(args.robot_types or "0")
-    if types is None:
-        print(f"soccersim team: --robot-types wants nao_hetero types 0-4 separated by commas, not "
-              f"{args.robot_types[:40]!r}", file=sys.stderr)
+    types = robot_types(args)
+    if isinstance(types, str):
+        print(types, file=sys.stderr)
         return 2
+    models = TEAMS["base"].model_of
     stop = {"now": False}
     signal.signal(signal.SIGINT, lambda *_: stop.update(now=True))
     signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
     try:
         run = play_team(host, int(port_text), args.team, args.players,
-                        lambda side, unum: NaoBrain(side, unum, effector_delay=1,
-                                                    model=f"nao{type_of(types, unum)}"),
+                        lambda side, unum: NaoBrain(side, unum, effector_delay=1, model=models(types, unum)),
                         stop=lambda: stop["now"], log=lambda line: print(line, file=sys.stderr, flush=True),
-                        robot_types=types, until_game_over=args.until_game_over)
+                        robot_types=types or ROBOT_TYPES, until_game_over=args.until_game_over)
     except OSError as exc:
         print(f"soccersim team: cannot reach {args.simspark}: {exc}", file=sys.stderr)
         return 1
@@ -96,9 +103,9 @@ def run_team_over_simspark(args: argparse.Namespace) -> int:
 def run_team(args: argparse.Namespace) -> int:
     if getattr(args, "simspark", ""):
         return run_team_over_simspark(args)
-    if getattr(args, "robot_types", None) is not None:
-        print("soccersim team: --robot-types goes with --simspark HOST:PORT (the ROS team plays type 0)",
-              file=sys.stderr)
+    types = robot_types(args)
+    if isinstance(types, str):
+        print(types, file=sys.stderr)
         return 2
     if getattr(args, "until_game_over", False):
         print("soccersim team: --until-game-over goes with --simspark HOST:PORT (a ROS team plays until "
@@ -152,16 +159,15 @@ def run_team(args: argparse.Namespace) -> int:
     players = []
     reader = LeanReader(node)  # percepts without the executor's per-wake cost (docs/speed.md)
     for unum in range(1, args.players + 1):
-        future = client.call_async(
-            InitAgent.Request(team=args.team, unum=unum, robot_model=built_in.model)
-        )
+        model = built_in.model_of(types, unum)
+        future = client.call_async(InitAgent.Request(team=args.team, unum=unum, robot_model=model))
         executor.spin_until_future_complete(future, timeout_sec=10)
         reply = future.result()
         if reply is None or not reply.success:
             log.error("player %d refused: %s", unum, reply.error if reply else "no answer")
             continue
         ns = reply.player_namespace
-        brain = built_in.make(reply.side, reply.unum, field.length, field.width, field.goal_width)
+        brain = built_in.make(reply.side, reply.unum, field.length, field.width, field.goal_width, model)
         joints = node.create_publisher(JointCommand, f"{ns}/effectors/joint_command", reliable)
         beam = node.create_publisher(Beam, f"{ns}/effectors/beam", reliable)
 
