@@ -22,8 +22,8 @@ import numpy as np
 Table = list[tuple[float, list[float]]]
 
 
-def score(args: tuple[list[Table], str, list[int]]) -> tuple[float, int]:
-    tables, side, variants = args
+def score(args: tuple[list[Table], str, list[int], str]) -> tuple[float, int]:
+    tables, side, variants, model = args
     table = tables[-1]
     side = "front" if side == "after_roll" else side
     if side == "back":  # the roll and the poses after it, together
@@ -32,7 +32,7 @@ def score(args: tuple[list[Table], str, list[int]]) -> tuple[float, int]:
         results = [getup_trial("back", v, tables[1], roll=tables[0]) for v in variants]
         return sum(r.score for r in results) / len(results), sum(r.stood for r in results)
     if side == "kick":
-        return kick_score(tables[0][0][1], variants)
+        return kick_score(tables[0][0][1], variants, model)
     if side == "roll":
         from soccer_team.getup_trials import roll_trial
 
@@ -51,15 +51,19 @@ def score(args: tuple[list[Table], str, list[int]]) -> tuple[float, int]:
 SPOTS = [(0.19, 0.055), (0.17, 0.04), (0.21, 0.07), (0.18, 0.075), (0.20, 0.035)]
 
 
-def kick_score(vector: list[float], variants: list[int]) -> tuple[float, int]:
-    """Distance forward, less what went sideways; a fall costs 5 m. Variants move the ball."""
+def kick_score(vector: list[float], variants: list[int], model: str = "nao0") -> tuple[float, int]:
+    """Distance forward, less what went sideways; a fall costs 5 m. Variants move the ball
+    (the spots set out as far as `model`'s hips are)."""
     from soccer_team.kick import KickParams
+    from soccer_team.leg_kinematics import NAO0, legs_of
     from soccer_team.trial import kick_trial
 
     params = KickParams.from_vector(vector)
+    out = legs_of(model).hip_y - NAO0.hip_y
     total, ok = 0.0, 0
     for v in variants:
-        result = kick_trial("r", params, SPOTS[v % len(SPOTS)])
+        x, y = SPOTS[v % len(SPOTS)]
+        result = kick_trial("r", params, (x, y + out), model=model)
         total += result.distance - 0.5 * abs(result.sideways) - 5.0 * result.fell
         ok += result.distance >= 4.0 and not result.fell
     return total / len(variants), ok
@@ -80,6 +84,8 @@ def main() -> int:
                         help="leading key poses kept as they are (default: getup.FIXED's; kick: 0)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--model", default="nao0",
+                        help="kick: the robot type (nao0 ... nao4); it starts from type 0's kick scaled to its legs")
     parser.add_argument("--out", default="getup.json")
     args = parser.parse_args()
     from soccer_team import getup, kick
@@ -89,7 +95,9 @@ def main() -> int:
     start = json.loads(open(args.start).read()) if args.start else None
     if args.motion == "kick":  # KickParams' figures, as one row (its "time" is unused)
         names = [f.name for f in fields(kick.KickParams)]
-        defaults = kick.KickParams()
+        from soccer_team.leg_kinematics import legs_of
+
+        defaults = kick.for_legs(kick.KickParams(), legs_of(args.model))
         values = [start.get(n, getattr(defaults, n)) for n in names] if start else list(defaults.vector())
         start = [[(0.0, values)]]
     elif start is not None and args.motion != "back":
@@ -137,7 +145,7 @@ def main() -> int:
         for gen in range(args.generations):
             samples = [mean] + [np.clip(mean + sigma * rng.standard_normal(len(mean)), lo, hi)
                                 for _ in range(args.population - 1)]
-            results = list(pool.map(score, [(unflat(s), args.motion, variants) for s in samples]))
+            results = list(pool.map(score, [(unflat(s), args.motion, variants, args.model) for s in samples]))
             order = np.argsort([-r[0] for r in results])
             elite = np.array([samples[i] for i in order[: max(2, args.population // 4)]])
             mean = elite.mean(axis=0)

@@ -17,13 +17,19 @@ import numpy as np
 
 from soccer_team.figures import Figures
 from soccer_team.keyframes import KeyframeMotion, KeyPose, swapped
-from soccer_team.leg_kinematics import NAO0, LegLengths, clip_to_limits, rot_y, solve_leg_reaching
+from soccer_team.leg_kinematics import NAO0, LegGeometry, clip_to_limits, rot_y, solve_leg_reaching
 from soccer_team.walk import LEG_JOINTS, WalkParams
 
 # where the ball should lie for a kick: ahead of the torso and to the side of the kicking foot
-# (m, the torso's axes), and how far off it may lie (the spots the kick was tuned on)
+# (m, the torso's axes, type 0's hips; kick_spot sets it out for wider ones), and how far off it
+# may lie (the spots the kick was tuned on)
 KICK_SPOT: Final = (0.185, 0.055)
 KICK_REACH: Final = (0.035, 0.04)
+
+
+def kick_spot(legs: LegGeometry = NAO0) -> tuple[float, float]:
+    """KICK_SPOT for these legs: as far out as the foot is (nao3's hips are wider)."""
+    return KICK_SPOT[0], KICK_SPOT[1] + legs.hip_y - NAO0.hip_y
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +59,7 @@ class KickParams(Figures):
 
 
 def _both_legs(lean: float, left: tuple[float, float, float], right: tuple[float, float, float],
-               right_pitch: float = 0.0, legs: LegLengths = NAO0) -> dict[str, float]:
+               right_pitch: float = 0.0, legs: LegGeometry = NAO0) -> dict[str, float]:
     """Both legs' joint angles (degrees, by perceptor name) for ankles at `left` and `right`
     (m from each hip, in the frame leaning forward by `lean`), feet level with the ground
     (the right one pitched by `right_pitch`)."""
@@ -66,12 +72,22 @@ def _both_legs(lean: float, left: tuple[float, float, float], right: tuple[float
     return out
 
 
-# The robot types whose kick misses the ball (measured with trial.kick_trial): nao3's longer,
-# wider-set legs need figures of their own, which are not tuned yet. Its players dribble.
-KICKLESS_MODELS: Final = frozenset({"nao3"})
+# Kicks tuned for a robot type of their own (bench/tune_motion.py --motion kick --model M), in
+# that type's places: nao3's longer, wider-set legs miss the ball with type 0's kick scaled.
+TUNED_KICKS: Final[dict[str, KickParams]] = {
+    "nao3": KickParams(
+        shift=0.053, lean=0.0993, height=0.2397, back_x=-0.131, back_z=0.118, swing_x=0.3244, swing_z=0.034,
+        swing_y=-0.0085, through_z=0.0693, toe=-0.0138, swing_lean=-0.0372, t_shift=0.4043, t_back=0.3022,
+        t_swing=0.1429, t_return=0.4102, t_settle=0.4846),
+}
 
 
-def for_legs(k: KickParams, legs: LegLengths) -> KickParams:
+def kick_params(model: str, legs: LegGeometry) -> KickParams:
+    """The kick a robot type plays: its own tuned one, or type 0's scaled to its legs."""
+    return TUNED_KICKS.get(model) or for_legs(KickParams(), legs)
+
+
+def for_legs(k: KickParams, legs: LegGeometry) -> KickParams:
     """The kick's places scaled by the legs' length over type 0's, for which they were tuned:
     the same joint angles, so the same motion on longer legs (nao1 kicks 3.1-3.6 m so)."""
     r = (legs.thigh + legs.shank) / (NAO0.thigh + NAO0.shank)
@@ -81,11 +97,10 @@ def for_legs(k: KickParams, legs: LegLengths) -> KickParams:
                    swing_z=k.swing_z * r, through_z=k.through_z * r, swing_y=k.swing_y * r)
 
 
-def right_kick_poses(k: KickParams, walk: WalkParams | None = None, legs: LegLengths = NAO0) -> list[KeyPose]:
-    """The key poses of a right-foot kick, ending in the walk's standing pose, for `legs`
-    (`k` as tuned for type 0's, scaled to them)."""
+def right_kick_poses(k: KickParams, walk: WalkParams | None = None, legs: LegGeometry = NAO0) -> list[KeyPose]:
+    """The key poses of a right-foot kick, ending in the walk's standing pose, for `legs` (`k`'s
+    places are these legs' own: kick_params gives them)."""
     w = walk or WalkParams()
-    k = for_legs(k, legs)
 
     def _legs(lean: float, left: tuple[float, float, float], right: tuple[float, float, float],
               right_pitch: float = 0.0) -> dict[str, float]:
@@ -106,9 +121,10 @@ def right_kick_poses(k: KickParams, walk: WalkParams | None = None, legs: LegLen
             KeyPose(k.t_swing / 2, swing), KeyPose(k.t_return, returned), KeyPose(k.t_settle, stand)]
 
 
-def kick_motion(foot: str, params: KickParams | None = None, legs: LegLengths = NAO0) -> KeyframeMotion:
-    """A kick with the left ("l") or right ("r") foot, for a robot with `legs`."""
-    poses = right_kick_poses(params or KickParams(), legs=legs)
+def kick_motion(foot: str, params: KickParams | None = None, legs: LegGeometry = NAO0) -> KeyframeMotion:
+    """A kick with the left ("l") or right ("r") foot, for a robot with `legs` (`params`: its
+    own figures; None: type 0's scaled to the legs)."""
+    poses = right_kick_poses(params or for_legs(KickParams(), legs), legs=legs)
     if foot == "l":
         poses = [KeyPose(p.seconds, swapped(p.angles)) for p in poses]
     return KeyframeMotion(f"kick_{foot}", poses)

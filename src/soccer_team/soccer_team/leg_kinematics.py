@@ -61,11 +61,13 @@ def _yaw_pitch(side: str, a: float) -> np.ndarray:
 
 
 @dataclass(frozen=True, slots=True)
-class LegLengths:
-    """A robot type's thigh (hip pitch to knee) and shank (knee to ankle pitch), m."""
+class LegGeometry:
+    """A robot type's thigh (hip pitch to knee), shank (knee to ankle pitch) and each hip's
+    sideways offset from the torso's centre, m."""
 
     thigh: float = THIGH
     shank: float = SHANK
+    hip_y: float = HIP_Y
 
     @property
     def reach(self) -> float:
@@ -80,21 +82,22 @@ class LegLengths:
         return 1.0 + 0.6 * ((self.thigh + self.shank) / (THIGH + SHANK) - 1.0)
 
 
-NAO0: Final = LegLengths()
+NAO0: Final = LegGeometry()
 
 
 @functools.lru_cache(maxsize=16)
-def legs_of(model: str) -> LegLengths:
-    """The leg lengths of a robot model (nao, nao0 ... nao4), read from its model file: the
-    heights of the hip pitch, knee and ankle pitch joints (llj3, llj4, llj5)."""
+def legs_of(model: str) -> LegGeometry:
+    """The legs of a robot model (nao, nao0 ... nao4), read from its model file: the heights of
+    the hip pitch, knee and ankle pitch joints (llj3, llj4, llj5) and the hip's place (llj1)."""
     from sim_physics.engine.common import MODEL_ALIASES
     from sim_physics.world.sdf_loader import load_model
 
     spec = load_model(MODEL_ALIASES.get(model, model))
-    z = {j.name: float(j.pose.pos[2]) for j in spec.joints if j.name in ("llj3", "llj4", "llj5")}
-    if len(z) != 3:
-        raise ValueError(f"robot model {model!r} has no Nao leg (llj3, llj4, llj5)")
-    return LegLengths(round(z["llj3"] - z["llj4"], 6), round(z["llj4"] - z["llj5"], 6))
+    at = {j.name: j.pose.pos for j in spec.joints if j.name in ("llj1", "llj3", "llj4", "llj5")}
+    if len(at) != 4:
+        raise ValueError(f"robot model {model!r} has no Nao leg (llj1, llj3, llj4, llj5)")
+    z = {name: float(pos[2]) for name, pos in at.items()}
+    return LegGeometry(round(z["llj3"] - z["llj4"], 6), round(z["llj4"] - z["llj5"], 6), round(float(at["llj1"][1]), 6))
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +118,7 @@ class FootPose:
 
 
 def foot_pose(side: str, q: tuple[float, ...] | list[float],
-              legs: LegLengths = NAO0) -> tuple[np.ndarray, np.ndarray]:
+              legs: LegGeometry = NAO0) -> tuple[np.ndarray, np.ndarray]:
     """Forward kinematics: the ankle's position relative to the hip and the foot's rotation,
     for the joint angles (j1..j6, rad) of leg `side` ("l" or "r")."""
     q1, q2, q3, q4, q5, q6 = q
@@ -130,14 +133,14 @@ class Unreachable(ValueError):
 
 
 def solve_leg(side: str, target: FootPose,
-              legs: LegLengths = NAO0) -> tuple[float, float, float, float, float, float]:
+              legs: LegGeometry = NAO0) -> tuple[float, float, float, float, float, float]:
     """The six joint angles (rad) that put leg `side`'s ankle and foot at `target`. A target
     out of reach raises Unreachable; angles are not clipped to the limits (clip_to_limits)."""
     return solve_leg_at(side, np.array((target.x, target.y, target.z)), target.rotation(), legs)
 
 
 def solve_leg_at(side: str, ankle: np.ndarray, foot: np.ndarray,
-                 legs: LegLengths = NAO0) -> tuple[float, float, float, float, float, float]:
+                 legs: LegGeometry = NAO0) -> tuple[float, float, float, float, float, float]:
     """solve_leg for an ankle position (m, from the hip) and a foot rotation matrix."""
     thigh, shank = legs.thigh, legs.shank
     hip_from_ankle = foot.T @ -ankle  # in the foot's frame
@@ -164,7 +167,7 @@ def solve_leg_at(side: str, ankle: np.ndarray, foot: np.ndarray,
 
 
 def solve_leg_reaching(side: str, ankle: np.ndarray, foot: np.ndarray,
-                       legs: LegLengths = NAO0) -> tuple[float, float, float, float, float, float]:
+                       legs: LegGeometry = NAO0) -> tuple[float, float, float, float, float, float]:
     """solve_leg_at, but an ankle place out of reach stretches the leg towards it (`legs.reach`
     from the hip) instead of raising: what the walk and the kick ask for at their extremes."""
     try:

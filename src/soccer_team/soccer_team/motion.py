@@ -12,7 +12,7 @@ from sim_contracts.percept import Percept
 from soccer_team.getup import getup_motion, lying
 from soccer_team.joints import joint_of, speeds_toward
 from soccer_team.keyframes import KeyframeMotion
-from soccer_team.leg_kinematics import NAO0, LegLengths
+from soccer_team.leg_kinematics import NAO0, LegGeometry
 from soccer_team.walk import CYCLE, Walk, WalkParams
 
 # arms hang beside the body, elbows slightly bent; head straight (rad, by perceptor name)
@@ -37,7 +37,7 @@ class MotionBrain:
     every cycle (a joint left out would keep its last speed)."""
 
     def __init__(self, params: WalkParams | None = None, *, get_up: bool = True, effector_delay: int = 0,
-                 legs: LegLengths = NAO0) -> None:
+                 legs: LegGeometry = NAO0) -> None:
         self.legs = legs  # the robot type's: the walk and the kicks put the feet for them
         self.walk = Walk(params or WalkParams(), legs)
         self.effector_delay = effector_delay  # cycles between an answer and the step it acts in

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import math
 
+from sim_physics.engine.common import MODEL_ALIASES
+
 from sim_contracts.field import FieldSpec
 from sim_contracts.percept import Percept
 from sim_master.bt.loader import tick
 from soccer_team.beliefs import Beliefs
-from soccer_team.kick import KICK_REACH, KICK_SPOT, KICKLESS_MODELS, kick_motion
+from soccer_team.kick import KICK_REACH, kick_motion, kick_params, kick_spot
 from soccer_team.leg_kinematics import legs_of
 from soccer_team.localisation import ParticleFilter, Sighting, team_frame_landmarks
 from soccer_team.motion import MotionBrain
@@ -43,18 +45,19 @@ class NaoBrain:
     `effector_delay`: cycles between its answer and the step it acts in: 0 in the server's
     process and over the player topics, 1 over a SimSpark port (rcssserver3d's and ours).
     `model`: the robot it plays (nao0 ... nao4, the nao_hetero types): the walk and the kick
-    put its feet for its legs' lengths; a type whose kick misses (kick.KICKLESS_MODELS) dribbles."""
+    put its feet for its legs, and it kicks with its type's kick (kick.kick_params)."""
 
     def __init__(self, side: str, unum: int, field_length: float = _FIELD.length, field_width: float = _FIELD.width,
                  goal_width: float = _FIELD.goal_width, xml: str | None = None, params: WalkParams | None = None,
                  kicks: bool = True, effector_delay: int = 0, model: str = "nao0") -> None:
         self.beliefs = Beliefs(side, unum, field_length, field_width, goal_width)
         self.motion = MotionBrain(params, effector_delay=effector_delay, legs=legs_of(model))
+        self.kick = kick_params(MODEL_ALIASES.get(model, model), self.motion.legs)
         self.filter = ParticleFilter(seed=unum, landmarks=team_frame_landmarks(side),
                                      field_half=(field_length / 2, field_width / 2))
         role = "Goalie" if unum == 1 else "FieldPlayer"
         self.tree = factory_for(self.beliefs).create_tree(xml or strategy_xml(), role)
-        self.kicks = kicks and model not in KICKLESS_MODELS
+        self.kicks = kicks
         self._kick_armed = False  # the ball was in the kick's reach: stopping to kick
         self._kick_side = 1.0  # with the left foot (1) or the right (-1)
         self.kicks_made = 0
@@ -189,7 +192,7 @@ class NaoBrain:
 
     def _line_up_kick(self) -> bool:
         """Near the ball with the opponent goal ahead: step until the ball lies where the kick
-        meets it (KICK_SPOT, before one foot), stand, then kick. False: walk as usual."""
+        meets it (kick_spot, before one foot), stand, then kick. False: walk as usual."""
         b, motion = self.beliefs, self.motion
         # pushing, or stopping to kick (beside the ball the strategy may stop calling it a push)
         wanted = self.kicks and (b.push or self._kick_armed) and b.ball_age < 0.3 \
@@ -203,7 +206,8 @@ class NaoBrain:
             self._kick_armed = False
             return False
         side = self._kick_side if self._kick_armed else (1.0 if ry > 0 else -1.0)  # the foot, once chosen, stays
-        ex, ey = rx - KICK_SPOT[0], ry - side * KICK_SPOT[1]
+        spot = kick_spot(motion.legs)
+        ex, ey = rx - spot[0], ry - side * spot[1]
         # in reach: stop and kick; a stop takes a few steps, through which the ball, seen with
         # noise, may seem to leave the reach: only twice the reach undoes the decision
         reach = 2.0 if self._kick_armed else 1.0
@@ -216,7 +220,7 @@ class NaoBrain:
             else:
                 self._kick_armed = False
                 self.kicks_made += 1
-                motion.play(kick_motion("l" if side > 0 else "r", legs=motion.legs))
+                motion.play(kick_motion("l" if side > 0 else "r", self.kick, motion.legs))
             return True
         vmax, smax, tmax = motion.walk.max_speed()
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-# goalie type 0; defenders 1; a type-2 centre back; midfield 3 (they dribble: kick.KICKLESS_MODELS);
-# attackers with toes (4)
+# goalie type 0; defenders 1; a type-2 centre back; midfield 3; attackers with toes (4)
 ROBOT_TYPES: Final = (0, 1, 1, 1, 2, 3, 3, 3, 4, 4, 4)
 
 

@@ -119,8 +119,8 @@ def kick_trial(foot: str, params: Any = None, ball_at: tuple[float, float] = (0.
     lying `ball_at` (ahead of the torso, to the side of the kicking foot, m); how far did the
     ball go by the time it stopped (or `roll_for` s)? `delay`: the answers act that many
     cycles late (1 over a SimSpark port), and the player knows it. `model`: the robot type
-    (nao0 ... nao4), whose legs the kick is solved for."""
-    from soccer_team.kick import kick_motion
+    (nao0 ... nao4), whose kick it plays (`params` None: kick.kick_params's)."""
+    from soccer_team.kick import kick_motion, kick_params
     from soccer_team.leg_kinematics import legs_of
     from soccer_team.motion import MotionBrain
 
@@ -132,7 +132,7 @@ def kick_trial(foot: str, params: Any = None, ball_at: tuple[float, float] = (0.
     (x0, y0, _), _ = engine.robot_pose("a")
     side = 1.0 if foot == "l" else -1.0
     engine.set_ball((x0 + ball_at[0], y0 + side * ball_at[1], 0.042))
-    brain.play(kick_motion(foot, params, brain.legs))
+    brain.play(kick_motion(foot, params or kick_params(model, brain.legs), brain.legs))
     fell, _ = run_robot(engine, "a", brain.act, int(roll_for / 0.02), stop_on_fall=False, delay=delay, queue=queue)
     bx, by, _ = engine.ball_position()
     (_, _, z), q = engine.robot_pose("a")

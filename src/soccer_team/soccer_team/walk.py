@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from soccer_team.figures import Figures
-from soccer_team.leg_kinematics import NAO0, LegLengths, clip_to_limits, rot_y, rot_z, solve_leg_reaching
+from soccer_team.leg_kinematics import NAO0, LegGeometry, clip_to_limits, rot_y, rot_z, solve_leg_reaching
 
 LEG_JOINTS = {side: tuple(f"{side}lj{i}" for i in range(1, 7)) for side in "lr"}
 CYCLE = 0.02  # s, the server's step
@@ -56,7 +56,7 @@ class Walk:
     """The walk's state: which foot swings, how far into its step, where the feet started."""
 
     params: WalkParams = field(default_factory=WalkParams)
-    legs: LegLengths = NAO0  # the robot type's (leg_kinematics.legs_of): the same feet on any legs
+    legs: LegGeometry = NAO0  # the robot type's (leg_kinematics.legs_of): the same feet on any legs
     swing: str = "l"
     phase: float = 0.0  # 0..1 within the current step
     command: tuple[float, float, float] = (0.0, 0.0, 0.0)  # m/s, m/s, rad/s wanted
