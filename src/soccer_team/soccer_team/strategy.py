@@ -135,10 +135,21 @@ class PushBallToGoal(_Leaf):
 
 
 class Support(_Leaf):
+    """Where a player waits while a team-mate goes for the ball. Defenders and midfield shift
+    with the ball from their home; forwards (`forwards`, shirt numbers) wait `ahead` m before
+    it toward the opponent goal (there is no offside), where a kick or a clearance lands, so
+    they, not the other side's supporters, reach it first."""
+
     def update(self) -> Status:
         hx, hy = HOME.get(self.m.unum, (-5.0, 0.0))
         ball = self.m.ball or (0.0, 0.0)
-        self.m.target = (max(-13.0, min(12.0, hx + 0.5 * (ball[0] + 5.0))), hy * 0.7 + 0.3 * ball[1])
+        forwards = {int(n) for n in self.attrs.get("forwards", "").split(",") if n.strip().isdigit()}
+        if self.m.unum in forwards:
+            ahead = float(self.attrs.get("ahead", "3.0"))
+            x = max(-5.0, min(self.m.field_length / 2 - 2.0, ball[0] + ahead))
+            self.m.target = (x, 0.5 * hy + 0.5 * ball[1])
+        else:
+            self.m.target = (max(-13.0, min(12.0, hx + 0.5 * (ball[0] + 5.0))), hy * 0.7 + 0.3 * ball[1])
         self.m.push, self.m.face = False, ball
         return Status.RUNNING
 
