@@ -40,6 +40,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--half-time", type=float, default=300.0, help="s of game time per half")
     parser.add_argument("--players", type=int, default=11)
+    parser.add_argument("--robot-types", default="", metavar="T,T,...",
+                        help="soccersim team's --robot-types for both teams (default: the team's roster)")
     parser.add_argument("--engine", default="ode")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=7200.0, help="wall-clock s the match may take")
@@ -70,7 +72,8 @@ def main() -> int:
                     time.sleep(0.2)
             for name in ("BaseLeft", "BaseRight"):
                 cmd = [sys.executable, "-m", "sim_master.cli", "team", "--team", name, "--players", str(args.players),
-                       "--simspark", f"127.0.0.1:{agent_port}", "--until-game-over"]
+                       "--simspark", f"127.0.0.1:{agent_port}", "--until-game-over",
+                       *(("--robot-types", args.robot_types) if args.robot_types else ())]
                 err = open(out / f"{name}.log", "w")
                 logs.append(err)
                 teams.append((name, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True)))
@@ -123,7 +126,7 @@ def main() -> int:
         report[name] = {
             "side": run.get("side"), "score_seen": run.get("score"), "play_mode": run.get("play_mode"),
             "connected": f"{run.get('connected')}/{run.get('players')}",
-            "falls": sum(falls.values()),
+            "falls": sum(falls.values()), "falls_by_player": falls,
             "falls_per_player_per_minute": round(sum(falls.values()) / max(1, len(falls)) / game_minutes, 3),
             "kicks": sum(run.get("kicks", {}).values()),
             "cpu_ms_per_player_per_cycle": round(1000 * cpu[name] / max(1, args.players) / cycles, 3)}

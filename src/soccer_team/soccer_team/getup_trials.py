@@ -64,16 +64,19 @@ def lay_down(engine: Any, robot: str, side: str, variant: int) -> None:
 
 
 def getup_trial(side: str, variant: int, table: Table | None = None, engine_name: str = "ode",
-                stand_after: float = 1.5, within: float = 6.0, roll: Table | None = None) -> GetupResult:
+                stand_after: float = 1.5, within: float = 6.0, roll: Table | None = None,
+                model: str = "nao0") -> GetupResult:
     """A robot laid on `side` gets up: with `table` that motion is played at once (the tuner's
     way; face up, after the roll (`roll` or getup.ROLL) and lying flat); without, the motion layer finds the
     robot lying and plays its own get-ups (face up: the roll onto the front, then the front's
     get-up). It stood if, `stand_after` s after its last motion ended (within `within` s), it
-    stands upright."""
+    stands upright. `model`: the robot type (nao0 ... nao4)."""
+    from soccer_team.leg_kinematics import legs_of
+
     engine = make_engine(engine_name)
-    engine.add_robot("a", "nao", 0.0, 0.0, 0.0)
+    engine.add_robot("a", model, 0.0, 0.0, 0.0)
     engine.step()
-    brain = MotionBrain()
+    brain = MotionBrain(legs=legs_of(model))
     if side == "front" and variant >= AFTER_ROLL:  # face down as the roll from the back leaves it
         lay_down(engine, "a", "back", variant - AFTER_ROLL)
         first = KeyframeMotion("roll", [*getup.roll_motion(_rows(roll, getup.ROLL)).poses, getup.FLATTEN])

@@ -10,8 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-# goalie type 0; defenders 1; a type-2 centre back; midfield 3; attackers with toes (4)
-ROBOT_TYPES: Final = (0, 1, 1, 1, 2, 3, 3, 3, 4, 4, 4)
+# goalie and forwards type 0, defenders type 2 (other ankle motors), midfield type 4 (toes): the
+# types whose get-ups stand (docs/team.md). Types 1 and 3 walk and kick but their legs, longer
+# than the get-ups' key poses were tuned for, mostly stay down from the back: ask for them with
+# --robot-types.
+ROBOT_TYPES: Final = (0, 2, 2, 2, 4, 4, 4, 4, 0, 0, 0)
 
 
 def type_of(robot_types: Sequence[int], unum: int) -> int:

@@ -30,7 +30,7 @@ def add_team_arguments(parser: argparse.ArgumentParser) -> None:
                              "(score, players still connected, falls per player) as one JSON line")
     parser.add_argument("--robot-types", default=None, metavar="T,T,...",
                         help="base team: the nao_hetero type (0-4) of player 1, 2, ... (the last one for the rest; "
-                             "default 0,1,1,1,2,3,3,3,4,4,4); the walk and kick fit each type's legs")
+                             "default 0,2,2,2,4,4,4,4,0,0,0); the walk and kick fit each type's legs")
     parser.add_argument("--join-after", default="", metavar="TEAM",
                         help="join once TEAM plays (its side taken: a launch puts TEAM on the left)")
 
