@@ -85,9 +85,12 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--model", default="nao0",
-                        help="kick: the robot type (nao0 ... nao4); it starts from type 0's kick scaled to its legs")
+                        help="kick: the robot type (nao0 ... nao4); it starts from that type's kick "
+                             "(kick.kick_params), and --start holds the type's own figures")
     parser.add_argument("--out", default="getup.json")
     args = parser.parse_args()
+    if args.model != "nao0" and args.motion != "kick":
+        parser.error("--model goes with --motion kick (the get-ups are tuned on type 0)")
     from soccer_team import getup, kick
 
     tables = {"front": [getup.FRONT], "roll": [getup.ROLL],
@@ -97,7 +100,7 @@ def main() -> int:
         names = [f.name for f in fields(kick.KickParams)]
         from soccer_team.leg_kinematics import legs_of
 
-        defaults = kick.for_legs(kick.KickParams(), legs_of(args.model))
+        defaults = kick.kick_params(args.model, legs_of(args.model))  # its own kick, or type 0's scaled
         values = [start.get(n, getattr(defaults, n)) for n in names] if start else list(defaults.vector())
         start = [[(0.0, values)]]
     elif start is not None and args.motion != "back":

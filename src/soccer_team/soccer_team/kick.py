@@ -35,8 +35,8 @@ def kick_spot(legs: LegGeometry = NAO0) -> tuple[float, float]:
 @dataclass(frozen=True, slots=True)
 class KickParams(Figures):
     """A right-foot kick's figures (m, s, rad). The defaults are the tuned ones (docs/team.md).
-    Places are the ankle's from its hip (on type 0's legs; for_legs scales them to others); one
-    beyond the leg's reach (0.22 m on type 0) stretches the leg
+    Places are the ankle's from its hip, on the legs they are for (the defaults: type 0's;
+    kick_params gives a type's); one beyond the leg's reach (0.22 m on type 0) stretches the leg
     towards it, which the tuned kick does with the standing leg (height) and the swing's end."""
 
     shift: float = 0.0382  # the torso's sideways shift over the standing foot, m

@@ -138,7 +138,10 @@ class Support(_Leaf):
     """Where a player waits while a team-mate goes for the ball. Defenders and midfield shift
     with the ball from their home; forwards (`forwards`, shirt numbers) wait `ahead` m before
     it toward the opponent goal (there is no offside), where a kick or a clearance lands, so
-    they, not the other side's supporters, reach it first."""
+    they, not the other side's supporters, reach it first; never on the line from the ball to
+    the goal (CLEAR m beside it at least), where they would block their own side's kick."""
+
+    CLEAR = 1.0  # m
 
     def update(self) -> Status:
         hx, hy = HOME.get(self.m.unum, (-5.0, 0.0))
@@ -147,11 +150,30 @@ class Support(_Leaf):
         if self.m.unum in forwards:
             ahead = float(self.attrs.get("ahead", "3.0"))
             x = max(-5.0, min(self.m.field_length / 2 - 2.0, ball[0] + ahead))
-            self.m.target = (x, 0.5 * hy + 0.5 * ball[1])
+            self.m.target = self._beside_the_shot(ball, (x, 0.5 * hy + 0.5 * ball[1]), hy)
         else:
             self.m.target = (max(-13.0, min(12.0, hx + 0.5 * (ball[0] + 5.0))), hy * 0.7 + 0.3 * ball[1])
         self.m.push, self.m.face = False, ball
         return Status.RUNNING
+
+
+    def _beside_the_shot(self, ball: tuple[float, float], spot: tuple[float, float],
+                         home_y: float) -> tuple[float, float]:
+        """`spot`, moved sideways off the ball-to-goal line when nearer to it than CLEAR (to the
+        side of the player's home, or away from the ball's side for the centre forward)."""
+        gx = self.m.field_length / 2
+        dx, dy = gx - ball[0], -ball[1]
+        n = math.hypot(dx, dy)
+        if n < 1e-6:
+            return spot
+        ux, uy = dx / n, dy / n
+        along = (spot[0] - ball[0]) * ux + (spot[1] - ball[1]) * uy
+        lateral = -(spot[0] - ball[0]) * uy + (spot[1] - ball[1]) * ux
+        if along <= 0.0 or abs(lateral) >= self.CLEAR:
+            return spot
+        side = math.copysign(1.0, home_y if home_y else -ball[1] or 1.0) * math.copysign(1.0, ux)
+        shift = side * self.CLEAR - lateral
+        return spot[0] - shift * uy, spot[1] + shift * ux
 
 
 class GuardGoalLine(_Leaf):

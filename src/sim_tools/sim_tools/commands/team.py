@@ -12,6 +12,7 @@ import sys
 import time
 
 from sim_tools.demo.teams import TEAMS
+from soccer_team.roster import ROBOT_TYPES
 
 
 def add_team_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,7 +31,7 @@ def add_team_arguments(parser: argparse.ArgumentParser) -> None:
                              "(score, players still connected, falls per player) as one JSON line")
     parser.add_argument("--robot-types", default=None, metavar="T,T,...",
                         help="base team: the nao_hetero type (0-4) of player 1, 2, ... (the last one for the rest; "
-                             "default 0,2,2,2,4,4,4,4,0,0,0); the walk and kick fit each type's legs")
+                             f"default {','.join(map(str, ROBOT_TYPES))}); the walk and kick fit each type's legs")
     parser.add_argument("--join-after", default="", metavar="TEAM",
                         help="join once TEAM plays (its side taken: a launch puts TEAM on the left)")
 
@@ -71,7 +72,6 @@ def robot_types(args: argparse.Namespace) -> tuple[int, ...] | None | str:
 def run_team_over_simspark(args: argparse.Namespace) -> int:
     """The base team as TCP agents of a SimSpark-dialect server: no ROS at all."""
     from soccer_team.player import NaoBrain
-    from soccer_team.roster import ROBOT_TYPES
     from soccer_team.simspark_agent import play_team
 
     host, _, port_text = args.simspark.rpartition(":")
