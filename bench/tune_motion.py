@@ -54,16 +54,15 @@ SPOTS = [(0.19, 0.055), (0.17, 0.04), (0.21, 0.07), (0.18, 0.075), (0.20, 0.035)
 def kick_score(vector: list[float], variants: list[int], model: str = "nao0") -> tuple[float, int]:
     """Distance forward, less what went sideways; a fall costs 5 m. Variants move the ball
     (the spots set out as far as `model`'s hips are)."""
-    from soccer_team.kick import KickParams
-    from soccer_team.leg_kinematics import NAO0, legs_of
+    from soccer_team.kick import KickParams, kick_spot
+    from soccer_team.leg_kinematics import legs_of
     from soccer_team.trial import kick_trial
 
     params = KickParams.from_vector(vector)
-    out = legs_of(model).hip_y - NAO0.hip_y
+    legs = legs_of(model)
     total, ok = 0.0, 0
     for v in variants:
-        x, y = SPOTS[v % len(SPOTS)]
-        result = kick_trial("r", params, (x, y + out), model=model)
+        result = kick_trial("r", params, kick_spot(legs, SPOTS[v % len(SPOTS)]), model=model)
         total += result.distance - 0.5 * abs(result.sideways) - 5.0 * result.fell
         ok += result.distance >= 4.0 and not result.fell
     return total / len(variants), ok

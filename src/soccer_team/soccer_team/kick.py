@@ -27,9 +27,10 @@ KICK_SPOT: Final = (0.185, 0.055)
 KICK_REACH: Final = (0.035, 0.04)
 
 
-def kick_spot(legs: LegGeometry = NAO0) -> tuple[float, float]:
-    """KICK_SPOT for these legs: as far out as the foot is (nao3's hips are wider)."""
-    return KICK_SPOT[0], KICK_SPOT[1] + legs.hip_y - NAO0.hip_y
+def kick_spot(legs: LegGeometry = NAO0, spot: tuple[float, float] = KICK_SPOT) -> tuple[float, float]:
+    """`spot` (a ball place for type 0's hips) for these legs: as far out as the foot is (nao3's
+    hips are wider)."""
+    return spot[0], spot[1] + legs.hip_y - NAO0.hip_y
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +84,11 @@ TUNED_KICKS: Final[dict[str, KickParams]] = {
 
 
 def kick_params(model: str, legs: LegGeometry) -> KickParams:
-    """The kick a robot type plays: its own tuned one, or type 0's scaled to its legs."""
-    return TUNED_KICKS.get(model) or for_legs(KickParams(), legs)
+    """The kick a robot type (nao, nao0 ... nao4) plays: its own tuned one, or type 0's scaled
+    to its legs."""
+    from sim_physics.engine.common import MODEL_ALIASES
+
+    return TUNED_KICKS.get(MODEL_ALIASES.get(model, model)) or for_legs(KickParams(), legs)
 
 
 def for_legs(k: KickParams, legs: LegGeometry) -> KickParams:

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import math
 
-from sim_physics.engine.common import MODEL_ALIASES
-
 from sim_contracts.field import FieldSpec
 from sim_contracts.percept import Percept
 from sim_master.bt.loader import tick
@@ -52,7 +50,7 @@ class NaoBrain:
                  kicks: bool = True, effector_delay: int = 0, model: str = "nao0") -> None:
         self.beliefs = Beliefs(side, unum, field_length, field_width, goal_width)
         self.motion = MotionBrain(params, effector_delay=effector_delay, legs=legs_of(model))
-        self.kick = kick_params(MODEL_ALIASES.get(model, model), self.motion.legs)
+        self.kick = kick_params(model, self.motion.legs)
         self.filter = ParticleFilter(seed=unum, landmarks=team_frame_landmarks(side),
                                      field_half=(field_length / 2, field_width / 2))
         role = "Goalie" if unum == 1 else "FieldPlayer"

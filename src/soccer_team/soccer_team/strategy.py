@@ -18,6 +18,17 @@ HOME = {1: (-14.0, 0.0), 2: (-10.0, 4.0), 3: (-10.0, -4.0), 4: (-9.0, 0.0), 5: (
         6: (-6.0, -6.0), 7: (-5.0, 2.0), 8: (-5.0, -2.0), 9: (-2.5, 0.0), 10: (-2.0, 5.0), 11: (-2.0, -5.0)}
 
 
+def line_frame(start: tuple[float, float], toward: tuple[float, float],
+               point: tuple[float, float]) -> tuple[tuple[float, float], float, float]:
+    """The unit direction from `start` toward `toward`, and `point`'s place along that line
+    from `start` and across it (> 0: to the left), m."""
+    dx, dy = toward[0] - start[0], toward[1] - start[1]
+    n = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / n, dy / n
+    px, py = point[0] - start[0], point[1] - start[1]
+    return (ux, uy), px * ux + py * uy, -px * uy + py * ux
+
+
 class _Leaf(Behaviour):
     def __init__(self, name: str, model: Beliefs, attrs: dict[str, str]) -> None:
         super().__init__(name)
@@ -107,12 +118,8 @@ class PushBallToGoal(_Leaf):
             m.target = (bx - 0.2, by + self._side * 0.7)
             m.push, m.face = False, (bx, by)
             return Status.RUNNING
-        dx, dy = gx - bx, gy - by
-        n = math.hypot(dx, dy) or 1.0
-        ux, uy = dx / n, dy / n
+        (ux, uy), along, lateral = line_frame((bx, by), (gx, gy), (m.x, m.y))  # along > 0: between ball and goal
         behind = (bx - ux * 0.35, by - uy * 0.35)
-        along = (m.x - bx) * ux + (m.y - by) * uy  # > 0: between ball and goal
-        lateral = -(m.x - bx) * uy + (m.y - by) * ux
         if along > -0.15:
             side = 1.0 if lateral >= 0 else -1.0
             m.target = (bx - ux * 0.6 - uy * side * 0.6, by - uy * 0.6 + ux * side * 0.6)
@@ -143,13 +150,16 @@ class Support(_Leaf):
 
     CLEAR = 1.0  # m
 
+    def __init__(self, name: str, model: Beliefs, attrs: dict[str, str]) -> None:
+        super().__init__(name, model, attrs)
+        self._forwards = {int(n) for n in attrs.get("forwards", "").split(",") if n.strip().isdigit()}
+        self._ahead = float(attrs.get("ahead", "3.0"))
+
     def update(self) -> Status:
         hx, hy = HOME.get(self.m.unum, (-5.0, 0.0))
         ball = self.m.ball or (0.0, 0.0)
-        forwards = {int(n) for n in self.attrs.get("forwards", "").split(",") if n.strip().isdigit()}
-        if self.m.unum in forwards:
-            ahead = float(self.attrs.get("ahead", "3.0"))
-            x = max(-5.0, min(self.m.field_length / 2 - 2.0, ball[0] + ahead))
+        if self.m.unum in self._forwards:
+            x = max(-5.0, min(self.m.field_length / 2 - 2.0, ball[0] + self._ahead))
             self.m.target = self._beside_the_shot(ball, (x, 0.5 * hy + 0.5 * ball[1]), hy)
         else:
             self.m.target = (max(-13.0, min(12.0, hx + 0.5 * (ball[0] + 5.0))), hy * 0.7 + 0.3 * ball[1])
@@ -161,14 +171,10 @@ class Support(_Leaf):
                          home_y: float) -> tuple[float, float]:
         """`spot`, moved sideways off the ball-to-goal line when nearer to it than CLEAR (to the
         side of the player's home, or away from the ball's side for the centre forward)."""
-        gx = self.m.field_length / 2
-        dx, dy = gx - ball[0], -ball[1]
-        n = math.hypot(dx, dy)
-        if n < 1e-6:
+        goal = (self.m.field_length / 2, 0.0)
+        if math.dist(ball, goal) < 1e-6:
             return spot
-        ux, uy = dx / n, dy / n
-        along = (spot[0] - ball[0]) * ux + (spot[1] - ball[1]) * uy
-        lateral = -(spot[0] - ball[0]) * uy + (spot[1] - ball[1]) * ux
+        (ux, uy), along, lateral = line_frame(ball, goal, spot)
         if along <= 0.0 or abs(lateral) >= self.CLEAR:
             return spot
         side = math.copysign(1.0, home_y if home_y else -ball[1] or 1.0) * math.copysign(1.0, ux)

@@ -69,28 +69,26 @@ def robot_types(args: argparse.Namespace) -> tuple[int, ...] | None | str:
     return types
 
 
-def run_team_over_simspark(args: argparse.Namespace) -> int:
-    """The base team as TCP agents of a SimSpark-dialect server: no ROS at all."""
+def run_team_over_simspark(args: argparse.Namespace, types: tuple[int, ...] | None) -> int:
+    """The base team as TCP agents of a SimSpark-dialect server: no ROS at all. `types`: the
+    robot types asked for (None: the roster)."""
     from soccer_team.player import NaoBrain
+    from soccer_team.roster import model_of
     from soccer_team.simspark_agent import play_team
 
     host, _, port_text = args.simspark.rpartition(":")
     if args.behaviour != "base" or not host or not port_text.isdigit():
         print("soccersim team: --simspark wants HOST:PORT (e.g. 127.0.0.1:3100) and the base team", file=sys.stderr)
         return 2
-    types = robot_types(args)
-    if isinstance(types, str):
-        print(types, file=sys.stderr)
-        return 2
-    models = TEAMS["base"].model_of
+    chosen = ROBOT_TYPES if types is None else types
     stop = {"now": False}
     signal.signal(signal.SIGINT, lambda *_: stop.update(now=True))
     signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
     try:
         run = play_team(host, int(port_text), args.team, args.players,
-                        lambda side, unum: NaoBrain(side, unum, effector_delay=1, model=models(types, unum)),
+                        lambda side, unum: NaoBrain(side, unum, effector_delay=1, model=model_of(chosen, unum)),
                         stop=lambda: stop["now"], log=lambda line: print(line, file=sys.stderr, flush=True),
-                        robot_types=types or ROBOT_TYPES, until_game_over=args.until_game_over)
+                        robot_types=chosen, until_game_over=args.until_game_over)
     except OSError as exc:
         print(f"soccersim team: cannot reach {args.simspark}: {exc}", file=sys.stderr)
         return 1
@@ -101,12 +99,12 @@ def run_team_over_simspark(args: argparse.Namespace) -> int:
 
 
 def run_team(args: argparse.Namespace) -> int:
-    if getattr(args, "simspark", ""):
-        return run_team_over_simspark(args)
     types = robot_types(args)
     if isinstance(types, str):
         print(types, file=sys.stderr)
         return 2
+    if getattr(args, "simspark", ""):
+        return run_team_over_simspark(args, types)
     if getattr(args, "until_game_over", False):
         print("soccersim team: --until-game-over goes with --simspark HOST:PORT (a ROS team plays until "
               "stopped)", file=sys.stderr)
