@@ -10,7 +10,7 @@ from collections import deque
 
 from sim_contracts.percept import Percept
 from soccer_team.getup import getup_motion, lying
-from soccer_team.joints import joint_of, speeds_toward
+from soccer_team.joints import MAX_SPEED, effector_of, joint_of, speeds_toward
 from soccer_team.keyframes import KeyframeMotion
 from soccer_team.leg_kinematics import NAO0, LegGeometry
 from soccer_team.walk import CYCLE, Walk, WalkParams
@@ -19,6 +19,15 @@ from soccer_team.walk import CYCLE, Walk, WalkParams
 ARMS = {"laj1": -1.6, "laj2": 0.15, "laj3": -1.4, "laj4": -0.4,
         "raj1": -1.6, "raj2": -0.15, "raj3": 1.4, "raj4": 0.4, "hj1": 0.0, "hj2": 0.0}
 LYING_CYCLES = 5  # cycles in a row the accelerometer must say "lying" before a get-up starts
+# A joint that neither the walk, the kicks, the get-ups nor the posture sets (type 4's toes,
+# llj7 and rlj7) is brought back straight when something bent it: an uncommanded SimSpark motor
+# keeps its last speed and is pushed around by every fall, and toes left bent at their 70 deg
+# limit (a fall, a physics roll-back) kept two type-4 midfielders from ever standing again in a
+# full match (59 and 108 falls). Within SPARE_DEADBAND it is left still (speed 0, as before):
+# held tightly, a cycle late, toes under the body's weight chatter and the walk falls.
+NEUTRAL = 0.0
+SPARE_DEADBAND = math.radians(3.0)
+SPARE_GAIN = 0.3  # of the gap closed per cycle
 
 
 def body_rates(gyro_deg: tuple[float, float, float]) -> tuple[float, float, float]:
@@ -81,6 +90,19 @@ class MotionBrain:
                     if joint in angles:
                         angles[joint] += math.degrees(speed) * CYCLE
         speeds = speeds_toward(self._held, angles)
+        if len(self._held) < len(angles):
+            speeds.update(self._spare_speeds(angles))
         if self.effector_delay:
             self._pending.append({joint_of(e): v for e, v in speeds.items()})
         return speeds
+
+    def _spare_speeds(self, angles: dict[str, float]) -> dict[str, float]:
+        """Speeds for the joints no motion sets: still near NEUTRAL, back toward it beyond."""
+        out: dict[str, float] = {}
+        for joint, angle in angles.items():
+            if joint in self._held:
+                continue
+            gap = NEUTRAL - math.radians(angle)
+            out[effector_of(joint)] = 0.0 if abs(gap) < SPARE_DEADBAND else \
+                max(-MAX_SPEED, min(MAX_SPEED, SPARE_GAIN * gap / CYCLE))
+        return out
