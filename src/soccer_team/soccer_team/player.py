@@ -29,8 +29,9 @@ HEAD_SCAN = 1.2  # rad either side
 # Other robots in the way: one seen within AVOID_AHEAD before the body and AVOID_WIDTH either side
 # of its path slows the walk (to a stop at AVOID_STOP) and steps it aside. Walking into robots
 # was the base team's most frequent foul (charging: 12 in one half, each sending a player off
-# the field) and a cause of its falls. A robot at the ball is not avoided when the ball is
-# nearer: that is a challenge for the ball, which the rules allow.
+# the field) and a cause of its falls. An opponent at the ball is not avoided when the ball is
+# nearer: that is a challenge for the ball, which the rules allow. A team-mate always is: two
+# of a side going for one ball knocked each other down before the opponent goal.
 AVOID_AHEAD = 0.7  # m
 AVOID_WIDTH = 0.3  # m
 AVOID_STOP = 0.3  # m
@@ -70,7 +71,8 @@ class NaoBrain:
         self.kicks_made = 0
         self.cycle = 0
         self.ball_relative: tuple[float, float] | None = None  # m, body frame, as last seen
-        self.robots_relative: list[tuple[float, float]] = []  # other robots' nearest parts, m, body frame
+        # other robots' nearest parts (m, body frame) and whether each is a team-mate
+        self.robots_relative: list[tuple[float, float, bool]] = []
         self._robots_age = 1e9  # s since they were seen
         self._beamed_in: str = ""
         self._beam: tuple[float, float, float] | None = None
@@ -136,8 +138,8 @@ class NaoBrain:
             if self.ball_relative is not None:  # the ball as it now lies from the moved body
                 bx, by = self.ball_relative[0] - fx, self.ball_relative[1] - fy
                 self.ball_relative = (c * bx - s * by, s * bx + c * by)
-            self.robots_relative = [(c * (ox - fx) - s * (oy - fy), s * (ox - fx) + c * (oy - fy))
-                                    for ox, oy in self.robots_relative]
+            self.robots_relative = [(c * (ox - fx) - s * (oy - fy), s * (ox - fx) + c * (oy - fy), mate)
+                                    for ox, oy, mate in self.robots_relative]
 
     def _see(self, percept: Percept, pan: float, tilt_deg: float) -> None:
         """What the camera saw, as flat distances and bearings from the body: its azimuth
@@ -168,7 +170,7 @@ class NaoBrain:
                 near = min(seen.parts.values(), key=lambda part: part.distance)
                 flat = near.distance * math.cos(math.radians(near.elevation + tilt_deg))
                 bearing = math.radians(near.azimuth) + pan
-                robots.append((flat * math.cos(bearing), flat * math.sin(bearing)))
+                robots.append((flat * math.cos(bearing), flat * math.sin(bearing), seen.team == team))
             if seen.team == team and seen.parts and seen.unum != b.unum:
                 part = next(iter(seen.parts.values()))
                 flat = part.distance * math.cos(math.radians(part.elevation + tilt_deg))
@@ -215,11 +217,11 @@ class NaoBrain:
         if forward > 0.0 and self._robots_age < ROBOT_MEMORY:
             ball = self.ball_relative if self.beliefs.ball_age < ROBOT_MEMORY else None
             _, smax, _ = walk.max_speed()
-            for ox, oy in self.robots_relative:
+            for ox, oy, mate in self.robots_relative:
                 if not (0.0 < ox < AVOID_AHEAD and abs(oy) < AVOID_WIDTH):
                     continue
-                if ball is not None and math.hypot(*ball) < math.hypot(ox, oy):
-                    continue  # a challenge for the ball
+                if not mate and ball is not None and math.hypot(*ball) < math.hypot(ox, oy):
+                    continue  # a challenge for the ball (a team-mate is never challenged)
                 room = max(0.0, min(1.0, (ox - AVOID_STOP) / (AVOID_AHEAD - AVOID_STOP)))
                 forward = min(forward, forward * room)
                 away = -1.0 if oy > 0.0 else 1.0

@@ -1,14 +1,17 @@
 """The strategy tree on beliefs alone (no body): who goes for the ball and where the others wait."""
 from __future__ import annotations
 
+import math
+
 from sim_master.bt.loader import tick
 from soccer_team.beliefs import Beliefs
 from soccer_team.strategy import HOME, factory_for, strategy_xml
 
 
-def _target(unum: int, ball: tuple[float, float], mates: dict[int, tuple[float, float]]) -> Beliefs:
+def _target(unum: int, ball: tuple[float, float], mates: dict[int, tuple[float, float]],
+            at: tuple[float, float] | None = None) -> Beliefs:
     b = Beliefs("left", unum, play_mode="PlayOn", ball=ball, ball_age=0.0)
-    b.x, b.y = HOME[unum]
+    b.x, b.y = at or HOME[unum]
     b.mates = mates
     tick(factory_for(b).create_tree(strategy_xml(), "FieldPlayer"))
     return b
@@ -37,11 +40,22 @@ def test_the_closest_player_goes_for_the_ball() -> None:
     assert b.target is not None and abs(b.target[0] - (-1.0)) < 1.2  # at the ball, not 3 m before it
 
 
+def test_of_two_players_about_as_near_the_ball_one_goes_for_it() -> None:
+    """Each sees the other within 0.3 m of its own distance: the lower shirt number goes, the
+    other waits ahead (both went, and knocked each other down, before)."""
+    ball, nine_at, ten_at = (5.0, 0.0), (4.6, 0.1), (4.7, -0.1)
+
+    def goes(b: Beliefs) -> bool:
+        return b.target is not None and math.hypot(b.target[0] - ball[0], b.target[1] - ball[1]) < 1.2
+
+    assert goes(_target(9, ball, {10: ten_at}, nine_at))
+    assert not goes(_target(10, ball, {9: nine_at}, ten_at))
+    assert goes(_target(10, ball, {9: (3.0, 2.0)}, ten_at))  # a mate clearly farther: it goes
+
+
 def test_forwards_stand_beside_the_line_of_the_shot() -> None:
     """Near the goal and in midfield alike, a forward waiting ahead of the ball keeps 1 m off
     the line from the ball to the opponent goal, where its own side's kick goes."""
-    import math
-
     for ball in ((11.0, 1.0), (2.0, 0.0), (5.0, -3.0), (-4.0, 6.0)):
         mates = {7: (ball[0] - 0.2, ball[1])}
         for unum in (9, 10, 11):
