@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from sim_contracts.field import FieldSpec
-from sim_contracts.percept import Percept
+from sim_contracts.percept import Percept, Polar
 from sim_master.bt.loader import tick
 from soccer_team.beliefs import Beliefs
 from soccer_team.kick import KICK_REACH, kick_motion, kick_params, kick_spot
@@ -146,10 +146,14 @@ class NaoBrain:
         turned by the head's pan, its elevation by the head's tilt (hj2, up positive)."""
         vision = percept.vision
         assert vision is not None
+
+        def flat_bearing(polar: Polar) -> tuple[float, float]:
+            flat = polar.distance * math.cos(math.radians(polar.elevation + tilt_deg))
+            return flat, math.radians(polar.azimuth) + pan
+
         sightings = []
         for name, polar in vision.objects.items():
-            flat = polar.distance * math.cos(math.radians(polar.elevation + tilt_deg))
-            bearing = math.radians(polar.azimuth) + pan
+            flat, bearing = flat_bearing(polar)
             if name == "B":
                 self.ball_relative = (flat * math.cos(bearing), flat * math.sin(bearing))
                 self.beliefs.ball_age = 0.0
@@ -159,23 +163,24 @@ class NaoBrain:
             self.filter.see(sightings)
         b = self.beliefs
         x, y, yaw = self.filter.estimate()
+
+        def on_field(rx: float, ry: float) -> tuple[float, float]:
+            return x + rx * math.cos(yaw) - ry * math.sin(yaw), y + rx * math.sin(yaw) + ry * math.cos(yaw)
+
         if self.ball_relative is not None and b.ball_age == 0.0:
-            rx, ry = self.ball_relative
-            b.ball = (x + rx * math.cos(yaw) - ry * math.sin(yaw), y + rx * math.sin(yaw) + ry * math.cos(yaw))
+            b.ball = on_field(*self.ball_relative)
         team = percept.game.team_left if b.side == "left" else percept.game.team_right
         mates = {}
         robots = []
         for seen in vision.players:
-            if seen.parts and not (seen.team == team and seen.unum == b.unum):
-                near = min(seen.parts.values(), key=lambda part: part.distance)
-                flat = near.distance * math.cos(math.radians(near.elevation + tilt_deg))
-                bearing = math.radians(near.azimuth) + pan
-                robots.append((flat * math.cos(bearing), flat * math.sin(bearing), seen.team == team))
-            if seen.team == team and seen.parts and seen.unum != b.unum:
-                part = next(iter(seen.parts.values()))
-                flat = part.distance * math.cos(math.radians(part.elevation + tilt_deg))
-                a = yaw + math.radians(part.azimuth) + pan
-                mates[seen.unum] = (x + flat * math.cos(a), y + flat * math.sin(a))
+            mate = seen.team == team
+            if not seen.parts or (mate and seen.unum == b.unum):
+                continue
+            flat, bearing = flat_bearing(min(seen.parts.values(), key=lambda part: part.distance))
+            rx, ry = flat * math.cos(bearing), flat * math.sin(bearing)
+            robots.append((rx, ry, mate))
+            if mate:
+                mates[seen.unum] = on_field(rx, ry)
         b.mates = mates
         self.robots_relative, self._robots_age = robots, 0.0
 
