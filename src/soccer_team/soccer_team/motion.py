@@ -90,19 +90,19 @@ class MotionBrain:
                     if joint in angles:
                         angles[joint] += math.degrees(speed) * CYCLE
         speeds = speeds_toward(self._held, angles)
-        if len(self._held) < len(angles):
-            speeds.update(self._spare_speeds(angles))
+        spare = angles.keys() - self._held.keys()
+        if spare:
+            speeds.update(self._spare_speeds(angles, spare))
         if self.effector_delay:
             self._pending.append({joint_of(e): v for e, v in speeds.items()})
         return speeds
 
-    def _spare_speeds(self, angles: dict[str, float]) -> dict[str, float]:
+    @staticmethod
+    def _spare_speeds(angles: dict[str, float], spare: set[str]) -> dict[str, float]:
         """Speeds for the joints no motion sets: still near NEUTRAL, back toward it beyond."""
         out: dict[str, float] = {}
-        for joint, angle in angles.items():
-            if joint in self._held:
-                continue
-            gap = NEUTRAL - math.radians(angle)
+        for joint in spare:
+            gap = NEUTRAL - math.radians(angles[joint])
             out[effector_of(joint)] = 0.0 if abs(gap) < SPARE_DEADBAND else \
                 max(-MAX_SPEED, min(MAX_SPEED, SPARE_GAIN * gap / CYCLE))
         return out

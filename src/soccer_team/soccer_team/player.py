@@ -10,6 +10,7 @@ topics, and `NaoBrain` also fits the server's in-process LocalBrain protocol.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 from sim_contracts.field import FieldSpec
 from sim_contracts.percept import Percept, Polar
@@ -35,7 +36,17 @@ HEAD_SCAN = 1.2  # rad either side
 AVOID_AHEAD = 0.7  # m
 AVOID_WIDTH = 0.3  # m
 AVOID_STOP = 0.3  # m
-ROBOT_MEMORY = 1.0  # s a sighting of another robot is trusted (moved by the walk's odometry)
+ROBOT_MEMORY = 1.0  # s a robot no longer in view is remembered (moved by the walk's odometry)
+VIEW_HALF = math.radians(60.0)  # the camera sees 120 degrees
+
+
+class SeenRobot(NamedTuple):
+    """Another robot's nearest part as last seen, in the body frame (m)."""
+
+    x: float
+    y: float
+    mate: bool
+    seen_at: float  # the percept's time, s
 
 
 def _wrap(a: float) -> float:
@@ -71,9 +82,7 @@ class NaoBrain:
         self.kicks_made = 0
         self.cycle = 0
         self.ball_relative: tuple[float, float] | None = None  # m, body frame, as last seen
-        # other robots' nearest parts (m, body frame) and whether each is a team-mate
-        self.robots_relative: list[tuple[float, float, bool]] = []
-        self._robots_age = 1e9  # s since they were seen
+        self.robots_relative: list[SeenRobot] = []
         self._beamed_in: str = ""
         self._beam: tuple[float, float, float] | None = None
         x, y, rot = self.home()
@@ -107,7 +116,6 @@ class NaoBrain:
         if percept.game.side:
             self.set_side(percept.game.side)
         b.ball_age += max(dt, 0.0)
-        self._robots_age += max(dt, 0.0)
         self._odometry()
         if percept.vision is not None:
             self._see(percept, math.radians(angles.get("hj1", 0.0)), angles.get("hj2", 0.0))
@@ -138,8 +146,8 @@ class NaoBrain:
             if self.ball_relative is not None:  # the ball as it now lies from the moved body
                 bx, by = self.ball_relative[0] - fx, self.ball_relative[1] - fy
                 self.ball_relative = (c * bx - s * by, s * bx + c * by)
-            self.robots_relative = [(c * (ox - fx) - s * (oy - fy), s * (ox - fx) + c * (oy - fy), mate)
-                                    for ox, oy, mate in self.robots_relative]
+            self.robots_relative = [r._replace(x=c * (r.x - fx) - s * (r.y - fy), y=s * (r.x - fx) + c * (r.y - fy))
+                                    for r in self.robots_relative]
 
     def _see(self, percept: Percept, pan: float, tilt_deg: float) -> None:
         """What the camera saw, as flat distances and bearings from the body: its azimuth
@@ -171,18 +179,20 @@ class NaoBrain:
             b.ball = on_field(*self.ball_relative)
         team = percept.game.team_left if b.side == "left" else percept.game.team_right
         mates = {}
-        robots = []
+        # robots out of view now are remembered a while; those in view are as the camera says
+        robots = [r for r in self.robots_relative if b.time - r.seen_at < ROBOT_MEMORY
+                  and abs(_wrap(math.atan2(r.y, r.x) - pan)) > VIEW_HALF]
         for seen in vision.players:
             mate = seen.team == team
             if not seen.parts or (mate and seen.unum == b.unum):
                 continue
             flat, bearing = flat_bearing(min(seen.parts.values(), key=lambda part: part.distance))
             rx, ry = flat * math.cos(bearing), flat * math.sin(bearing)
-            robots.append((rx, ry, mate))
+            robots.append(SeenRobot(rx, ry, mate, b.time))
             if mate:
                 mates[seen.unum] = on_field(rx, ry)
         b.mates = mates
-        self.robots_relative, self._robots_age = robots, 0.0
+        self.robots_relative = robots
 
     # --- motion
     def _command_motion(self) -> None:
@@ -217,21 +227,27 @@ class NaoBrain:
                        max(-tmax, min(tmax, 1.5 * err)))
 
     def _walk(self, forward: float, side: float, turn: float) -> None:
-        """The walk told to go so, slowed and stepped aside by robots in its way (AVOID_*)."""
+        """The walk told to go so, slowed and stepped aside by the robot most in its way
+        (AVOID_*): near it the step aside replaces the sideways command, so nothing cancels it."""
         walk = self.motion.walk
-        if forward > 0.0 and self._robots_age < ROBOT_MEMORY:
-            ball = self.ball_relative if self.beliefs.ball_age < ROBOT_MEMORY else None
+        blocking = self._most_in_the_way() if forward > 0.0 else None
+        if blocking is not None:
             _, smax, _ = walk.max_speed()
-            for ox, oy, mate in self.robots_relative:
-                if not (0.0 < ox < AVOID_AHEAD and abs(oy) < AVOID_WIDTH):
-                    continue
-                if not mate and ball is not None and math.hypot(*ball) < math.hypot(ox, oy):
-                    continue  # a challenge for the ball (a team-mate is never challenged)
-                room = max(0.0, min(1.0, (ox - AVOID_STOP) / (AVOID_AHEAD - AVOID_STOP)))
-                forward = min(forward, forward * room)
-                away = -1.0 if oy > 0.0 else 1.0
-                side = max(-smax, min(smax, side + away * smax * (1.0 - room)))
+            room = max(0.0, min(1.0, (blocking.x - AVOID_STOP) / (AVOID_AHEAD - AVOID_STOP)))
+            away = -1.0 if blocking.y > 0.0 else 1.0
+            forward *= room
+            side = max(-smax, min(smax, room * side + (1.0 - room) * away * smax))
         walk.set_command(forward, side, turn)
+
+    def _most_in_the_way(self) -> SeenRobot | None:
+        """The nearest robot in the walk's lane (AVOID_AHEAD by AVOID_WIDTH), remembered for
+        ROBOT_MEMORY; an opponent with the ball nearer than it is a challenge, not in the way."""
+        b = self.beliefs
+        ball = self.ball_relative if b.ball_age < ROBOT_MEMORY else None
+        lane = [r for r in self.robots_relative
+                if 0.0 < r.x < AVOID_AHEAD and abs(r.y) < AVOID_WIDTH and b.time - r.seen_at < ROBOT_MEMORY
+                and (r.mate or ball is None or math.hypot(*ball) >= math.hypot(r.x, r.y))]
+        return min(lane, key=lambda r: r.x, default=None)
 
     def _line_up_kick(self) -> bool:
         """Near the ball with the opponent goal ahead: step until the ball lies where the kick
