@@ -349,32 +349,36 @@ def run(n_agents: int, seconds: float, server_name: str = "soccersim", dialect: 
         w.start()
         workers.append(w)
         unum += count
-    try:
+    stop_clients = None
+    try:  # whatever fails from here on, nothing this run started is left running
         join_s = max(joined.get(timeout=120) for _ in range(n_agents)) - start
-    except Exception:
+        stop_clients = clients() if clients is not None else None
+        time.sleep(0.5)
+        agent_procs = [psutil.Process(w.pid) for w in workers]
+        agents0 = sum(sum(a.cpu_times()[:2]) for a in agent_procs)
+        cpu0 = sum(proc.cpu_times()[:2])
+        counters = getattr(server, "service_port", None)
+        stats0 = server_stats(counters) if counters else None
+        spy = start_profile(server.pid, seconds, profile) if profile else None
+        window[0] = time.monotonic()
+        window[1] = window[0] + seconds
+        time.sleep(seconds)
+        cpu1 = sum(proc.cpu_times()[:2])
+        stats1 = server_stats(counters) if counters else None
+        agents1 = sum(sum(a.cpu_times()[:2]) for a in agent_procs)
+        rss = proc.memory_info().rss / 2**20
+        clients_did, stop_clients = (stop_clients() if stop_clients is not None else {}), None
+        per_agent = [n for _ in workers for n in counts.get(timeout=60)]
+        for w in workers:
+            w.join(10)
+    except BaseException:
+        if stop_clients is not None:
+            stop_clients()
         server.kill()
         for w in workers:
             w.kill()
+        watching.set()
         raise
-    stop_clients = clients() if clients is not None else None
-    time.sleep(0.5)
-    agent_procs = [psutil.Process(w.pid) for w in workers]
-    agents0 = sum(sum(a.cpu_times()[:2]) for a in agent_procs)
-    cpu0 = sum(proc.cpu_times()[:2])
-    counters = getattr(server, "service_port", None)
-    stats0 = server_stats(counters) if counters else None
-    spy = start_profile(server.pid, seconds, profile) if profile else None
-    window[0] = time.monotonic()
-    window[1] = window[0] + seconds
-    time.sleep(seconds)
-    cpu1 = sum(proc.cpu_times()[:2])
-    stats1 = server_stats(counters) if counters else None
-    agents1 = sum(sum(a.cpu_times()[:2]) for a in agent_procs)
-    rss = proc.memory_info().rss / 2**20
-    clients_did = stop_clients() if stop_clients is not None else {}
-    per_agent = [n for _ in workers for n in counts.get(timeout=60)]
-    for w in workers:
-        w.join(10)
     watching.set()
     if server_name == "rcssserver3d":
         server.kill()  # it ignores SIGTERM
