@@ -10,7 +10,7 @@ from collections import deque
 
 from sim_contracts.percept import Percept
 from soccer_team.getup import getup_motion, lying
-from soccer_team.joints import MAX_SPEED, effector_of, joint_of, speeds_toward
+from soccer_team.joints import effector_of, joint_of, speeds_toward
 from soccer_team.keyframes import KeyframeMotion
 from soccer_team.leg_kinematics import NAO0, LegGeometry
 from soccer_team.walk import CYCLE, Walk, WalkParams
@@ -100,9 +100,5 @@ class MotionBrain:
     @staticmethod
     def _spare_speeds(angles: dict[str, float], spare: set[str]) -> dict[str, float]:
         """Speeds for the joints no motion sets: still near NEUTRAL, back toward it beyond."""
-        out: dict[str, float] = {}
-        for joint in spare:
-            gap = NEUTRAL - math.radians(angles[joint])
-            out[effector_of(joint)] = 0.0 if abs(gap) < SPARE_DEADBAND else \
-                max(-MAX_SPEED, min(MAX_SPEED, SPARE_GAIN * gap / CYCLE))
-        return out
+        bent = {joint: NEUTRAL for joint in spare if abs(NEUTRAL - math.radians(angles[joint])) >= SPARE_DEADBAND}
+        return {effector_of(joint): 0.0 for joint in spare} | speeds_toward(bent, angles, gain=SPARE_GAIN, cycle=CYCLE)

@@ -143,11 +143,13 @@ class NaoBrain:
             fx, fy, ft = vx * CYCLE, vy * CYCLE, vt * CYCLE
             self.filter.move(fx, fy, ft)
             c, s = math.cos(-ft), math.sin(-ft)
-            if self.ball_relative is not None:  # the ball as it now lies from the moved body
-                bx, by = self.ball_relative[0] - fx, self.ball_relative[1] - fy
-                self.ball_relative = (c * bx - s * by, s * bx + c * by)
-            self.robots_relative = [r._replace(x=c * (r.x - fx) - s * (r.y - fy), y=s * (r.x - fx) + c * (r.y - fy))
-                                    for r in self.robots_relative]
+
+            def moved(px: float, py: float) -> tuple[float, float]:  # a point as it now lies from the moved body
+                return c * (px - fx) - s * (py - fy), s * (px - fx) + c * (py - fy)
+
+            if self.ball_relative is not None:
+                self.ball_relative = moved(*self.ball_relative)
+            self.robots_relative = [SeenRobot(*moved(r.x, r.y), r.mate, r.seen_at) for r in self.robots_relative]
 
     def _see(self, percept: Percept, pan: float, tilt_deg: float) -> None:
         """What the camera saw, as flat distances and bearings from the body: its azimuth
